@@ -1,0 +1,68 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { CATEGORIES } from "../../src/domain/sites/site-fields.ts";
+
+/** What a detector saw for one signal: enough to explain a score to a site owner. */
+export interface SignalEvidence {
+  status: "present" | "absent" | "blocked" | "error";
+  reason: string;
+  fetched: { url: string; status: number | null; content_type: string | null }[];
+}
+
+const categoryList = sql.raw(CATEGORIES.map((category) => `'${category}'`).join(", "));
+
+/** One indexed site: the Site record of the spec, plus what crawling needs to explain it. */
+export const sites = pgTable(
+  "sites",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Lower-case host name without scheme or trailing dot. */
+    domain: text("domain").notNull().unique(),
+    url: text("url").notNull(),
+    name: text("name").notNull().default(""),
+    description: text("description").notNull().default(""),
+    hasLlmsTxt: boolean("has_llms_txt").notNull().default(false),
+    hasAiPlugin: boolean("has_ai_plugin").notNull().default(false),
+    hasOpenapi: boolean("has_openapi").notNull().default(false),
+    hasRobotsAi: boolean("has_robots_ai").notNull().default(false),
+    hasStructuredApi: boolean("has_structured_api").notNull().default(false),
+    hasMcpServer: boolean("has_mcp_server").notNull().default(false),
+    hasSchemaOrg: boolean("has_schema_org").notNull().default(false),
+    agenticScore: smallint("agentic_score").notNull().default(0),
+    category: text("category").notNull().default("other"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    isVerified: boolean("is_verified").notNull().default(false),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    hasFavicon: boolean("has_favicon").notNull().default(false),
+    faviconUrl: text("favicon_url"),
+    lastCrawledAt: timestamp("last_crawled_at", { withTimezone: true }).notNull().defaultNow(),
+    crawlStatus: text("crawl_status").notNull().default("success"),
+    /** Per-signal evidence of the last successful crawl, keyed by signal field name. */
+    signalEvidence: jsonb("signal_evidence").$type<Record<string, SignalEvidence>>().notNull().default({}),
+    /** Version of the scoring formula that produced agentic_score. */
+    scoreVersion: integer("score_version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("sites_agentic_score_range", sql`${table.agenticScore} between 0 and 100`),
+    check("sites_category_known", sql`${table.category} in (${categoryList})`),
+    check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
+    check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
+    index("sites_score_order").on(table.agenticScore.desc(), table.domain),
+  ],
+);
+
+export type SiteRow = typeof sites.$inferSelect;
+export type NewSiteRow = typeof sites.$inferInsert;

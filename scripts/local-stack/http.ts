@@ -1,0 +1,49 @@
+/** Small helpers shared by the local stack's two HTTP endpoints. */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export class BadRequest extends Error {}
+
+/** Reads and parses a JSON request body, refusing bodies over 16 MiB. */
+export async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BadRequest("request body too large");
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new BadRequest("request body is not valid JSON");
+  }
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(payload),
+  });
+  response.end(payload);
+}
+
+/** Starts listening and resolves with the port actually bound (0 picks a free one). */
+export function listen(server: Server, port: number, host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+export function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Every binding, secret and setting of the Worker, declared once. `npm start` passes any of these
+ * found in its environment to `wrangler dev`; in production they are `[vars]` or Worker secrets.
+ */
+import { z } from "zod";
+
+const booleanSetting = z
+  .enum(["true", "false", "1", "0"], { message: 'must be "true" or "false"' })
+  .transform((value) => value === "true" || value === "1");
+
+/** Says "is required" when the setting is absent, and `message` when it is malformed. */
+const explain = (message: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : message),
+});
+
+const integerSetting = (min: number, max: number) =>
+  z.coerce.number({ message: "must be an integer" }).int("must be an integer").min(min).max(max);
+
+export const ConfigSchema = z.object({
+  /** Postgres connection string; in production a Neon one (secret). */
+  DATABASE_URL: z
+    .string(explain("must be a string"))
+    .regex(/^postgres(ql)?:\/\/[^\s]+$/, "must be a postgres:// or postgresql:// connection string"),
+  /**
+   * Speak plain HTTP to DATABASE_URL's own host and port (the local stack's SQL-over-HTTP
+   * endpoint) instead of Neon's https://api.<host>/sql. Never set in production.
+   */
+  DATABASE_LOCAL_HTTP: booleanSetting.default(false),
+  /** Upstash Redis REST endpoint. */
+  UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/, ...explain("must be an http(s) URL") }),
+  /** Upstash Redis REST token (secret). */
+  UPSTASH_REDIS_REST_TOKEN: z.string(explain("must be a string")).min(1, "must not be empty"),
+  /** Prefix of every Redis key the service writes; lets environments share one Redis. */
+  REDIS_KEY_PREFIX: z.string().regex(/^[a-z0-9:_-]{1,40}$/, "must be 1-40 of a-z 0-9 : _ -").default("svc"),
+  /** Longest wait for Redis on a request path before falling back (ms). */
+  REDIS_TIMEOUT_MS: integerSetting(50, 10_000).default(800),
+  /** Longest wait for each dependency in GET /healthz (ms). */
+  HEALTH_TIMEOUT_MS: integerSetting(100, 10_000).default(2_000),
+  /** Public origin of the service, e.g. https://agentready.example; defaults to the request's. */
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, ...explain("must be an http(s) origin") }).optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Names of every setting, for tools that pass them along (npm start, docs). */
+export const SETTING_NAMES = Object.keys(ConfigSchema.shape) as (keyof Config)[];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join("; ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Validates the Worker's bindings; the error names every missing or invalid setting. */
+export function parseConfig(env: Record<string, unknown>): Config {
+  return parseSettings(env, SETTING_NAMES) as Config;
+}
+
+/** Validates only the named settings (for scripts that need a few of them). */
+export function parseSettings<K extends keyof Config>(
+  env: Record<string, unknown>,
+  names: readonly K[],
+): Pick<Config, K> {
+  const mask = Object.fromEntries(names.map((name) => [name, true])) as Record<K, true>;
+  const picked = Object.fromEntries(
+    names.map((name) => [name, env[name] === "" ? undefined : env[name]]),
+  );
+  const result = ConfigSchema.pick(mask).safeParse(picked);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "config"} ${issue.message}`),
+    );
+  }
+  return result.data as Pick<Config, K>;
+}

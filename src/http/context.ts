@@ -1,0 +1,21 @@
+/** The types every route and middleware share: bindings in, per-request dependencies out. */
+import type { Database } from "../adapters/db.ts";
+import type { Redis } from "../adapters/redis.ts";
+import type { Config } from "../config.ts";
+
+/** What a request's handlers may use; built once per request from the bindings. */
+export interface Dependencies {
+  config: Config;
+  db: Database;
+  redis: Redis;
+  /** The public origin: PUBLIC_ORIGIN, or the request's own. */
+  origin: string;
+}
+
+export interface AppEnv {
+  Bindings: Record<string, unknown>;
+  Variables: {
+    requestId: string;
+    deps: Dependencies;
+  };
+}

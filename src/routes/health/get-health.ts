@@ -1,0 +1,51 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { checkDependencies } from "../../domain/health/check-dependencies.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { HttpProblem } from "../../http/problem.ts";
+import { problemResponses } from "../shared/schemas.ts";
+
+const DependencyStatusSchema = z.object({ ok: z.boolean(), latency_ms: z.number().int() });
+
+export const HealthSchema = z
+  .object({
+    status: z.literal("ok"),
+    database: DependencyStatusSchema,
+    redis: DependencyStatusSchema,
+  })
+  .openapi("Health");
+
+export const getHealthRoute = createRoute({
+  method: "get",
+  path: "/healthz",
+  operationId: "getHealth",
+  tags: ["health"],
+  summary: "Reachability of the database and Redis",
+  responses: {
+    200: { description: "Both stores answer", content: { "application/json": { schema: HealthSchema } } },
+    ...problemResponses(503),
+  },
+});
+
+export function registerGetHealth(app: OpenAPIHono<AppEnv>) {
+  app.openapi(getHealthRoute, async (c) => {
+    const { db, redis, config } = c.var.deps;
+    const report = await checkDependencies(
+      { database: () => db.execute(sql`select 1`), redis: () => redis.ping() },
+      config.HEALTH_TIMEOUT_MS,
+    );
+    c.header("Cache-Control", "no-store");
+    if (!report.ok) {
+      const down = [!report.database.ok && "database", !report.redis.ok && "redis"].filter(Boolean);
+      throw new HttpProblem(
+        503,
+        "DEPENDENCY_UNAVAILABLE",
+        "Service unavailable",
+        `Not reachable: ${down.join(" and ")}.`,
+        { database: report.database, redis: report.redis },
+        { "Cache-Control": "no-store", "Retry-After": "5" },
+      );
+    }
+    return c.json({ status: "ok" as const, database: report.database, redis: report.redis }, 200);
+  });
+}
