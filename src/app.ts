@@ -2,7 +2,7 @@
  * Builds a Worker's Hono app: request id, read-only CORS, per-request dependencies, the health
  * endpoint, the endpoint groups under /api/v1, and the one error shape for everything else.
  */
-import { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
@@ -16,23 +16,11 @@ import {
   notFoundProblem,
   problemResponse,
 } from "./http/problem.ts";
-import { validationHook } from "./http/validation.ts";
+import { createRoutes, type RouteGroup } from "./http/routes.ts";
+import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
 
 export const API_PREFIX = "/api/v1";
-
-/** A group of endpoints deployable as its own Worker; its routes are relative to /api/v1. */
-export interface RouteGroup {
-  name: string;
-  routes: OpenAPIHono<AppEnv>;
-  /** Routes served at the site root instead (pages, documents); optional. */
-  siteRoutes?: OpenAPIHono<AppEnv>;
-}
-
-/** A Hono app whose request validation fails in the one problem shape. */
-export function createRoutes(): OpenAPIHono<AppEnv> {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-}
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
@@ -66,9 +54,22 @@ function problemContext(c: Context<AppEnv>) {
   };
 }
 
-export function createApp(groups: RouteGroup[]): OpenAPIHono<AppEnv> {
+export interface CreateAppOptions {
+  /**
+   * The groups the service offers as a whole, for the descriptor's endpoint list; a Worker that
+   * serves one group still describes the whole service. Defaults to the groups it serves.
+   */
+  catalog?: RouteGroup[];
+}
+
+export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
+  const endpoints = endpointCatalog(options.catalog ?? groups);
   const app = createRoutes();
   app.use("*", requestId({ headerName: "X-Request-Id" }));
+  app.use("*", async (c, next) => {
+    c.set("endpoints", endpoints);
+    await next();
+  });
   app.use("*", readCors());
   app.use("*", dependencies());
 

@@ -62,7 +62,7 @@ export function parseSettings<K extends keyof Config>(
   env: Record<string, unknown>,
   names: readonly K[],
 ): Pick<Config, K> {
-  const mask = Object.fromEntries(names.map((name) => [name, true])) as Record<K, true>;
+  const mask = Object.fromEntries(names.map((name) => [name, true])) as { [name in keyof Config]?: true };
   const picked = Object.fromEntries(
     names.map((name) => [name, env[name] === "" ? undefined : env[name]]),
   );
@@ -72,5 +72,5 @@ export function parseSettings<K extends keyof Config>(
       result.error.issues.map((issue) => `${issue.path.join(".") || "config"} ${issue.message}`),
     );
   }
-  return result.data as Pick<Config, K>;
+  return result.data as unknown as Pick<Config, K>;
 }

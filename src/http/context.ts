@@ -17,5 +17,7 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     deps: Dependencies;
+    /** Every endpoint of the service: operationId → description (for the descriptor). */
+    endpoints: Record<string, string>;
   };
 }

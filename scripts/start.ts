@@ -1,0 +1,95 @@
+/**
+ * `npm start`: brings up the local stack, applies migrations, loads the demo index into an empty
+ * database, and runs `wrangler dev` on http://127.0.0.1:$PORT (default 8787), API at /api/v1.
+ *
+ * DATABASE_URL / REDIS_URL, when set, put the stack in front of those servers instead of the
+ * embedded defaults. Any Worker setting (src/config.ts) found in the environment is passed on to
+ * the Worker; the database and Redis ones are always the stack's.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
+import { migrate } from "./migrate.ts";
+
+const STACK_PROVIDED = new Set(["DATABASE_URL", "DATABASE_LOCAL_HTTP", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]);
+const children: ChildProcess[] = [];
+
+function stopAll(code: number): never {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  process.exit(code);
+}
+
+interface StackEndpoints {
+  databaseUrl: string;
+  redisRestUrl: string;
+  redisRestToken: string;
+  sqlBackend: string;
+  redisBackend: string;
+}
+
+/** Starts the stack as its own process (so it can be stopped under a running Worker). */
+function startStack(): Promise<StackEndpoints> {
+  const stack = spawn(process.execPath, ["--import", "tsx", "scripts/local-stack.ts"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: process.env,
+  });
+  children.push(stack);
+  return new Promise((resolve, reject) => {
+    stack.once("exit", (code) => reject(new Error(`local stack exited with code ${code}`)));
+    createInterface({ input: stack.stdout! }).on("line", (line) => {
+      if (line.startsWith("{")) {
+        const parsed = JSON.parse(line) as StackEndpoints & { ready?: boolean };
+        if (parsed.ready) resolve(parsed);
+      } else console.log(line);
+    });
+  });
+}
+
+async function main() {
+  const stack = await startStack();
+  console.log(`local stack: SQL over HTTP -> ${stack.sqlBackend}; Redis REST -> ${stack.redisBackend}`);
+
+  const workerSettings: Record<string, string> = {
+    ...Object.fromEntries(
+      SETTING_NAMES.filter((name) => !STACK_PROVIDED.has(name) && process.env[name])
+        .map((name) => [name, process.env[name] as string]),
+    ),
+    DATABASE_URL: stack.databaseUrl,
+    DATABASE_LOCAL_HTTP: "true",
+    UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
+    UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
+  };
+  parseConfig(workerSettings);
+
+  const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
+  console.log(`migrations: ${applied} applied`);
+
+  const port = process.env.PORT ?? "8787";
+  const wrangler = spawn(
+    process.execPath,
+    [
+      "node_modules/wrangler/bin/wrangler.js",
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      port,
+      "--show-interactive-dev-session=false",
+      ...Object.entries(workerSettings).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+    ],
+    {
+      stdio: "inherit",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
+  );
+  children.push(wrangler);
+  wrangler.on("exit", (code) => stopAll(code ?? 0));
+  console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz)`);
+}
+
+process.on("SIGINT", () => stopAll(130));
+process.on("SIGTERM", () => stopAll(143));
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  stopAll(1);
+});

@@ -1,0 +1,18 @@
+/** Route groups: sets of endpoints deployable together as one Worker. */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./context.ts";
+import { validationHook } from "./validation.ts";
+
+/** A group of endpoints deployable as its own Worker; its routes are relative to /api/v1. */
+export interface RouteGroup {
+  name: string;
+  routes: OpenAPIHono<AppEnv>;
+  /** Routes served at the site root instead (pages, documents); optional. */
+  siteRoutes?: OpenAPIHono<AppEnv>;
+}
+
+/** A Hono app whose request validation fails in the one problem shape. */
+export function createRoutes(): OpenAPIHono<AppEnv> {
+  // strict: false so that "/api/v1/" (the spec's GET / under base_url) and "/api/v1" are one route.
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook, strict: false });
+}

@@ -1,0 +1,13 @@
+/** Every endpoint group of the service; the all-in-one Worker mounts them all. */
+import type { RouteGroup } from "../http/routes.ts";
+import { createDiscoveryGroup } from "./discovery/index.ts";
+
+export const GROUP_FACTORIES = {
+  discovery: createDiscoveryGroup,
+} satisfies Record<string, () => RouteGroup>;
+
+export type GroupName = keyof typeof GROUP_FACTORIES;
+
+export function createGroups(names: GroupName[] = Object.keys(GROUP_FACTORIES) as GroupName[]): RouteGroup[] {
+  return names.map((name) => GROUP_FACTORIES[name]());
+}

@@ -1,0 +1,39 @@
+/**
+ * Vitest global setup of the integration tests: starts the local stack in front of the servers
+ * named by TEST_DATABASE_URL / TEST_REDIS_URL (CI: the real Postgres and Redis), or in front of
+ * the embedded defaults, and applies the migrations to a clean database.
+ */
+import pg from "pg";
+import { startLocalStack } from "../../scripts/local-stack.ts";
+import { migrate } from "../../scripts/migrate.ts";
+import { TEST_REDIS_PORT, TEST_REDIS_TOKEN, TEST_SQL_PORT } from "./stack-settings.ts";
+
+/** Empties a server database before a run; refuses any database not named for tests. */
+async function resetDatabase(url: string) {
+  const name = new URL(url).pathname.slice(1);
+  if (!/test/i.test(name)) throw new Error(`refusing to reset database "${name}": its name must contain "test"`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("drop schema if exists drizzle cascade; drop schema public cascade; create schema public;");
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function setup() {
+  const databaseUrl = process.env.TEST_DATABASE_URL || undefined;
+  const redisUrl = process.env.TEST_REDIS_URL || undefined;
+  if (databaseUrl) await resetDatabase(databaseUrl);
+  const stack = await startLocalStack({
+    databaseUrl,
+    redisUrl,
+    pgliteDataDir: "memory",
+    sqlPort: TEST_SQL_PORT,
+    redisPort: TEST_REDIS_PORT,
+    redisToken: TEST_REDIS_TOKEN,
+  });
+  console.log(`integration stack: ${stack.sqlBackend}; ${stack.redisBackend}`);
+  await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
+  return () => stack.stop();
+}
