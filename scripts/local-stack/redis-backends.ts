@@ -61,7 +61,12 @@ export function openMemoryBackend(): RedisBackend {
   const run = async ([name, ...args]: string[]): Promise<unknown> => {
     const method = redis[(name ?? "").toLowerCase()];
     if (typeof method !== "function") throw new Error(`ERR unknown command '${name}'`);
-    return method.apply(redis, args);
+    const result = await method.apply(redis, args);
+    // ioredis-mock answers INCR and friends on a non-number with NaN where Redis refuses.
+    if (typeof result === "number" && Number.isNaN(result)) {
+      throw new Error("ERR value is not an integer or out of range");
+    }
+    return result;
   };
   const runAll = async (commands: string[][]): Promise<RedisReply[]> => {
     const replies: RedisReply[] = [];

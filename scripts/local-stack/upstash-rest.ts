@@ -33,6 +33,14 @@ export function adaptScript(script: string, understandsShebang: boolean): string
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 
+/** ioredis turns HGETALL's flat reply into an object; Redis (and Upstash) send the flat list. */
+function asRedisReply(value: unknown): unknown {
+  if (value && typeof value === "object" && !Array.isArray(value) && !Buffer.isBuffer(value)) {
+    return Object.entries(value).flat();
+  }
+  return value;
+}
+
 function encodeBase64(value: unknown): unknown {
   if (typeof value === "string") return value === "OK" ? value : Buffer.from(value, "utf8").toString("base64");
   if (Array.isArray(value)) return value.map(encodeBase64);
@@ -117,8 +125,11 @@ export function createUpstashRestServer(backend: RedisBackend, token: string): S
       return;
     }
     const base64 = String(request.headers["upstash-encoding"] ?? "").toLowerCase() === "base64";
-    const encode = (reply: RedisReply): RedisReply =>
-      "result" in reply && base64 ? { result: encodeBase64(reply.result) } : reply;
+    const encode = (reply: RedisReply): RedisReply => {
+      if (!("result" in reply)) return reply;
+      const result = asRedisReply(reply.result);
+      return { result: base64 ? encodeBase64(result) : result };
+    };
     try {
       const body = await readJson(request);
       if (path === "/" || path === "") {

@@ -1,0 +1,251 @@
+/**
+ * Protocol fidelity of the local stack: the real client libraries (Neon's serverless driver,
+ * drizzle's neon-http, @upstash/redis, @upstash/ratelimit) used unchanged against it, once in
+ * front of the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front
+ * of real Postgres and Redis servers.
+ */
+import { Ratelimit } from "@upstash/ratelimit";
+import { Redis } from "@upstash/redis";
+import { sql as drizzleSql, eq } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sites } from "../../db/schema/index.ts";
+import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
+import { migrate } from "../../scripts/migrate.ts";
+import { createDatabase, createSqlClient, postgresErrorCode } from "../../src/adapters/db.ts";
+
+const serverDatabase = process.env.TEST_DATABASE_URL || undefined;
+const serverRedis = process.env.TEST_REDIS_URL || undefined;
+
+/** A fresh database on the server for this file, so it never races the integration tests. */
+async function freshServerDatabase(url: string): Promise<string> {
+  const name = `protocol_test_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return fresh.toString();
+}
+
+const variants = [
+  { name: "embedded PGlite + in-memory Redis", server: false },
+  ...(serverDatabase || serverRedis ? [{ name: "Postgres and Redis servers", server: true }] : []),
+];
+
+const stacks = new Map<boolean, Promise<LocalStack>>();
+
+/** One stack per variant, shared by the describe blocks below and stopped at the end. */
+function stackFor(server: boolean): Promise<LocalStack> {
+  let stack = stacks.get(server);
+  if (!stack) {
+    stack = (async () => {
+      const started = await startLocalStack({
+        databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase) : undefined,
+        redisUrl: server ? serverRedis : undefined,
+        pgliteDataDir: "memory",
+        sqlPort: 0,
+        redisPort: 0,
+      });
+      await migrate({ databaseUrl: started.databaseUrl, localHttp: true });
+      return started;
+    })();
+    stacks.set(server, stack);
+  }
+  return stack;
+}
+
+afterAll(async () => {
+  for (const stack of stacks.values()) await (await stack).stop();
+});
+
+// The raw driver's own type parsing is checked first: constructing drizzle's neon-http driver
+// switches the Neon driver's date parsers off process-wide (drizzle maps dates itself).
+describe.each(variants)("local stack in front of $name", ({ server }) => {
+  let stack: LocalStack;
+  let sql: ReturnType<typeof createSqlClient>;
+  let redis: Redis;
+  const prefix = `proto-${Date.now()}`;
+
+  beforeAll(async () => {
+    stack = await stackFor(server);
+    sql = createSqlClient({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
+    redis = new Redis({ url: stack.redisRestUrl, token: stack.redisRestToken, enableTelemetry: false });
+  });
+
+  describe("Neon SQL over HTTP", () => {
+    it("returns every common type as the Neon driver parses it", async () => {
+      const [row] = (await sql.query(
+        `select 9007199254740993::int8 as big, 12.50::numeric(6,2) as money, true as yes, false as no,
+                '2026-11-22T10:00:00.123Z'::timestamptz as at, '{"a":[1,"x",null]}'::jsonb as doc,
+                array[1,2,3]::int4[] as ints, array['a','b c',null]::text[] as texts,
+                null::text as nothing, 42::int4 as small, 1.5::float8 as real, 'zürich ✓'::text as utf8`,
+      )) as Record<string, unknown>[];
+      expect(row).toEqual({
+        big: "9007199254740993",
+        money: "12.50",
+        yes: true,
+        no: false,
+        at: new Date("2026-11-22T10:00:00.123Z"),
+        doc: { a: [1, "x", null] },
+        ints: [1, 2, 3],
+        texts: ["a", "b c", null],
+        nothing: null,
+        small: 42,
+        real: 1.5,
+        utf8: "zürich ✓",
+      });
+    });
+
+    it("binds parameters of every kind", async () => {
+      const at = new Date("2026-01-02T03:04:05.678Z");
+      const [row] = (await sql.query(
+        "select $1::int8 as a, $2::bool as b, $3::bool as c, $4::timestamptz as d, $5::jsonb as e, $6::text[] as f, $7::text as g",
+        [123, true, false, at, { k: "v" }, ["x", "y"], null],
+      )) as Record<string, unknown>[];
+      expect(row).toEqual({ a: "123", b: true, c: false, d: at, e: { k: "v" }, f: ["x", "y"], g: null });
+    });
+
+    it("reports Postgres error codes: unique violation 23505 with its constraint", async () => {
+      await sql.query("insert into sites (domain, url) values ($1, $2)", ["dup.example", "https://dup.example"]);
+      const error = await sql
+        .query("insert into sites (domain, url) values ($1, $2)", ["dup.example", "https://dup.example"])
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: "NeonDbError", code: "23505", constraint: "sites_domain_unique" });
+      const syntax = await sql.query("selec 1").catch((e: unknown) => e);
+      expect(syntax).toMatchObject({ code: "42601" });
+    });
+
+    it("runs a batch as one transaction and rolls it back whole when one statement fails", async () => {
+      const results = await sql.transaction([
+        sql.query("insert into sites (domain, url) values ('batch-ok.example', 'https://batch-ok.example') returning domain"),
+        sql.query("select count(*)::int as n from sites where domain = 'batch-ok.example'"),
+      ]);
+      expect(results).toEqual([[{ domain: "batch-ok.example" }], [{ n: 1 }]]);
+
+      const failure = await sql
+        .transaction([
+          sql.query("insert into sites (domain, url) values ('batch-gone.example', 'https://batch-gone.example')"),
+          sql.query("insert into sites (domain, url, agentic_score) values ('batch-bad.example', 'x', 101)"),
+        ])
+        .catch((e: unknown) => e);
+      expect(failure).toMatchObject({ code: "23514" });
+      const left = await sql.query("select domain from sites where domain like 'batch-%' order by domain");
+      expect(left).toEqual([{ domain: "batch-ok.example" }]);
+    });
+
+    it("honours a batch's read-only and isolation headers", async () => {
+      const error = await sql
+        .transaction([sql.query("insert into sites (domain, url) values ('ro.example', 'https://ro.example')")], {
+          readOnly: true,
+          isolationLevel: "Serializable",
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "25006" });
+      const [level] = (await sql.transaction([sql.query("show transaction_isolation")], {
+        isolationLevel: "RepeatableRead",
+      })) as [Record<string, string>[]];
+      expect(level).toEqual([{ transaction_isolation: "repeatable read" }]);
+    });
+
+    it("lets exactly one of many concurrent identical inserts win", async () => {
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 16 }, () =>
+          sql.query("insert into sites (domain, url) values ('race.example', 'https://race.example') returning id"),
+        ),
+      );
+      const won = attempts.filter((a) => a.status === "fulfilled");
+      const lost = attempts.filter((a) => a.status === "rejected") as PromiseRejectedResult[];
+      expect(won).toHaveLength(1);
+      expect(lost.map((a) => postgresErrorCode(a.reason))).toEqual(Array(15).fill("23505"));
+    });
+  });
+
+  describe("Upstash REST", () => {
+    it("runs commands with base64-encoded replies decoded by the client", async () => {
+      const key = `${prefix}:greeting`;
+      expect(await redis.set(key, "grüße ✓ OK")).toBe("OK");
+      expect(await redis.get(key)).toBe("grüße ✓ OK");
+      expect(await redis.ping()).toBe("PONG");
+      expect(await redis.incr(`${prefix}:n`)).toBe(1);
+      expect(await redis.incrby(`${prefix}:n`, 4)).toBe(5);
+      await redis.hset(`${prefix}:h`, { a: "1", b: "two" });
+      expect(await redis.hgetall(`${prefix}:h`)).toEqual({ a: 1, b: "two" });
+      expect(await redis.expire(`${prefix}:h`, 60)).toBe(1);
+      expect(await redis.ttl(`${prefix}:h`)).toBeGreaterThan(50);
+      expect(await redis.get(`${prefix}:missing`)).toBeNull();
+      await redis.set(`${prefix}:obj`, { nested: [1, 2] });
+      expect(await redis.get(`${prefix}:obj`)).toEqual({ nested: [1, 2] });
+    });
+
+    it("reports Redis errors as client errors", async () => {
+      await redis.set(`${prefix}:text`, "not a number");
+      await expect(redis.incr(`${prefix}:text`)).rejects.toThrow(/not an integer/);
+    });
+
+    it("runs pipelines and MULTI/EXEC transactions", async () => {
+      const pipeline = redis.pipeline();
+      pipeline.set(`${prefix}:p`, "1");
+      pipeline.incr(`${prefix}:p`);
+      pipeline.get(`${prefix}:p`);
+      expect(await pipeline.exec()).toEqual(["OK", 2, 2]);
+      const multi = redis.multi();
+      multi.incr(`${prefix}:m`);
+      multi.incr(`${prefix}:m`);
+      expect(await multi.exec()).toEqual([1, 2]);
+    });
+
+    it("refuses a wrong token", async () => {
+      const stranger = new Redis({ url: stack.redisRestUrl, token: "wrong", enableTelemetry: false });
+      await expect(stranger.ping()).rejects.toThrow(/Unauthorized/);
+    });
+
+    it("runs scripts by EVAL and EVALSHA, with Upstash's script flags", async () => {
+      const script = "#!lua flags=allow-key-locking\nreturn {KEYS[1], ARGV[1], 7}";
+      expect(await redis.eval(script, ["k"], ["v"])).toEqual(["k", "v", 7]);
+      const hash = await redis.scriptLoad(script);
+      expect(await redis.evalsha(hash, ["k2"], ["v2"])).toEqual(["k2", "v2", 7]);
+      await expect(redis.evalsha("0".repeat(40), [], [])).rejects.toThrow(/NOSCRIPT/);
+    });
+
+    it("serves @upstash/ratelimit's sliding and fixed windows exactly", async () => {
+      for (const limiter of [Ratelimit.slidingWindow(3, "1 m"), Ratelimit.fixedWindow(3, "1 m")]) {
+        const ratelimit = new Ratelimit({ redis, limiter, prefix: `${prefix}:rl:${Math.random()}` });
+        const outcomes = [];
+        for (let i = 0; i < 5; i++) outcomes.push(await ratelimit.limit("client"));
+        expect(outcomes.map((o) => o.success)).toEqual([true, true, true, false, false]);
+        expect(outcomes.slice(0, 3).map((o) => o.remaining)).toEqual([2, 1, 0]);
+        expect((await ratelimit.limit("another")).success).toBe(true);
+      }
+    });
+  });
+});
+
+describe.each(variants)("drizzle over the local stack in front of $name", ({ server }) => {
+  let stack: LocalStack;
+  beforeAll(async () => {
+    stack = await stackFor(server);
+  });
+
+    it("serves drizzle's neon-http driver: inserts, selects, batches and error codes", async () => {
+      const db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
+      const [inserted] = await db
+        .insert(sites)
+        .values({ domain: "drizzle.example", url: "https://drizzle.example", tags: ["mcp", "search"], agenticScore: 77 })
+        .returning();
+      expect(inserted).toMatchObject({ domain: "drizzle.example", tags: ["mcp", "search"], agenticScore: 77 });
+      expect(inserted?.createdAt).toBeInstanceOf(Date);
+
+      const [count, found] = await db.batch([
+        db.select({ n: drizzleSql<number>`count(*)::int` }).from(sites),
+        db.select().from(sites).where(eq(sites.domain, "drizzle.example")),
+      ]);
+      expect(count[0]?.n).toBeGreaterThan(0);
+      expect(found[0]?.id).toBe(inserted?.id);
+
+      const duplicate = await db.insert(sites).values({ domain: "drizzle.example", url: "x" }).catch((e: unknown) => e);
+      expect(postgresErrorCode(duplicate)).toBe("23505");
+    });
+});
