@@ -45,9 +45,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sql: SqlBackend = options.databaseUrl
     ? await openPostgresBackend(options.databaseUrl)
     : await openPgliteBackend(dataDir === "memory" ? "memory://" : dataDir);
-  const redis: RedisBackend = options.redisUrl
-    ? await openRedisServerBackend(options.redisUrl)
-    : openMemoryBackend();
+  const redis: RedisBackend = options.redisUrl ? await openRedisServerBackend(options.redisUrl) : openMemoryBackend();
   const token = options.redisToken ?? DEFAULT_REDIS_TOKEN;
 
   const servers: Server[] = [createNeonHttpServer(sql), createUpstashRestServer(redis, token)];

@@ -27,9 +27,7 @@ export async function migrate({ databaseUrl, localHttp, log = () => undefined }:
   const sql = createSqlClient({ DATABASE_URL: databaseUrl, DATABASE_LOCAL_HTTP: localHttp });
   await sql.transaction([
     sql.query("create schema if not exists drizzle"),
-    sql.query(
-      `create table if not exists ${JOURNAL} (id serial primary key, hash text not null, created_at bigint)`,
-    ),
+    sql.query(`create table if not exists ${JOURNAL} (id serial primary key, hash text not null, created_at bigint)`),
     sql.query(`create unique index if not exists __drizzle_migrations_hash on ${JOURNAL} (hash)`),
   ]);
   const applied = new Set(

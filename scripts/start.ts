@@ -11,7 +11,12 @@ import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { migrate } from "./migrate.ts";
 
-const STACK_PROVIDED = new Set(["DATABASE_URL", "DATABASE_LOCAL_HTTP", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]);
+const STACK_PROVIDED = new Set([
+  "DATABASE_URL",
+  "DATABASE_LOCAL_HTTP",
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+]);
 const children: ChildProcess[] = [];
 
 function stopAll(code: number): never {
@@ -47,12 +52,16 @@ function startStack(): Promise<StackEndpoints> {
 
 async function main() {
   const stack = await startStack();
-  console.log(`local stack: SQL over HTTP -> ${stack.sqlBackend}; Redis REST -> ${stack.redisBackend}`);
+  console.log(
+    `local stack (pid ${children[0]?.pid}): SQL over HTTP -> ${stack.sqlBackend}; Redis REST -> ${stack.redisBackend}`,
+  );
 
   const workerSettings: Record<string, string> = {
     ...Object.fromEntries(
-      SETTING_NAMES.filter((name) => !STACK_PROVIDED.has(name) && process.env[name])
-        .map((name) => [name, process.env[name] as string]),
+      SETTING_NAMES.filter((name) => !STACK_PROVIDED.has(name) && process.env[name]).map((name) => [
+        name,
+        process.env[name] as string,
+      ]),
     ),
     DATABASE_URL: stack.databaseUrl,
     DATABASE_LOCAL_HTTP: "true",

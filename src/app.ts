@@ -10,12 +10,7 @@ import { ConfigError } from "./config.ts";
 import type { AppEnv } from "./http/context.ts";
 import { dependencies } from "./http/middleware/dependencies.ts";
 import { readCors } from "./http/middleware/read-cors.ts";
-import {
-  HttpProblem,
-  internalProblem,
-  notFoundProblem,
-  problemResponse,
-} from "./http/problem.ts";
+import { HttpProblem, internalProblem, notFoundProblem, problemResponse } from "./http/problem.ts";
 import { createRoutes, type RouteGroup } from "./http/routes.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";

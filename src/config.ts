@@ -31,7 +31,10 @@ export const ConfigSchema = z.object({
   /** Upstash Redis REST token (secret). */
   UPSTASH_REDIS_REST_TOKEN: z.string(explain("must be a string")).min(1, "must not be empty"),
   /** Prefix of every Redis key the service writes; lets environments share one Redis. */
-  REDIS_KEY_PREFIX: z.string().regex(/^[a-z0-9:_-]{1,40}$/, "must be 1-40 of a-z 0-9 : _ -").default("svc"),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]{1,40}$/, "must be 1-40 of a-z 0-9 : _ -")
+    .default("svc"),
   /** Longest wait for Redis on a request path before falling back (ms). */
   REDIS_TIMEOUT_MS: integerSetting(50, 10_000).default(800),
   /** Longest wait for each dependency in GET /healthz (ms). */
@@ -63,14 +66,10 @@ export function parseSettings<K extends keyof Config>(
   names: readonly K[],
 ): Pick<Config, K> {
   const mask = Object.fromEntries(names.map((name) => [name, true])) as { [name in keyof Config]?: true };
-  const picked = Object.fromEntries(
-    names.map((name) => [name, env[name] === "" ? undefined : env[name]]),
-  );
+  const picked = Object.fromEntries(names.map((name) => [name, env[name] === "" ? undefined : env[name]]));
   const result = ConfigSchema.pick(mask).safeParse(picked);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join(".") || "config"} ${issue.message}`),
-    );
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join(".") || "config"} ${issue.message}`));
   }
   return result.data as unknown as Pick<Config, K>;
 }

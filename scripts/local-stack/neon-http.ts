@@ -9,14 +9,14 @@
  * batch. A database error is a 400 whose JSON carries Postgres' error fields (code, detail, …).
  */
 import { createServer, type Server } from "node:http";
+import { BadRequest, readJson, sendJson } from "./http.ts";
 import {
-  POSTGRES_ERROR_MEMBERS,
   type BatchOptions,
+  POSTGRES_ERROR_MEMBERS,
   type RawResult,
   type SqlBackend,
   type SqlStatement,
 } from "./sql-backends.ts";
-import { BadRequest, readJson, sendJson } from "./http.ts";
 
 function parseStatement(value: unknown): SqlStatement {
   if (typeof value !== "object" || value === null) throw new BadRequest("a query must be an object");

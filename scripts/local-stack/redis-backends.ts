@@ -2,7 +2,7 @@
  * The two stores the local Upstash-protocol endpoint can sit in front of: an in-memory Redis
  * (ioredis-mock, the default) and a real Redis server (ioredis).
  */
-import { Redis } from "ioredis";
+import IORedis from "ioredis";
 import RedisMock from "ioredis-mock";
 
 export type RedisReply = { result: unknown } | { error: string };
@@ -24,7 +24,7 @@ function errorMessage(error: unknown): string {
 }
 
 export async function openRedisServerBackend(url: string): Promise<RedisBackend> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const redis = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await redis.connect();
   const toReplies = (rows: [Error | null, unknown][] | null): RedisReply[] =>
     (rows ?? []).map(([error, result]) => (error ? { error: errorMessage(error) } : { result }));

@@ -8,6 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { BadRequest } from "./http.ts";
 
 export type SqlParam = string | null;
 
@@ -79,7 +80,7 @@ export function beginStatement(options: BatchOptions): string {
   const modes: string[] = [];
   if (options.isolationLevel !== undefined) {
     const level = ISOLATION_LEVELS[options.isolationLevel];
-    if (!level) throw new Error(`unknown isolation level: ${options.isolationLevel}`);
+    if (!level) throw new BadRequest(`unknown isolation level: ${options.isolationLevel}`);
     modes.push(`ISOLATION LEVEL ${level}`);
   }
   if (options.readOnly !== undefined) modes.push(options.readOnly ? "READ ONLY" : "READ WRITE");
@@ -110,10 +111,7 @@ export async function openPgliteBackend(dataDir: string): Promise<SqlBackend> {
   Object.assign(db, { parsers: keepText, serializers: keepText });
   const options = { rowMode: "array" as const };
 
-  async function runOn(
-    target: Pick<PGlite, "query">,
-    statement: SqlStatement,
-  ): Promise<RawResult> {
+  async function runOn(target: Pick<PGlite, "query">, statement: SqlStatement): Promise<RawResult> {
     const result = (await target.query(statement.query, statement.params, options)) as {
       rows: SqlParam[][];
       fields: { name: string; dataTypeID: number }[];

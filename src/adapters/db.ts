@@ -10,8 +10,7 @@ import type { Config } from "../config.ts";
 const neonDefaultEndpoint = neonConfig.fetchEndpoint;
 
 /** The local stack listens on DATABASE_URL's own host and port, in plain HTTP. */
-const localStackEndpoint = (host: string, port: number | string) =>
-  `http://${host}${port ? `:${port}` : ""}/sql`;
+const localStackEndpoint = (host: string, port: number | string) => `http://${host}${port ? `:${port}` : ""}/sql`;
 
 type DatabaseSettings = Pick<Config, "DATABASE_URL" | "DATABASE_LOCAL_HTTP">;
 

@@ -107,4 +107,3 @@ describe("rate-limit middleware against the local stack", () => {
     }
   });
 });
-

@@ -1,10 +1,8 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { createGroups } from "../../src/routes/groups.ts";
-
-const worker = exports.default as { fetch: (request: Request) => Promise<Response> };
-const call = (path: string, init?: RequestInit) => worker.fetch(new Request(`http://svc.test${path}`, init));
+import { call } from "../support/worker.ts";
 
 describe("GET /healthz", () => {
   it("answers 200 with both stores reachable", async () => {

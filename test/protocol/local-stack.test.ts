@@ -7,28 +7,15 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { sql as drizzleSql, eq } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
 import { createDatabase, createSqlClient, postgresErrorCode } from "../../src/adapters/db.ts";
+import { freshServerDatabase } from "../support/server-database.ts";
 
 const serverDatabase = process.env.TEST_DATABASE_URL || undefined;
 const serverRedis = process.env.TEST_REDIS_URL || undefined;
-
-/** A fresh database on the server for this file, so it never races the integration tests. */
-async function freshServerDatabase(url: string): Promise<string> {
-  const name = `protocol_test_${process.pid}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const fresh = new URL(url);
-  fresh.pathname = `/${name}`;
-  return fresh.toString();
-}
 
 const variants = [
   { name: "embedded PGlite + in-memory Redis", server: false },
@@ -43,7 +30,7 @@ function stackFor(server: boolean): Promise<LocalStack> {
   if (!stack) {
     stack = (async () => {
       const started = await startLocalStack({
-        databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase) : undefined,
+        databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "protocol") : undefined,
         redisUrl: server ? serverRedis : undefined,
         pgliteDataDir: "memory",
         sqlPort: 0,
@@ -120,7 +107,9 @@ describe.each(variants)("local stack in front of $name", ({ server }) => {
 
     it("runs a batch as one transaction and rolls it back whole when one statement fails", async () => {
       const results = await sql.transaction([
-        sql.query("insert into sites (domain, url) values ('batch-ok.example', 'https://batch-ok.example') returning domain"),
+        sql.query(
+          "insert into sites (domain, url) values ('batch-ok.example', 'https://batch-ok.example') returning domain",
+        ),
         sql.query("select count(*)::int as n from sites where domain = 'batch-ok.example'"),
       ]);
       expect(results).toEqual([[{ domain: "batch-ok.example" }], [{ n: 1 }]]);
@@ -229,23 +218,26 @@ describe.each(variants)("drizzle over the local stack in front of $name", ({ ser
     stack = await stackFor(server);
   });
 
-    it("serves drizzle's neon-http driver: inserts, selects, batches and error codes", async () => {
-      const db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
-      const [inserted] = await db
-        .insert(sites)
-        .values({ domain: "drizzle.example", url: "https://drizzle.example", tags: ["mcp", "search"], agenticScore: 77 })
-        .returning();
-      expect(inserted).toMatchObject({ domain: "drizzle.example", tags: ["mcp", "search"], agenticScore: 77 });
-      expect(inserted?.createdAt).toBeInstanceOf(Date);
+  it("serves drizzle's neon-http driver: inserts, selects, batches and error codes", async () => {
+    const db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
+    const [inserted] = await db
+      .insert(sites)
+      .values({ domain: "drizzle.example", url: "https://drizzle.example", tags: ["mcp", "search"], agenticScore: 77 })
+      .returning();
+    expect(inserted).toMatchObject({ domain: "drizzle.example", tags: ["mcp", "search"], agenticScore: 77 });
+    expect(inserted?.createdAt).toBeInstanceOf(Date);
 
-      const [count, found] = await db.batch([
-        db.select({ n: drizzleSql<number>`count(*)::int` }).from(sites),
-        db.select().from(sites).where(eq(sites.domain, "drizzle.example")),
-      ]);
-      expect(count[0]?.n).toBeGreaterThan(0);
-      expect(found[0]?.id).toBe(inserted?.id);
+    const [count, found] = await db.batch([
+      db.select({ n: drizzleSql<number>`count(*)::int` }).from(sites),
+      db.select().from(sites).where(eq(sites.domain, "drizzle.example")),
+    ]);
+    expect(count[0]?.n).toBeGreaterThan(0);
+    expect(found[0]?.id).toBe(inserted?.id);
 
-      const duplicate = await db.insert(sites).values({ domain: "drizzle.example", url: "x" }).catch((e: unknown) => e);
-      expect(postgresErrorCode(duplicate)).toBe("23505");
-    });
+    const duplicate = await db
+      .insert(sites)
+      .values({ domain: "drizzle.example", url: "x" })
+      .catch((e: unknown) => e);
+    expect(postgresErrorCode(duplicate)).toBe("23505");
+  });
 });

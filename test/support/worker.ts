@@ -1,7 +1,7 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
 
-const worker = exports.default as { fetch: (request: Request) => Promise<Response> };
+const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
 
 let nextClient = 1;
 

@@ -35,13 +35,7 @@ async function probe(run: () => Promise<unknown>, timeoutMs: number): Promise<De
 }
 
 /** Probes both stores in parallel; never throws. */
-export async function checkDependencies(
-  probes: DependencyProbes,
-  timeoutMs: number,
-): Promise<DependencyReport> {
-  const [database, redis] = await Promise.all([
-    probe(probes.database, timeoutMs),
-    probe(probes.redis, timeoutMs),
-  ]);
+export async function checkDependencies(probes: DependencyProbes, timeoutMs: number): Promise<DependencyReport> {
+  const [database, redis] = await Promise.all([probe(probes.database, timeoutMs), probe(probes.redis, timeoutMs)]);
   return { ok: database.ok && redis.ok, database, redis };
 }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { clientIdentity, ipv6Prefix64 } from "../../src/http/client-identity.ts";
+import { HttpProblem, problemBody } from "../../src/http/problem.ts";
+import { fieldErrors } from "../../src/http/validation.ts";
+
+describe("clientIdentity", () => {
+  const identify = (ip?: string) => clientIdentity(new Headers(ip ? { "cf-connecting-ip": ip } : {}));
+
+  it("counts IPv4 clients by address and IPv6 clients by their /64", () => {
+    expect(identify("203.0.113.9")).toBe("ip4:203.0.113.9");
+    expect(identify("2001:db8:a:b:1:2:3:4")).toBe("ip6:2001:db8:a:b");
+    expect(identify("2001:DB8:a:b::ffff")).toBe("ip6:2001:db8:a:b");
+    expect(identify()).toBe("unknown");
+  });
+
+  it("expands compressed IPv6 forms", () => {
+    expect(ipv6Prefix64("2001:db8::1")).toBe("2001:db8:0:0");
+    expect(ipv6Prefix64("::1")).toBe("0:0:0:0");
+    expect(ipv6Prefix64("fe80:0001:0000::")).toBe("fe80:1:0:0");
+  });
+});
+
+describe("problem documents", () => {
+  it("carry type, title, status, detail, code, request id and extensions", () => {
+    const problem = new HttpProblem(409, "ALREADY_RECORDED", "Conflict", "Already recorded.", { hint: 1 });
+    expect(problemBody(problem, { requestId: "r-1", origin: "https://svc.example" })).toEqual({
+      type: "https://svc.example/problems/already-recorded",
+      title: "Conflict",
+      status: 409,
+      detail: "Already recorded.",
+      code: "ALREADY_RECORDED",
+      request_id: "r-1",
+      hint: 1,
+    });
+  });
+
+  it("name each offending field of a failed validation, unknown fields included", () => {
+    const schema = z.strictObject({ page: z.number().int(), nested: z.object({ a: z.string() }) });
+    const result = schema.safeParse({ page: 1.5, nested: { a: 1 }, extra: true });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(fieldErrors(result.error, "json")).toEqual([
+      { location: "body", field: "page", message: expect.any(String) },
+      { location: "body", field: "nested.a", message: expect.any(String) },
+      { location: "body", field: "extra", message: "unknown field, not accepted" },
+    ]);
+  });
+});
