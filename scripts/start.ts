@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { migrate } from "./migrate.ts";
+import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
 
 const STACK_PROVIDED = new Set([
   "DATABASE_URL",
@@ -72,6 +73,14 @@ async function main() {
 
   const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
   console.log(`migrations: ${applied} applied`);
+  const seeded = await loadDemoIndexIfEmpty({
+    databaseUrl: stack.databaseUrl,
+    localHttp: true,
+    count: Number(process.env.DEMO_SITES ?? 3000),
+  });
+  console.log(
+    seeded ? `demo index: ${seeded} synthetic sites loaded` : "demo index: not loaded (the index holds sites)",
+  );
 
   const port = process.env.PORT ?? "8787";
   const wrangler = spawn(

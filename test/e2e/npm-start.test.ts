@@ -73,6 +73,7 @@ describe.each(variants)("npm start on $name", ({ env }) => {
       throw new Error(`${error.message}\n${output.join("")}`);
     });
     expect(await up.response.json()).toMatchObject({ status: "ok", database: { ok: true }, redis: { ok: true } });
+    expect(output.join("")).toContain("demo index: 3000 synthetic sites loaded");
 
     const stackPid = Number(/local stack \(pid (\d+)\)/.exec(output.join(""))?.[1]);
     expect(stackPid).toBeGreaterThan(0);
