@@ -3,7 +3,7 @@
  * demo data `npm start` loads into an empty database, and the large indexes of the benchmarks.
  * The same seed always gives the same sites. None of these sites exist.
  */
-import { agenticScore, SCORE_VERSION, type Signals } from "../../src/domain/scoring/agentic-score.ts";
+import { agenticScore, SCORE_VERSION } from "../../src/domain/scoring/agentic-score.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 import type { NewSiteRow } from "../schema/sites.ts";
 
@@ -231,22 +231,21 @@ export function generateDemoSites({
 
     const signals = Object.fromEntries(
       SIGNAL_FIELDS.map((field) => [field, random() < Math.min(0.95, SIGNAL_BASE[field] * profile.agentAffinity)]),
-    ) as unknown as Signals;
+    ) as Record<SignalField, boolean>;
     // An MCP server or a plugin manifest nearly always comes with a described API.
-    const mutableSignals = { ...signals } as Record<SignalField, boolean>;
-    if ((signals.has_mcp_server || signals.has_ai_plugin) && random() < 0.7) mutableSignals.has_openapi = true;
+    if ((signals.has_mcp_server || signals.has_ai_plugin) && random() < 0.7) signals.has_openapi = true;
 
     const tags = new Set<string>([pick(random, profile.tags)]);
     if (random() < 0.5) tags.add(pick(random, profile.tags));
-    if (mutableSignals.has_mcp_server) tags.add("mcp");
-    if (mutableSignals.has_openapi) tags.add("openapi");
-    if (mutableSignals.has_llms_txt) tags.add("llms-txt");
+    if (signals.has_mcp_server) tags.add("mcp");
+    if (signals.has_openapi) tags.add("openapi");
+    if (signals.has_llms_txt) tags.add("llms-txt");
 
     const brand = `${capitalise(prefix)} ${capitalise(noun)}${random() < 0.08 ? " &amp; Co" : ""}`;
     const what = pick(random, profile.does);
     const extra =
       random() < 0.3
-        ? ` Trusted by ${1 + Math.floor(random() * 900)} teams; agents can ${mutableSignals.has_mcp_server ? "call its MCP tools" : "read its documentation"}.`
+        ? ` Trusted by ${1 + Math.floor(random() * 900)} teams; agents can ${signals.has_mcp_server ? "call its MCP tools" : "read its documentation"}.`
         : "";
     const hasFavicon = random() < 0.65;
     const crawledAt = new Date(now.getTime() - Math.floor(random() * 30 * DAY_MS));
@@ -256,14 +255,14 @@ export function generateDemoSites({
       url: `https://${domain}/`,
       name: brand,
       description: `${brand} ${what}.${extra}`,
-      hasLlmsTxt: mutableSignals.has_llms_txt,
-      hasAiPlugin: mutableSignals.has_ai_plugin,
-      hasOpenapi: mutableSignals.has_openapi,
-      hasStructuredApi: mutableSignals.has_structured_api,
-      hasMcpServer: mutableSignals.has_mcp_server,
-      hasRobotsAi: mutableSignals.has_robots_ai,
-      hasSchemaOrg: mutableSignals.has_schema_org,
-      agenticScore: agenticScore(mutableSignals),
+      hasLlmsTxt: signals.has_llms_txt,
+      hasAiPlugin: signals.has_ai_plugin,
+      hasOpenapi: signals.has_openapi,
+      hasStructuredApi: signals.has_structured_api,
+      hasMcpServer: signals.has_mcp_server,
+      hasRobotsAi: signals.has_robots_ai,
+      hasSchemaOrg: signals.has_schema_org,
+      agenticScore: agenticScore(signals),
       scoreVersion: SCORE_VERSION,
       category: profile.category,
       tags: [...tags].sort(),

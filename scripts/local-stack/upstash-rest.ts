@@ -69,8 +69,8 @@ export function createUpstashRestServer(backend: RedisBackend, token: string): S
   function translate(args: string[]): string[] | RedisReply {
     const name = (args[0] ?? "").toUpperCase();
     if (name === "EVAL" || name === "EVAL_RO") {
-      remember(args[1] ?? "");
-      return ["EVAL", scripts.get(sha1(args[1] ?? "")) ?? "", ...args.slice(2)];
+      const hash = remember(args[1] ?? "");
+      return ["EVAL", scripts.get(hash) ?? "", ...args.slice(2)];
     }
     if (name === "EVALSHA" || name === "EVALSHA_RO") {
       const script = scripts.get((args[1] ?? "").toLowerCase());
