@@ -20,7 +20,8 @@ export async function loadDemoIndexIfEmpty(options: { databaseUrl: string; local
     .select({ any: sql<boolean>`exists (select 1 from ${sites})` })
     .from(sql`(select 1) as one`);
   if (existing?.any) return 0;
-  const rows = generateDemoSites({ count: options.count });
+  // Crawl times are spread over the 30 days before now, so the demo index looks as fresh as a live one.
+  const rows = generateDemoSites({ count: options.count, now: new Date() });
   for (let start = 0; start < rows.length; start += BATCH_ROWS) {
     // on conflict: a concurrent loader may have begun too; each domain is inserted once.
     await db

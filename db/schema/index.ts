@@ -1,1 +1,3 @@
+export * from "./receipts.ts";
+export * from "./score-history.ts";
 export * from "./sites.ts";

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../../src/domain/sites/site-fields.ts";
 
 /** What a detector saw for one signal: enough to explain a score to a site owner. */
@@ -8,6 +20,9 @@ export interface SignalEvidence {
   reason: string;
   fetched: { url: string; status: number | null; content_type: string | null }[];
 }
+
+/** Postgres full-text document; written only by the database (a generated column). */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const categoryList = sql.raw(CATEGORIES.map((category) => `'${category}'`).join(", "));
 
@@ -43,13 +58,26 @@ export const sites = pgTable(
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What `q` matches: name and description stemmed as English, plus the domain's labels
+     * (split at dots, hyphens and underscores) as plain words. Kept in step by Postgres itself.
+     */
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, translate(domain, '.-_', '   '))`,
+      ),
   },
   (table) => [
     check("sites_agentic_score_range", sql`${table.agenticScore} between 0 and 100`),
     check("sites_category_known", sql`${table.category} in (${categoryList})`),
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
+    // Organic order is (agentic_score desc, domain): pages and top lists walk this index.
     index("sites_score_order").on(table.agenticScore.desc(), table.domain),
+    index("sites_category_score_order").on(table.category, table.agenticScore.desc(), table.domain),
+    index("sites_search_vector").using("gin", table.searchVector),
+    index("sites_tags").using("gin", table.tags),
   ],
 );
 

@@ -1,13 +1,16 @@
 /** The types every route and middleware share: bindings in, per-request dependencies out. */
+import type { JsonCache } from "../adapters/cache.ts";
 import type { Database } from "../adapters/db.ts";
 import type { Redis } from "../adapters/redis.ts";
 import type { Config } from "../config.ts";
 
-/** What a request's handlers may use; built once per request from the bindings. */
+/** What a request's handlers may use; built once per request from the bindings. It is also the
+ * DomainContext that domain operations take. */
 export interface Dependencies {
   config: Config;
   db: Database;
   redis: Redis;
+  cache: JsonCache;
   /** The public origin: PUBLIC_ORIGIN, or the request's own. */
   origin: string;
 }

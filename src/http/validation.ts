@@ -16,7 +16,8 @@ export function fieldErrors(error: ZodError, target: string): FieldError[] {
   const location = LOCATIONS[target] ?? "body";
   return error.issues.map((issue) => {
     if (issue.code === "unrecognized_keys") {
-      return { location, field: issue.keys.join(", "), message: "unknown field, not accepted" };
+      const what = location === "query" ? "unknown parameter" : "unknown field";
+      return { location, field: issue.keys.join(", "), message: `${what}, not accepted` };
     }
     return { location, field: issue.path.map(String).join("."), message: issue.message };
   });

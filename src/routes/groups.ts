@@ -1,9 +1,11 @@
 /** Every endpoint group of the service; the all-in-one Worker mounts them all. */
 import type { RouteGroup } from "../http/routes.ts";
 import { createDiscoveryGroup } from "./discovery/index.ts";
+import { createExchangeGroup } from "./exchange/index.ts";
 
 export const GROUP_FACTORIES = {
   discovery: createDiscoveryGroup,
+  exchange: createExchangeGroup,
 } satisfies Record<string, () => RouteGroup>;
 
 export type GroupName = keyof typeof GROUP_FACTORIES;

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { createRedisCache } from "../../adapters/cache.ts";
 import { createDatabase } from "../../adapters/db.ts";
 import { createRedis } from "../../adapters/redis.ts";
 import { type Config, parseConfig } from "../../config.ts";
@@ -25,10 +26,12 @@ function configFor(bindings: Record<string, unknown>): Config {
 export function dependencies(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const config = configFor(c.env ?? {});
+    const redis = createRedis(config);
     c.set("deps", {
       config,
       db: createDatabase(config),
-      redis: createRedis(config),
+      redis,
+      cache: createRedisCache(redis, config.REDIS_KEY_PREFIX),
       origin: config.PUBLIC_ORIGIN?.replace(/\/$/, "") ?? new URL(c.req.url).origin,
     });
     await next();

@@ -1,0 +1,121 @@
+/**
+ * The query-free receipt family: a search's returned organic results, a detail selection of one
+ * of them, and an attested action interest in one of them. By construction no column can hold a
+ * query, a network address, a user agent or an identity; every row dies with its search.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+import {
+  ACTION_INTEREST_CONFIRMATION_VERSION,
+  ACTION_TYPES,
+  RECEIPT_LIFETIME_DAYS,
+  SEARCH_SURFACES,
+} from "../../src/domain/receipts/receipt-constants.ts";
+
+const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** One search as it was answered: which surface asked, and when it stops counting. */
+export const searchReceipts = pgTable(
+  "search_receipts",
+  {
+    /** 128 random bits, base64url: unguessable, so holding one proves having seen the results. */
+    searchId: text("search_id").primaryKey(),
+    surface: text("surface").notNull(),
+    /** Tests, monitors and load runs: kept apart from real demand. */
+    synthetic: boolean("synthetic").notNull(),
+    resultCount: smallint("result_count").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    expiresAt: timestamptz("expires_at")
+      .notNull()
+      .default(sql.raw(`now() + interval '${RECEIPT_LIFETIME_DAYS} days'`)),
+  },
+  (table) => [
+    check("search_receipts_surface_known", sql`${table.surface} in (${quotedList(SEARCH_SURFACES)})`),
+    check(
+      "search_receipts_lifetime",
+      sql`${table.expiresAt} <= ${table.createdAt} + ${sql.raw(`interval '${RECEIPT_LIFETIME_DAYS} days'`)}`,
+    ),
+    index("search_receipts_expiry").on(table.expiresAt),
+  ],
+);
+
+/** The organic results a search returned, with their absolute positions (1 = first). */
+export const searchReceiptResults = pgTable(
+  "search_receipt_results",
+  {
+    searchId: text("search_id")
+      .notNull()
+      .references(() => searchReceipts.searchId, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    position: integer("position").notNull(),
+  },
+  (table) => [
+    primaryKey({ name: "search_receipt_results_pk", columns: [table.searchId, table.domain] }),
+    unique("search_receipt_results_position").on(table.searchId, table.position),
+    check("search_receipt_results_position_positive", sql`${table.position} >= 1`),
+    index("search_receipt_results_domain").on(table.domain),
+  ],
+);
+
+/** A detail view of a returned result (GET /site/{domain}?search_id=), at most once per result. */
+export const resultSelections = pgTable(
+  "result_selections",
+  {
+    searchId: text("search_id").notNull(),
+    domain: text("domain").notNull(),
+    synthetic: boolean("synthetic").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ name: "result_selections_pk", columns: [table.searchId, table.domain] }),
+    foreignKey({
+      name: "result_selections_result_fk",
+      columns: [table.searchId, table.domain],
+      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
+    }).onDelete("cascade"),
+  ],
+);
+
+/** An attested principal interest in one action on one returned result (svc-action-interest-v1). */
+export const actionInterestReceipts = pgTable(
+  "action_interest_receipts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    searchId: text("search_id").notNull(),
+    domain: text("domain").notNull(),
+    actionType: text("action_type").notNull(),
+    confirmationVersion: text("confirmation_version").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    /** The source search's own expiry: the interest never outlives it. */
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (table) => [
+    // One action per returned result: the guard behind idempotent replays and the 409.
+    unique("action_interest_receipts_one_per_result").on(table.searchId, table.domain),
+    foreignKey({
+      name: "action_interest_receipts_result_fk",
+      columns: [table.searchId, table.domain],
+      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
+    }).onDelete("cascade"),
+    check("action_interest_receipts_action_type_known", sql`${table.actionType} in (${quotedList(ACTION_TYPES)})`),
+    check(
+      "action_interest_receipts_confirmation_version",
+      sql`${table.confirmationVersion} = ${sql.raw(`'${ACTION_INTEREST_CONFIRMATION_VERSION}'`)}`,
+    ),
+  ],
+);

@@ -1,0 +1,44 @@
+/** One organic search as every surface (REST, MCP, web) answers it: results, receipt, sidecar. */
+import type { DomainContext } from "../context.ts";
+import { buildActionInterestSidecar } from "../receipts/action-interest-sidecar.ts";
+import type { SearchSurface } from "../receipts/receipt-constants.ts";
+import { recordSearchReceipt } from "../receipts/record-search-receipt.ts";
+import { type SearchInput, searchSites } from "./search-sites.ts";
+
+export interface RunSearchInput extends SearchInput {
+  surface: SearchSurface;
+  /** Marked by the caller (tests, monitors, load runs): kept out of demand and interests. */
+  synthetic: boolean;
+}
+
+export async function runSearch({ ctx, input }: { ctx: DomainContext; input: RunSearchInput }) {
+  const page = await searchSites({ ctx, input });
+  const domains = page.results.map((site) => site.domain);
+  const receipt = await recordSearchReceipt({
+    ctx,
+    input: { domains, firstPosition: page.firstPosition, surface: input.surface, synthetic: input.synthetic },
+  });
+  const searchId = receipt.recorded ? receipt.searchId : "";
+  return {
+    access: "free" as const,
+    receipt_recorded: receipt.recorded,
+    search_id: searchId,
+    results: page.results,
+    // The provider exchange does not exist yet: no offers are ever disclosed.
+    paid_offers_available: false,
+    paid_offers: [] as never[],
+    action_interest: buildActionInterestSidecar({
+      origin: ctx.origin,
+      available: receipt.recorded && !receipt.synthetic && domains.length > 0,
+      searchId,
+      domains,
+    }),
+    total: page.total,
+    total_exact: page.totalExact,
+    page: page.page,
+    per_page: page.perPage,
+    has_next: page.hasNext,
+  };
+}
+
+export type SearchResponse = Awaited<ReturnType<typeof runSearch>>;

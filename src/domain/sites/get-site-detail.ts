@@ -1,0 +1,111 @@
+/**
+ * The selected-site detail: the Site record, the evidence behind each signal, and the score
+ * history. Given a search id, the view is also recorded as a selection of that search's result,
+ * once, and only when the search is live and returned this domain.
+ */
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { resultSelections, searchReceiptResults, searchReceipts } from "../../../db/schema/receipts.ts";
+import { siteScoreHistory } from "../../../db/schema/score-history.ts";
+import { sites } from "../../../db/schema/sites.ts";
+import type { DomainContext } from "../context.ts";
+import { DomainError } from "../errors.ts";
+import { buildActionInterestSidecar } from "../receipts/action-interest-sidecar.ts";
+import { normalizeDomain } from "./domain-name.ts";
+import { siteRecordColumns, toSiteRecord } from "./site-record.ts";
+
+/** How many past scores the detail shows, newest first. */
+export const SCORE_HISTORY_LIMIT = 30;
+
+export interface SiteDetailInput {
+  domain: string;
+  searchId?: string;
+}
+
+const unknownSite = () => new DomainError("not_found", "SITE_NOT_FOUND", "No indexed site has this domain.");
+
+export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input: SiteDetailInput }) {
+  const domain = normalizeDomain(input.domain);
+  if (!domain) throw unknownSite();
+
+  const siteQuery = ctx.db
+    .select({ ...siteRecordColumns, signalEvidence: sites.signalEvidence, scoreVersion: sites.scoreVersion })
+    .from(sites)
+    .where(eq(sites.domain, domain));
+  const historyQuery = ctx.db
+    .select({
+      agenticScore: siteScoreHistory.agenticScore,
+      scoreVersion: siteScoreHistory.scoreVersion,
+      recordedAt: siteScoreHistory.recordedAt,
+    })
+    .from(siteScoreHistory)
+    .innerJoin(sites, eq(sites.id, siteScoreHistory.siteId))
+    .where(eq(sites.domain, domain))
+    .orderBy(desc(siteScoreHistory.recordedAt))
+    .limit(SCORE_HISTORY_LIMIT);
+
+  let selection: { synthetic: boolean } | undefined;
+  let siteRows: Awaited<typeof siteQuery>;
+  let historyRows: Awaited<typeof historyQuery>;
+  if (input.searchId) {
+    // One transaction: the selection is written only if the site exists and the live receipt
+    // returned it; a repeat hits the primary key and records nothing.
+    const recordSelection = ctx.db
+      .insert(resultSelections)
+      .select(
+        ctx.db
+          .select({
+            searchId: searchReceiptResults.searchId,
+            domain: searchReceiptResults.domain,
+            synthetic: searchReceipts.synthetic,
+            createdAt: sql`now()`.as("created_at"),
+            expiresAt: searchReceipts.expiresAt,
+          })
+          .from(searchReceiptResults)
+          .innerJoin(searchReceipts, eq(searchReceipts.searchId, searchReceiptResults.searchId))
+          .where(
+            and(
+              eq(searchReceiptResults.searchId, input.searchId),
+              eq(searchReceiptResults.domain, domain),
+              gt(searchReceipts.expiresAt, sql`now()`),
+              sql`exists (select 1 from ${sites} where ${sites.domain} = ${domain})`,
+            ),
+          ),
+      )
+      .onConflictDoNothing()
+      .returning({ synthetic: resultSelections.synthetic });
+    const [selected, found, history] = await ctx.db.batch([recordSelection, siteQuery, historyQuery]);
+    selection = selected[0];
+    siteRows = found;
+    historyRows = history;
+  } else {
+    [siteRows, historyRows] = await ctx.db.batch([siteQuery, historyQuery]);
+  }
+
+  const row = siteRows[0];
+  if (!row) throw unknownSite();
+  const newRealSelection = selection !== undefined && !selection.synthetic;
+  return {
+    ...toSiteRecord(row),
+    score_version: row.scoreVersion,
+    signal_evidence: row.signalEvidence,
+    score_history: historyRows.map((entry) => ({
+      agentic_score: entry.agenticScore,
+      score_version: entry.scoreVersion,
+      recorded_at: entry.recordedAt.toISOString(),
+    })),
+    selection_recorded: selection !== undefined,
+    // A selection alone is never interest: the sidecar only says how interest could be recorded.
+    ...(newRealSelection && input.searchId
+      ? {
+          action_interest: buildActionInterestSidecar({
+            origin: ctx.origin,
+            available: true,
+            searchId: input.searchId,
+            domains: [domain],
+          }),
+        }
+      : {}),
+  };
+}
+
+export type SiteDetail = Awaited<ReturnType<typeof getSiteDetail>>;

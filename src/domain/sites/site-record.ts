@@ -1,0 +1,72 @@
+/** The Site record of the interface, shaped from a stored row. */
+import { getTableColumns } from "drizzle-orm";
+import { type SiteRow, sites } from "../../../db/schema/sites.ts";
+import type { Category } from "./site-fields.ts";
+
+export interface SiteRecord {
+  id: string;
+  domain: string;
+  url: string;
+  name: string;
+  description: string;
+  has_llms_txt: boolean;
+  has_ai_plugin: boolean;
+  has_openapi: boolean;
+  has_robots_ai: boolean;
+  has_structured_api: boolean;
+  has_mcp_server: boolean;
+  has_schema_org: boolean;
+  agentic_score: number;
+  category: Category;
+  tags: string[];
+  is_verified: boolean;
+  is_featured: boolean;
+  has_favicon: boolean;
+  favicon_url?: string;
+  last_crawled_at: string;
+  crawl_status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The stored columns a Site record is made of (never the search vector or the evidence). */
+export type SiteRecordRow = Omit<SiteRow, "searchVector" | "signalEvidence" | "scoreVersion">;
+
+export function toSiteRecord(row: SiteRecordRow): SiteRecord {
+  return {
+    id: row.id,
+    domain: row.domain,
+    url: row.url,
+    name: row.name,
+    description: row.description,
+    has_llms_txt: row.hasLlmsTxt,
+    has_ai_plugin: row.hasAiPlugin,
+    has_openapi: row.hasOpenapi,
+    has_robots_ai: row.hasRobotsAi,
+    has_structured_api: row.hasStructuredApi,
+    has_mcp_server: row.hasMcpServer,
+    has_schema_org: row.hasSchemaOrg,
+    agentic_score: row.agenticScore,
+    category: row.category as Category,
+    tags: row.tags,
+    is_verified: row.isVerified,
+    is_featured: row.isFeatured,
+    has_favicon: row.hasFavicon,
+    // The spec: favicon_url is present only when a favicon exists.
+    ...(row.faviconUrl ? { favicon_url: row.faviconUrl } : {}),
+    last_crawled_at: row.lastCrawledAt.toISOString(),
+    crawl_status: row.crawlStatus,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const {
+  searchVector: _vector,
+  signalEvidence: _evidence,
+  scoreVersion: _version,
+  ...recordColumns
+} = getTableColumns(sites);
+
+/** The select list of a Site record. */
+export const siteRecordColumns = recordColumns;

@@ -1,0 +1,66 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { SEARCH_ID_PATTERN } from "../../domain/receipts/search-id.ts";
+import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { problemResponses } from "../shared/schemas.ts";
+import { ActionInterestSidecarSchema, SiteSchema } from "../shared/site-schemas.ts";
+
+const SignalEvidenceSchema = z.object({
+  status: z.enum(["present", "absent", "blocked", "error"]),
+  reason: z.string(),
+  fetched: z.array(
+    z.object({ url: z.string(), status: z.number().int().nullable(), content_type: z.string().nullable() }),
+  ),
+});
+
+export const SiteDetailSchema = SiteSchema.extend({
+  score_version: z.number().int().openapi({ description: "Version of the scoring formula behind agentic_score" }),
+  signal_evidence: z
+    .record(z.string(), SignalEvidenceSchema)
+    .openapi({ description: "What the last crawl saw for each signal, where known" }),
+  score_history: z
+    .array(
+      z.object({ agentic_score: z.number().int(), score_version: z.number().int(), recorded_at: z.iso.datetime() }),
+    )
+    .openapi({ description: "Past scores, newest first (at most 30)" }),
+  selection_recorded: z.boolean().openapi({ description: "True when this view recorded a new result selection" }),
+  action_interest: ActionInterestSidecarSchema.optional().openapi({
+    description: "Present only when this view recorded a new, non-synthetic selection",
+  }),
+}).openapi("SiteDetail");
+
+export const SiteSearchIdQuerySchema = z.strictObject({
+  search_id: z
+    .string()
+    .regex(SEARCH_ID_PATTERN, { error: "must be a search_id as returned by search" })
+    .optional()
+    .openapi({ description: "The search whose result is being selected" }),
+});
+
+export const getSiteRoute = createRoute({
+  method: "get",
+  path: "/site/{domain}",
+  operationId: "getSite",
+  tags: ["discovery"],
+  summary: "One site in detail: record, signal evidence, score history; records a result selection",
+  request: {
+    params: z.object({
+      domain: z.string().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
+    }),
+    query: SiteSearchIdQuerySchema,
+  },
+  responses: {
+    200: { description: "The selected-site detail", content: { "application/json": { schema: SiteDetailSchema } } },
+    ...problemResponses(400, 404),
+  },
+});
+
+export function registerGetSite(app: OpenAPIHono<AppEnv>) {
+  app.openapi(getSiteRoute, async (c) => {
+    const { domain } = c.req.valid("param");
+    const { search_id: searchId } = c.req.valid("query");
+    const detail = await getSiteDetail({ ctx: c.var.deps, input: { domain, searchId } });
+    c.header("Cache-Control", searchId ? "private, no-store" : "public, max-age=60");
+    return c.json(detail, 200);
+  });
+}

@@ -1,0 +1,112 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { runSearch } from "../../domain/search/run-search.ts";
+import { SEARCH_MAX_PAGE, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../domain/search/search-sites.ts";
+import { MAX_QUERY_LENGTH } from "../../domain/search/text-query.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { problemResponses } from "../shared/schemas.ts";
+import {
+  ActionInterestSidecarSchema,
+  categoryParam,
+  integerParam,
+  SiteSchema,
+  signalFlagParams,
+} from "../shared/site-schemas.ts";
+
+/** Free search: 240 per hour per client (interface spec, Limits). */
+export const SEARCH_LIMIT = { limit: 240, window: "1 h" } as const;
+
+export const SearchQuerySchema = z.strictObject({
+  q: z
+    .string()
+    .max(MAX_QUERY_LENGTH, { error: `must be at most ${MAX_QUERY_LENGTH} characters` })
+    .optional()
+    .openapi({ description: "Words matched in name, description and domain (stemmed; 3+ letters also as prefixes)" }),
+  category: categoryParam,
+  tag: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { error: "must be a lower-case tag: letters, digits and hyphens" })
+    .optional()
+    .openapi({ description: "Exact tag, e.g. mcp, openapi, payment, search" }),
+  min_score: integerParam(0, 100, "Lowest agentic_score, inclusive"),
+  ...signalFlagParams,
+  page: integerParam(1, SEARCH_MAX_PAGE, `Page, 1-based; ${SEARCH_PAGE_SIZE} results per page`),
+});
+
+export const SearchResponseSchema = z
+  .object({
+    access: z.literal("free"),
+    receipt_recorded: z.boolean().openapi({ description: "True only when the query-free receipt committed" }),
+    search_id: z.string().openapi({ description: "The query-free receipt; empty when none was recorded" }),
+    results: z.array(SiteSchema),
+    paid_offers_available: z.boolean(),
+    paid_offers: z.array(z.object({}).catchall(z.unknown())).openapi({
+      description: "Disclosed provider offers, never part of results, score, total or ordering",
+    }),
+    action_interest: ActionInterestSidecarSchema,
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .max(SEARCH_RESULT_WINDOW)
+      .openapi({
+        description: `Matches, counted up to ${SEARCH_RESULT_WINDOW}`,
+      }),
+    total_exact: z.boolean().openapi({ description: `False when more than ${SEARCH_RESULT_WINDOW} sites match` }),
+    page: z.number().int().min(1),
+    per_page: z.number().int().openapi({ example: SEARCH_PAGE_SIZE }),
+    has_next: z.boolean(),
+  })
+  .openapi("SearchResponse");
+
+export const searchSitesRoute = createRoute({
+  method: "get",
+  path: "/search",
+  operationId: "searchSites",
+  tags: ["discovery"],
+  summary: "Search the index: organic results by agentic_score, with a query-free receipt",
+  request: {
+    query: SearchQuerySchema,
+    headers: z.object({
+      "x-svc-synthetic": z.enum(["true", "false"], { error: "must be true or false" }).optional().openapi({
+        description: "true marks a test, monitor or load-run search: kept out of demand and action interests",
+      }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "One page of organic results",
+      content: { "application/json": { schema: SearchResponseSchema } },
+    },
+    ...problemResponses(400, 429),
+  },
+});
+
+export function registerSearchSites(app: OpenAPIHono<AppEnv>) {
+  app.use(searchSitesRoute.path, rateLimit({ name: "search", ...SEARCH_LIMIT }));
+  app.openapi(searchSitesRoute, async (c) => {
+    const query = c.req.valid("query");
+    const headers = c.req.valid("header");
+    const body = await runSearch({
+      ctx: c.var.deps,
+      input: {
+        q: query.q?.trim() || undefined,
+        filters: {
+          category: query.category,
+          tag: query.tag,
+          minScore: query.min_score,
+          hasApi: query.has_api,
+          hasMcp: query.has_mcp,
+          hasOpenapi: query.has_openapi,
+          hasLlmsTxt: query.has_llms_txt,
+        },
+        page: query.page ?? 1,
+        surface: "rest",
+        synthetic: headers["x-svc-synthetic"] === "true",
+      },
+    });
+    // Every search writes its own receipt: a shared cache must never replay one.
+    c.header("Cache-Control", "private, no-store");
+    return c.json(body, 200);
+  });
+}

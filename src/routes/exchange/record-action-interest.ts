@@ -1,0 +1,79 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { ACTION_INTEREST_CONFIRMATION_VERSION, ACTION_TYPES } from "../../domain/receipts/receipt-constants.ts";
+import { recordActionInterest } from "../../domain/receipts/record-action-interest.ts";
+import { SEARCH_ID_PATTERN } from "../../domain/receipts/search-id.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
+import { problemResponses } from "../shared/schemas.ts";
+
+/** The abuse limit of action interests; the spec leaves the figure open. */
+export const ACTION_INTEREST_LIMIT = { limit: 60, window: "1 h" } as const;
+
+export const ActionInterestRequestSchema = z
+  .strictObject({
+    search_id: z.string().regex(SEARCH_ID_PATTERN, { error: "must be a search_id as returned by search" }),
+    domain: z.string().min(1).max(253).openapi({ description: "One of the sidecar's eligible_domains" }),
+    action_type: z.enum(ACTION_TYPES, { error: `must be one of ${ACTION_TYPES.join(", ")}` }),
+    caller_attests_principal_interest: z.literal(true, {
+      error: "must be true: the caller attests its principal's explicit, current interest",
+    }),
+    confirmation_version: z.literal(ACTION_INTEREST_CONFIRMATION_VERSION, {
+      error: `must be ${ACTION_INTEREST_CONFIRMATION_VERSION}`,
+    }),
+  })
+  .openapi("ActionInterestRequest");
+
+export const ActionInterestReceiptSchema = z
+  .object({
+    receipt_id: z.uuid(),
+    search_id: z.string(),
+    domain: z.string(),
+    action_type: z.enum(ACTION_TYPES),
+    caller_attests_principal_interest: z.literal(true),
+    confirmation_version: z.literal(ACTION_INTEREST_CONFIRMATION_VERSION),
+    recorded_at: z.iso.datetime(),
+    expires_at: z.iso.datetime().openapi({ description: "The source search's expiry" }),
+    provider_contacted: z.literal(false),
+    ticket_created: z.literal(false),
+    charge_created: z.literal(false),
+    commercial_proof: z.literal(false),
+    organic_rank_affected: z.literal(false),
+  })
+  .openapi("ActionInterestReceipt");
+
+export const recordActionInterestRoute = createRoute({
+  method: "post",
+  path: "/action-interests",
+  operationId: "recordActionInterest",
+  tags: ["exchange"],
+  summary: "Record an attested principal interest in one action on one returned organic result",
+  request: {
+    body: { required: true, content: { "application/json": { schema: ActionInterestRequestSchema } } },
+  },
+  responses: {
+    201: {
+      description: "New receipt",
+      content: { "application/json": { schema: ActionInterestReceiptSchema } },
+    },
+    200: {
+      description: "Exact idempotent replay of an earlier receipt",
+      content: { "application/json": { schema: ActionInterestReceiptSchema } },
+    },
+    ...problemResponses(400, 403, 404, 409, 429),
+  },
+});
+
+export function registerRecordActionInterest(app: OpenAPIHono<AppEnv>) {
+  app.use(recordActionInterestRoute.path, refuseCrossOriginBrowserMutations());
+  app.use(recordActionInterestRoute.path, rateLimit({ name: "action-interests", ...ACTION_INTEREST_LIMIT }));
+  app.openapi(recordActionInterestRoute, async (c) => {
+    const body = c.req.valid("json");
+    const { created, receipt } = await recordActionInterest({
+      ctx: c.var.deps,
+      input: { searchId: body.search_id, domain: body.domain, actionType: body.action_type },
+    });
+    c.header("Cache-Control", "private, no-store");
+    return created ? c.json(receipt, 201) : c.json(receipt, 200);
+  });
+}
