@@ -67,6 +67,14 @@ export const sites = pgTable(
       .generatedAlwaysAs(
         sql`to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, translate(domain, '.-_', '   '))`,
       ),
+    /**
+     * What the filters match: category, inventory (discovery or audit), each signal and each tag as a lexeme such as `category=data` or `tag=mcp` (function site_facets, 0002).
+     */
+    facets: tsvector("facets")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`site_facets(category, tags, has_llms_txt, has_ai_plugin, has_openapi, has_structured_api, has_mcp_server, has_robots_ai, has_schema_org)`,
+      ),
   },
   (table) => [
     check("sites_agentic_score_range", sql`${table.agenticScore} between 0 and 100`),
@@ -76,8 +84,8 @@ export const sites = pgTable(
     // Organic order is (agentic_score desc, domain): pages and top lists walk this index.
     index("sites_score_order").on(table.agenticScore.desc(), table.domain),
     index("sites_category_score_order").on(table.category, table.agenticScore.desc(), table.domain),
-    index("sites_search_vector").using("gin", table.searchVector),
-    index("sites_tags").using("gin", table.tags),
+    // Text and filters in one GIN index: a bitmap scan of it yields exactly the matching sites.
+    index("sites_search").using("gin", table.searchVector, table.facets),
   ],
 );
 

@@ -211,13 +211,17 @@ function pickProfile(random: () => number): CategoryProfile {
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** Generates `count` synthetic sites; the same options always give the same sites. */
-export function generateDemoSites({
+export function generateDemoSites(options: DemoIndexOptions): NewSiteRow[] {
+  return Array.from(demoSites(options));
+}
+
+/** The same sites one at a time, for indexes too large to hold in memory at once. */
+export function* demoSites({
   count,
   seed = 20261122,
   now = new Date("2026-11-01T00:00:00Z"),
-}: DemoIndexOptions): NewSiteRow[] {
+}: DemoIndexOptions): Generator<NewSiteRow> {
   const random = seededRandom(seed);
-  const sites: NewSiteRow[] = [];
   const usedLabels = new Set<string>();
   for (let index = 0; index < count; index++) {
     const profile = pickProfile(random);
@@ -250,7 +254,7 @@ export function generateDemoSites({
     const hasFavicon = random() < 0.65;
     const crawledAt = new Date(now.getTime() - Math.floor(random() * 30 * DAY_MS));
 
-    sites.push({
+    yield {
       domain,
       url: `https://${domain}/`,
       name: brand,
@@ -274,7 +278,6 @@ export function generateDemoSites({
       crawlStatus: "success",
       createdAt: new Date(crawledAt.getTime() - Math.floor(random() * 180 * DAY_MS)),
       updatedAt: crawledAt,
-    });
+    };
   }
-  return sites;
 }

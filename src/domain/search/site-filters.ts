@@ -1,7 +1,12 @@
-/** The filters search and top share, as SQL conditions on the sites table. */
-import { eq, gte, notInArray, type SQL, sql } from "drizzle-orm";
+/**
+ * The filters search and top share, as a condition on the sites' facet lexemes (migration 0002,
+ * `site_facets`): category, inventory, signals and tags are terms of the GIN index
+ * `sites_search`, so a bitmap scan of it yields exactly the matching sites; min_score is a range
+ * on agentic_score.
+ */
+import { type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
-import { AUDIT_ONLY_CATEGORIES, type Category } from "../sites/site-fields.ts";
+import type { Category } from "../sites/site-fields.ts";
 
 export interface SiteFilters {
   category?: Category;
@@ -16,29 +21,41 @@ export interface SiteFilters {
   hasLlmsTxt?: boolean;
 }
 
-const FLAG_COLUMNS = {
-  hasApi: sites.hasStructuredApi,
-  hasMcp: sites.hasMcpServer,
-  hasOpenapi: sites.hasOpenapi,
-  hasLlmsTxt: sites.hasLlmsTxt,
+const FLAG_FACETS = {
+  hasApi: "has_structured_api",
+  hasMcp: "has_mcp_server",
+  hasOpenapi: "has_openapi",
+  hasLlmsTxt: "has_llms_txt",
 } as const;
 
+/** A tsquery operand naming one facet lexeme, quoted so that any value stays one lexeme. */
+const facet = (name: string, value: string | number) => `'${name}=${String(value).replaceAll("'", "''")}'`;
+
 /**
- * Conditions for a filter set. Without a category, the audit-only buckets (other, spam) are left
- * out: they are never promoted as discovery inventory. Naming one of them explicitly is an audit
- * view and returns that bucket.
+ * The tsquery text of a filter set. Without a category, only discovery inventory matches: the
+ * audit-only buckets (other, spam) are never promoted. Naming one of them explicitly is an
+ * audit view and returns that bucket.
  */
-export function filterConditions(filters: SiteFilters): SQL[] {
-  const conditions: SQL[] = [
-    filters.category ? eq(sites.category, filters.category) : notInArray(sites.category, [...AUDIT_ONLY_CATEGORIES]),
-  ];
-  if (filters.tag !== undefined) conditions.push(sql`${sites.tags} @> array[${filters.tag}]::text[]`);
-  if (filters.minScore !== undefined) conditions.push(gte(sites.agenticScore, filters.minScore));
-  for (const [name, column] of Object.entries(FLAG_COLUMNS)) {
-    const wanted = filters[name as keyof typeof FLAG_COLUMNS];
-    if (wanted !== undefined) conditions.push(eq(column, wanted));
+export function facetQueryText(filters: SiteFilters): string {
+  const terms = [filters.category ? facet("category", filters.category) : facet("inventory", "discovery")];
+  if (filters.tag !== undefined) terms.push(facet("tag", filters.tag));
+  if (filters.minScore !== undefined && filters.minScore > 0) {
+    const scores = Array.from({ length: 101 - filters.minScore }, (_, index) =>
+      facet("score", filters.minScore! + index),
+    );
+    terms.push(`(${scores.join(" | ")})`);
   }
-  return conditions;
+  for (const [name, lexeme] of Object.entries(FLAG_FACETS)) {
+    const wanted = filters[name as keyof typeof FLAG_FACETS];
+    if (wanted !== undefined) terms.push(facet(lexeme, wanted ? 1 : 0));
+  }
+  return terms.join(" & ");
+}
+
+/** The filter set as a condition on the sites table: facets, plus the score as a range. */
+export function facetCondition(filters: SiteFilters): SQL {
+  const facets = sql`${sites.facets} @@ ${facetQueryText(filters)}::tsquery`;
+  return filters.minScore ? sql`${facets} and ${sites.agenticScore} >= ${filters.minScore}` : facets;
 }
 
 /** Organic order: agentic_score descending, then domain ascending (the sites_score_order index). */

@@ -3,12 +3,12 @@
  * audit-only buckets left out unless named. Each distinct filter set and limit is cached for
  * 5 minutes, so a burst of identical requests costs one query.
  */
-import { and, count } from "drizzle-orm";
+import { count } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
 import type { DomainContext } from "../context.ts";
 import type { SiteRecord } from "../sites/site-record.ts";
 import { siteRecordColumns, toSiteRecord } from "../sites/site-record.ts";
-import { filterConditions, filterKey, organicOrder, type SiteFilters } from "./site-filters.ts";
+import { facetCondition, filterKey, organicOrder, type SiteFilters } from "./site-filters.ts";
 
 export const TOP_DEFAULT_LIMIT = 50;
 export const TOP_MAX_LIMIT = 100;
@@ -32,7 +32,7 @@ export async function listTopSites({
 }): Promise<TopList & { cacheHit: boolean }> {
   const key = `top:v1:${filterKey(input.filters)}:limit=${input.limit}`;
   const { value, hit } = await ctx.cache.remember(key, TOP_CACHE_SECONDS, async (): Promise<TopList> => {
-    const matches = and(...filterConditions(input.filters));
+    const matches = facetCondition(input.filters);
     const [rows, [counted]] = await ctx.db.batch([
       ctx.db
         .select(siteRecordColumns)

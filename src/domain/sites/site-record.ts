@@ -30,7 +30,7 @@ export interface SiteRecord {
 }
 
 /** The stored columns a Site record is made of (never the search vector or the evidence). */
-export type SiteRecordRow = Omit<SiteRow, "searchVector" | "signalEvidence" | "scoreVersion">;
+export type SiteRecordRow = Omit<SiteRow, "searchVector" | "facets" | "signalEvidence" | "scoreVersion">;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
   return {
