@@ -253,6 +253,8 @@ interface ClassResult {
   p99: number;
   max: number;
   slowest: string;
+  /** Searches with over 1,000 matches, whose page came from the index walk (step 2). */
+  walks?: number;
 }
 
 function summarise(name: string, samples: { ms: number; label: string }[]): ClassResult {
@@ -272,11 +274,29 @@ function summarise(name: string, samples: { ms: number; label: string }[]): Clas
 const dialect = new PgDialect();
 const offlineDb = createDatabase({ DATABASE_URL: "postgres://bench@localhost/bench", DATABASE_LOCAL_HTTP: false });
 
+/** Runs statements in one transaction, as a Neon batch does; returns the first select's count. */
+async function runBatch(client: pg.Client, statements: { sql: string; params: unknown[] }[]): Promise<number> {
+  await client.query("begin");
+  try {
+    let counted: number | undefined;
+    for (const { sql, params } of statements) {
+      const result = await client.query(sql, params);
+      const first = result.rows[0] as { matches?: number | string } | undefined;
+      if (counted === undefined && first?.matches !== undefined) counted = Number(first.matches);
+    }
+    await client.query("commit");
+    return counted ?? 0;
+  } catch (error) {
+    await client.query("rollback");
+    throw error;
+  }
+}
+
 /**
  * Database time of one search: the statements searchSites runs, in its order — the bounded step
  * as one transaction, then the walk when the count exceeds the window.
  */
-async function timeSearch(client: pg.Client, testCase: Case): Promise<number> {
+async function timeSearch(client: pg.Client, testCase: Case): Promise<{ ms: number; walked: boolean }> {
   const statements = searchStatements(offlineDb, { q: testCase.q, filters: testCase.filters, page: testCase.page });
   const bounded = [
     ...statements.holdToBitmapScans.map((setting) => dialect.sqlToQuery(setting)),
@@ -286,16 +306,10 @@ async function timeSearch(client: pg.Client, testCase: Case): Promise<number> {
   ];
   const walk = statements.walkPage.toSQL();
   const started = performance.now();
-  await client.query("begin");
-  let counted = 0;
-  for (const [index, { sql, params }] of bounded.entries()) {
-    const result = await client.query(sql, params as unknown[]);
-    if (index === statements.holdToBitmapScans.length)
-      counted = Number((result.rows[0] as { matches: number }).matches);
-  }
-  await client.query("commit");
-  if (needsWalk(counted)) await client.query(walk.sql, walk.params as unknown[]);
-  return performance.now() - started;
+  const counted = await runBatch(client, bounded);
+  const walked = needsWalk(counted);
+  if (walked) await client.query(walk.sql, walk.params as unknown[]);
+  return { ms: performance.now() - started, walked };
 }
 
 async function measureDatabase(client: pg.Client, cases: Map<string, Case[]>): Promise<ClassResult[]> {
@@ -303,10 +317,15 @@ async function measureDatabase(client: pg.Client, cases: Map<string, Case[]>): P
   const results: ClassResult[] = [];
   for (const [name, list] of cases) {
     const samples: { ms: number; label: string }[] = [];
+    let walks = 0;
     for (let run = 0; run < RUNS; run++) {
-      for (const testCase of list) samples.push({ ms: await timeSearch(client, testCase), label: testCase.label });
+      for (const testCase of list) {
+        const { ms, walked } = await timeSearch(client, testCase);
+        samples.push({ ms, label: testCase.label });
+        if (walked) walks += 1;
+      }
     }
-    results.push(summarise(name, samples));
+    results.push({ ...summarise(name, samples), walks });
   }
   return results;
 }
@@ -397,11 +416,11 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult>
 
 function table(results: ClassResult[]): string {
   const lines = [
-    "| class | n | p50 ms | p95 ms | p99 ms | max ms | slowest |",
-    "|---|---|---|---|---|---|---|",
+    "| class | n | p50 ms | p95 ms | p99 ms | max ms | walks (over 1,000 matches) | slowest |",
+    "|---|---|---|---|---|---|---|---|",
     ...results.map(
       (r) =>
-        `| ${r.name} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.slowest.replaceAll("|", "/")} |`,
+        `| ${r.name} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.walks ?? "-"} | ${r.slowest.replaceAll("|", "/")} |`,
     ),
   ];
   return lines.join("\n");

@@ -1,12 +1,11 @@
 /**
- * The filters search and top share, as a condition on the sites' facet lexemes (migration 0002,
- * `site_facets`): category, inventory, signals and tags are terms of the GIN index
- * `sites_search`, so a bitmap scan of it yields exactly the matching sites; min_score is a range
- * on agentic_score.
+ * The filters search and top share. Category, signals and tags are facet lexemes (migration
+ * 0002, `site_facets`) and so terms of the GIN index `sites_search`, beside the text; the
+ * audit-bucket exclusion and min_score are plain column conditions.
  */
-import { type SQL, sql } from "drizzle-orm";
+import { and, gte, notInArray, type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
-import type { Category } from "../sites/site-fields.ts";
+import { AUDIT_ONLY_CATEGORIES, type Category } from "../sites/site-fields.ts";
 
 export interface SiteFilters {
   category?: Category;
@@ -31,31 +30,30 @@ const FLAG_FACETS = {
 /** A tsquery operand naming one facet lexeme, quoted so that any value stays one lexeme. */
 const facet = (name: string, value: string | number) => `'${name}=${String(value).replaceAll("'", "''")}'`;
 
-/**
- * The tsquery text of a filter set. Without a category, only discovery inventory matches: the
- * audit-only buckets (other, spam) are never promoted. Naming one of them explicitly is an
- * audit view and returns that bucket.
- */
-export function facetQueryText(filters: SiteFilters): string {
-  const terms = [filters.category ? facet("category", filters.category) : facet("inventory", "discovery")];
+/** The tsquery text of the filters that are facets (category, tag, signals), or null if none. */
+export function facetQueryText(filters: SiteFilters): string | null {
+  const terms: string[] = [];
+  if (filters.category) terms.push(facet("category", filters.category));
   if (filters.tag !== undefined) terms.push(facet("tag", filters.tag));
-  if (filters.minScore !== undefined && filters.minScore > 0) {
-    const scores = Array.from({ length: 101 - filters.minScore }, (_, index) =>
-      facet("score", filters.minScore! + index),
-    );
-    terms.push(`(${scores.join(" | ")})`);
-  }
   for (const [name, lexeme] of Object.entries(FLAG_FACETS)) {
     const wanted = filters[name as keyof typeof FLAG_FACETS];
     if (wanted !== undefined) terms.push(facet(lexeme, wanted ? 1 : 0));
   }
-  return terms.join(" & ");
+  return terms.length ? terms.join(" & ") : null;
 }
 
-/** The filter set as a condition on the sites table: facets, plus the score as a range. */
-export function facetCondition(filters: SiteFilters): SQL {
-  const facets = sql`${sites.facets} @@ ${facetQueryText(filters)}::tsquery`;
-  return filters.minScore ? sql`${facets} and ${sites.agenticScore} >= ${filters.minScore}` : facets;
+/**
+ * The filter set as a condition on the sites table. Without a category, only discovery
+ * inventory matches: the audit-only buckets (other, spam) are never promoted. Naming one of them
+ * explicitly is an audit view and returns that bucket.
+ */
+export function filterCondition(filters: SiteFilters): SQL {
+  const conditions: SQL[] = [];
+  const facets = facetQueryText(filters);
+  if (facets) conditions.push(sql`${sites.facets} @@ ${facets}::tsquery`);
+  if (!filters.category) conditions.push(notInArray(sites.category, [...AUDIT_ONLY_CATEGORIES]));
+  if (filters.minScore) conditions.push(gte(sites.agenticScore, filters.minScore));
+  return and(...conditions) as SQL;
 }
 
 /** Organic order: agentic_score descending, then domain ascending (the sites_score_order index). */

@@ -8,7 +8,7 @@ import { sites } from "../../../db/schema/sites.ts";
 import type { DomainContext } from "../context.ts";
 import type { SiteRecord } from "../sites/site-record.ts";
 import { siteRecordColumns, toSiteRecord } from "../sites/site-record.ts";
-import { facetCondition, filterKey, organicOrder, type SiteFilters } from "./site-filters.ts";
+import { filterCondition, filterKey, organicOrder, type SiteFilters } from "./site-filters.ts";
 
 export const TOP_DEFAULT_LIMIT = 50;
 export const TOP_MAX_LIMIT = 100;
@@ -32,7 +32,7 @@ export async function listTopSites({
 }): Promise<TopList & { cacheHit: boolean }> {
   const key = `top:v1:${filterKey(input.filters)}:limit=${input.limit}`;
   const { value, hit } = await ctx.cache.remember(key, TOP_CACHE_SECONDS, async (): Promise<TopList> => {
-    const matches = facetCondition(input.filters);
+    const matches = filterCondition(input.filters);
     const [rows, [counted]] = await ctx.db.batch([
       ctx.db
         .select(siteRecordColumns)
