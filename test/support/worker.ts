@@ -1,16 +1,68 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 
 const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
 
-let nextClient = 1;
-
-/** A distinct client address per call site, so per-client limits never leak between tests. */
+/**
+ * A client address no other test uses, so per-client limits never leak between tests: a random
+ * /64 of the IPv6 documentation prefix (limits count IPv6 clients by their /64). Random rather
+ * than counted, because test files run as separate module instances that share one Redis.
+ */
 export function newClientIp(): string {
-  const n = nextClient++;
-  return `198.51.${(n >> 8) & 255}.${n & 255}`;
+  const [a = 0, b = 0] = crypto.getRandomValues(new Uint16Array(2));
+  return `2001:db8:${a.toString(16)}:${b.toString(16)}::1`;
 }
 
 export function call(path: string, init: RequestInit = {}): Promise<Response> {
   return worker.fetch(new Request(`http://svc.test${path}`, init));
+}
+
+/** `call` as one client: every request carries that client's CF-Connecting-IP. */
+export function asClient(ip: string = newClientIp()) {
+  return (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("CF-Connecting-IP", ip);
+    return call(path, { ...init, headers });
+  };
+}
+
+export type ProblemBody = Record<string, unknown> & {
+  status: number;
+  code: string;
+  request_id: string;
+  errors?: { location: string; field: string; message: string }[];
+};
+
+/** Asserts a problem+json reply with this status and code, and returns its body. */
+export async function expectProblem(response: Response, status: number, code: string): Promise<ProblemBody> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const body = (await response.json()) as ProblemBody;
+  expect(body).toMatchObject({
+    status,
+    code,
+    type: `http://svc.test/problems/${code.toLowerCase().replaceAll("_", "-")}`,
+  });
+  expect(body.request_id).toBe(response.headers.get("x-request-id"));
+  return body;
+}
+
+/** Asserts a 400 VALIDATION_FAILED naming exactly these fields, and returns its body. */
+export async function expectInvalid(response: Response, location: string, fields: string[]): Promise<ProblemBody> {
+  const body = await expectProblem(response, 400, "VALIDATION_FAILED");
+  expect(body.errors?.map((error) => error.field).sort()).toEqual([...fields].sort());
+  for (const error of body.errors ?? []) expect(error.location).toBe(location);
+  return body;
+}
+
+/**
+ * Waits, when needed, until the next `seconds` fit inside one fixed window of `windowSeconds`.
+ * A sliding-window limit weighs in the previous window rounded down, so a burst straddling a
+ * window edge would be let through once more than the limit: a count-exact test must not.
+ */
+export async function awayFromWindowEdge(windowSeconds: number, seconds: number): Promise<void> {
+  const intoWindow = (Date.now() / 1000) % windowSeconds;
+  if (intoWindow + seconds < windowSeconds) return;
+  await new Promise((resolve) => setTimeout(resolve, (windowSeconds - intoWindow + 1) * 1000));
 }

@@ -1,0 +1,372 @@
+/**
+ * GET /api/v1/search: text matching, filters, paging, order, audit-only buckets, validation and
+ * the exact response shape. Every test inserts its own sites named with a unique token and
+ * scopes each search with that token, since other files write to the same database meanwhile.
+ */
+import { describe, expect, it } from "vitest";
+import { domainsOf, expectedSidecar, expectOrganicOrder, SEARCH_ID_FORMAT, searchOk } from "../support/search.ts";
+import { expectedSiteRecord, insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
+import { asClient, expectInvalid } from "../support/worker.ts";
+
+describe("GET /api/v1/search: q", () => {
+  it("matches words in the name, the description and the domain", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites([
+      { domain: `a-${t}.test`, name: `${t} Kestrel Forecasts`, description: "Plain words only." },
+      { domain: `b-${t}.test`, name: `${t} Tide Tables`, description: "Harbour schedules for sailors." },
+      { domain: `kumquat-${t}.test`, name: `${t} Fruit`, description: "Nothing else here." },
+    ]);
+
+    expect(domainsOf(await searchOk(get, { q: `${t} kestrel` }))).toEqual([`a-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: `harbour ${t}` }))).toEqual([`b-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: `${t} kumquat` }))).toEqual([`kumquat-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: t })).sort()).toEqual(
+      [`a-${t}.test`, `b-${t}.test`, `kumquat-${t}.test`].sort(),
+    );
+    // Every word must match.
+    expect((await searchOk(get, { q: `${t} kestrel harbour` })).total).toBe(0);
+  });
+
+  it("stems English words, matches any case, and takes words of 3+ letters as prefixes", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites([
+      { domain: `a-${t}.test`, name: `${t} Kestrel Forecasts` },
+      { domain: `b-${t}.test`, name: `${t} Abacus Counting` },
+    ]);
+
+    expect(domainsOf(await searchOk(get, { q: `forecasting ${t}` }))).toEqual([`a-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: `${t} FORECAST` }))).toEqual([`a-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: `${t} kest` }))).toEqual([`a-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: `${t} aba` }))).toEqual([`b-${t}.test`]);
+    // Two letters are a whole word, not a prefix.
+    expect((await searchOk(get, { q: `${t} ab` })).total).toBe(0);
+    // The token itself is found by its first letters too.
+    expect((await searchOk(get, { q: t.slice(0, 9) })).results.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("treats query syntax as plain words, and a q without words as matching nothing", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites([{ domain: `a-${t}.test`, name: `${t} Quokka` }]);
+
+    const withSyntax = await searchOk(get, { q: `${t} & | ! ( ) :* <-> quokka'` });
+    expect(domainsOf(withSyntax)).toEqual([`a-${t}.test`]);
+
+    const noWords = await searchOk(get, { q: "&& !! :* ()" });
+    expect(noWords).toMatchObject({
+      results: [],
+      total: 0,
+      total_exact: true,
+      has_next: false,
+      receipt_recorded: true,
+    });
+    expect(noWords.action_interest).toMatchObject({ available: false, eligible_domains: [] });
+  });
+
+  it("puts the site an exact-domain q names first, then organic order, and pages past it", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    const others = Array.from({ length: 24 }, (_, i) => ({
+      domain: `s${String(i).padStart(2, "0")}-${t}.test`,
+      name: `${t} Service ${i}`,
+      description: "Low latency weather data.",
+      agenticScore: 40 + (i % 6) * 10,
+    }));
+    const pinned = { domain: `low-${t}.test`, name: `${t} Pinned`, description: "Low scores here.", agenticScore: 5 };
+    await insertSites([...others, pinned]);
+    const organic = others
+      .map((site) => ({ domain: site.domain, agentic_score: site.agenticScore }))
+      .sort((a, b) => b.agentic_score - a.agentic_score || (a.domain < b.domain ? -1 : 1))
+      .map((site) => site.domain);
+
+    // Without naming the domain the low score sorts last.
+    const plain = await searchOk(get, { q: `low ${t}` });
+    expect(plain.total).toBe(25);
+    expect(domainsOf(plain)).toEqual(organic.slice(0, 20));
+
+    for (const q of [`low-${t}.test`, `LOW-${t}.TEST.`]) {
+      const first = await searchOk(get, { q });
+      expect(first).toMatchObject({ total: 25, page: 1, has_next: true });
+      expect(domainsOf(first)).toEqual([pinned.domain, ...organic.slice(0, 19)]);
+      const second = await searchOk(get, { q, page: 2 });
+      expect(second).toMatchObject({ total: 25, page: 2, has_next: false });
+      expect(domainsOf(second)).toEqual(organic.slice(19));
+    }
+
+    // Pinning never overrides a filter.
+    const filtered = await searchOk(get, { q: `low-${t}.test`, min_score: 40 });
+    expect(domainsOf(filtered)).toEqual(organic.slice(0, 20));
+    expect(filtered.total).toBe(24);
+  });
+});
+
+describe("GET /api/v1/search: filters", () => {
+  it("applies category, tag, min_score and the four signal flags, alone and together", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    const d = (name: string) => `${name}-${t}.test`;
+    await insertSites(
+      [
+        {
+          domain: d("all"),
+          agenticScore: 100,
+          category: "ai-tools",
+          tags: ["mcp", "openapi", "payment"],
+          hasLlmsTxt: true,
+          hasAiPlugin: true,
+          hasOpenapi: true,
+          hasRobotsAi: true,
+          hasStructuredApi: true,
+          hasMcpServer: true,
+          hasSchemaOrg: true,
+        },
+        {
+          domain: d("api"),
+          agenticScore: 15,
+          category: "finance",
+          tags: ["payment", "search"],
+          hasStructuredApi: true,
+        },
+        { domain: d("mcp"), agenticScore: 20, category: "developer", tags: ["mcp"], hasMcpServer: true },
+        { domain: d("oas"), agenticScore: 20, category: "developer", tags: ["openapi"], hasOpenapi: true },
+        { domain: d("llms"), agenticScore: 15, category: "data", hasLlmsTxt: true },
+        { domain: d("none"), agenticScore: 0, category: "news", tags: ["search"] },
+      ].map((site) => ({ ...site, name: `${t} ${site.domain}` })),
+    );
+
+    const cases: [Record<string, string | number | boolean>, string[]][] = [
+      [{}, ["all", "mcp", "oas", "api", "llms", "none"]],
+      [{ category: "developer" }, ["mcp", "oas"]],
+      [{ category: "finance" }, ["api"]],
+      [{ category: "jobs" }, []],
+      [{ tag: "mcp" }, ["all", "mcp"]],
+      [{ tag: "search" }, ["api", "none"]],
+      [{ tag: "pay" }, []],
+      [{ min_score: 0 }, ["all", "mcp", "oas", "api", "llms", "none"]],
+      [{ min_score: 20 }, ["all", "mcp", "oas"]],
+      [{ min_score: 100 }, ["all"]],
+      [{ has_api: true }, ["all", "api"]],
+      [{ has_api: false }, ["mcp", "oas", "llms", "none"]],
+      [{ has_mcp: true }, ["all", "mcp"]],
+      [{ has_mcp: false }, ["oas", "api", "llms", "none"]],
+      [{ has_openapi: true }, ["all", "oas"]],
+      [{ has_openapi: false }, ["mcp", "api", "llms", "none"]],
+      [{ has_llms_txt: true }, ["all", "llms"]],
+      [{ has_llms_txt: false }, ["mcp", "oas", "api", "none"]],
+      [{ has_mcp: true, has_openapi: true }, ["all"]],
+      [{ category: "developer", has_openapi: false }, ["mcp"]],
+      [{ tag: "search", min_score: 1 }, ["api"]],
+      [{ tag: "payment", has_api: true, min_score: 50, category: "ai-tools" }, ["all"]],
+    ];
+    for (const [filters, expected] of cases) {
+      const body = await searchOk(get, { q: t, ...filters });
+      expect(domainsOf(body), JSON.stringify(filters)).toEqual(expected.map(d));
+      expect(body.total, JSON.stringify(filters)).toBe(expected.length);
+    }
+
+    // has_api is the structured-API signal.
+    const api = await searchOk(get, { q: t, has_api: true });
+    expect(api.results.every((site) => site.has_structured_api === true)).toBe(true);
+  });
+
+  it("leaves the audit-only buckets out unless the category names one", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites([
+      { domain: `disc-${t}.test`, name: `${t} Listed`, category: "developer", agenticScore: 10 },
+      { domain: `other-${t}.test`, name: `${t} Other`, category: "other", agenticScore: 90 },
+      { domain: `spam-${t}.test`, name: `${t} Spam`, category: "spam", agenticScore: 95 },
+    ]);
+
+    const plain = await searchOk(get, { q: t });
+    expect(domainsOf(plain)).toEqual([`disc-${t}.test`]);
+    expect(plain.total).toBe(1);
+    expect(domainsOf(await searchOk(get, { q: t, min_score: 50 }))).toEqual([]);
+    expect(domainsOf(await searchOk(get, { q: `spam-${t}.test` }))).toEqual([]);
+    expect(domainsOf(await searchOk(get, { q: t, category: "other" }))).toEqual([`other-${t}.test`]);
+    expect(domainsOf(await searchOk(get, { q: t, category: "spam" }))).toEqual([`spam-${t}.test`]);
+  });
+});
+
+describe("GET /api/v1/search: paging and order", () => {
+  it("pages 20 at a time in organic order, with total, page and has_next consistent", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    const sites = Array.from({ length: 45 }, (_, i) => ({
+      domain: `p${String(44 - i).padStart(2, "0")}-${t}.test`,
+      name: `${t} Paged ${i}`,
+      // Many ties, so the domain tie-break decides much of the order.
+      agenticScore: (i % 5) * 20 + (i % 2) * 5,
+    }));
+    await insertSites(sites);
+    const expected = [...sites]
+      .sort((a, b) => b.agenticScore - a.agenticScore || (a.domain < b.domain ? -1 : 1))
+      .map((site) => site.domain);
+
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) {
+      const body = await searchOk(get, { q: t, page });
+      expect(body).toMatchObject({ total: 45, total_exact: true, page, per_page: 20, has_next: page < 3 });
+      await expectOrganicOrder(body.results);
+      pages.push(body);
+    }
+    expect(pages.map((body) => body.results.length)).toEqual([20, 20, 5, 0]);
+    expect(pages.flatMap(domainsOf)).toEqual(expected);
+
+    // The same page twice gives the same results, each with its own receipt.
+    const again = await searchOk(get, { q: t, page: 2 });
+    expect(domainsOf(again)).toEqual(domainsOf(pages[1]!));
+    expect(again.search_id).not.toBe(pages[1]!.search_id);
+
+    // The last page of the result window is valid and empty here.
+    const last = await searchOk(get, { q: t, page: 50 });
+    expect(last).toMatchObject({ results: [], total: 45, page: 50, has_next: false });
+
+    // Receipts keep absolute positions: page 2 starts at 21.
+    const stored = await sqlRows<{ domain: string; position: number }>(
+      "select domain, position from search_receipt_results where search_id = $1 order by position",
+      [pages[1]!.search_id],
+    );
+    expect(stored).toEqual(expected.slice(20, 40).map((domain, i) => ({ domain, position: 21 + i })));
+  });
+});
+
+describe("GET /api/v1/search: the result window", () => {
+  it("counts matches up to 1,000: beyond it total is 1,000, total_exact false, and page 50 is the last", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites(
+      Array.from({ length: 1001 }, (_, i) => ({
+        domain: `w${String(i).padStart(4, "0")}-${t}.test`,
+        name: `${t} Window`,
+        agenticScore: i % 101,
+      })),
+    );
+
+    const first = await searchOk(get, { q: t });
+    expect(first).toMatchObject({ total: 1000, total_exact: false, page: 1, has_next: true });
+    expect(first.results).toHaveLength(20);
+    expect(first.results[0]?.agentic_score).toBe(100);
+    await expectOrganicOrder(first.results);
+    const last = await searchOk(get, { q: t, page: 50 });
+    expect(last).toMatchObject({ total: 1000, total_exact: false, page: 50, has_next: false });
+    expect(last.results).toHaveLength(20);
+    await expectOrganicOrder(last.results);
+
+    // Under 1,000 matches (the ten scored 0 filtered out), the count is exact again.
+    const narrowed = await searchOk(get, { q: t, min_score: 1 });
+    expect(narrowed).toMatchObject({ total: 991, total_exact: true });
+  });
+});
+
+describe("GET /api/v1/search: response", () => {
+  it("answers the exact shape: free access, a committed receipt, no paid offers, the sidecar", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    const [full, bare] = await insertSites([
+      {
+        domain: `full-${t}.test`,
+        url: `https://full-${t}.test/home`,
+        name: `${t} Full &amp; Complete`,
+        description: `Every field set. ${"Long description. ".repeat(40)}`,
+        hasLlmsTxt: true,
+        hasAiPlugin: true,
+        hasOpenapi: true,
+        hasRobotsAi: false,
+        hasStructuredApi: true,
+        hasMcpServer: true,
+        hasSchemaOrg: false,
+        agenticScore: 80,
+        category: "productivity",
+        tags: ["mcp", "openapi"],
+        isVerified: true,
+        isFeatured: true,
+        hasFavicon: true,
+        faviconUrl: `https://full-${t}.test/favicon.ico`,
+        crawlStatus: "success",
+        lastCrawledAt: new Date("2026-04-01T01:02:03.004Z"),
+        createdAt: new Date("2025-12-24T00:00:00.000Z"),
+        updatedAt: new Date("2026-04-01T01:02:04.005Z"),
+      },
+      { domain: `bare-${t}.test`, name: `${t} Bare`, agenticScore: 10 },
+    ]);
+
+    const response = await get(`/api/v1/search?q=${t}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(response.headers.get("ratelimit-limit")).toBe("240");
+    expect(response.headers.get("ratelimit-policy")).toBe("240;w=3600");
+    const body = (await response.json()) as { search_id: string; results: Record<string, unknown>[] };
+    expect(body.search_id).toMatch(SEARCH_ID_FORMAT);
+    const domains = [full!.domain, bare!.domain];
+    expect(body).toStrictEqual({
+      access: "free",
+      receipt_recorded: true,
+      search_id: body.search_id,
+      results: [expectedSiteRecord(full!), expectedSiteRecord(bare!)],
+      paid_offers_available: false,
+      paid_offers: [],
+      action_interest: expectedSidecar({ available: true, searchId: body.search_id, domains }),
+      total: 2,
+      total_exact: true,
+      page: 1,
+      per_page: 20,
+      has_next: false,
+    });
+    // favicon_url is present only when a favicon exists.
+    expect(Object.hasOwn(body.results[1]!, "favicon_url")).toBe(false);
+  });
+
+  it("gives every search a new search_id", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites([{ domain: `a-${t}.test`, name: t }]);
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) ids.add((await searchOk(get, { q: t })).search_id);
+    expect(ids.size).toBe(5);
+  });
+});
+
+describe("GET /api/v1/search: invalid parameters", () => {
+  const cases: [string, string][] = [
+    ["min_score=101", "min_score"],
+    ["min_score=-1", "min_score"],
+    ["min_score=1.5", "min_score"],
+    ["min_score=abc", "min_score"],
+    ["min_score=", "min_score"],
+    ["has_api=yes", "has_api"],
+    ["has_mcp=1", "has_mcp"],
+    ["has_openapi=TRUE", "has_openapi"],
+    ["has_llms_txt=yes", "has_llms_txt"],
+    ["page=0", "page"],
+    ["page=51", "page"],
+    ["page=-1", "page"],
+    ["page=2.5", "page"],
+    ["category=weather", "category"],
+    ["category=Developer", "category"],
+    ["tag=Bad%20Tag", "tag"],
+    [`q=${"a".repeat(201)}`, "q"],
+    ["foo=bar", "foo"],
+    ["has_structured_api=true", "has_structured_api"],
+  ];
+
+  it.each(cases)("answers %s with 400 VALIDATION_FAILED naming %s", async (query, field) => {
+    const response = await asClient()(`/api/v1/search?q=anything&${query}`);
+    const body = await expectInvalid(response, "query", [field]);
+    expect(body.title).toBe("Invalid request");
+    expect(body.detail).toContain(field);
+  });
+
+  it("names every offending parameter at once", async () => {
+    const response = await asClient()("/api/v1/search?min_score=abc&page=0&has_mcp=maybe&sort=score");
+    await expectInvalid(response, "query", ["min_score", "page", "has_mcp", "sort"]);
+  });
+
+  it("accepts the bounds themselves", async () => {
+    const get = asClient();
+    await searchOk(get, { q: uniqueToken(), min_score: 100, page: 50 });
+    await searchOk(get, { q: uniqueToken(), min_score: 0, page: 1, has_api: false, category: "spam", tag: "a-1" });
+  });
+});
