@@ -281,8 +281,9 @@ async function runBatch(client: pg.Client, statements: { sql: string; params: un
     let counted: number | undefined;
     for (const { sql, params } of statements) {
       const result = await client.query(sql, params);
-      const first = result.rows[0] as { matches?: number | string } | undefined;
-      if (counted === undefined && first?.matches !== undefined) counted = Number(first.matches);
+      // The capped count is the first statement that returns rows: one row, one column.
+      const first = result.rows[0] as Record<string, unknown> | undefined;
+      if (counted === undefined && first) counted = Number(Object.values(first)[0]);
     }
     await client.query("commit");
     return counted ?? 0;
@@ -301,13 +302,13 @@ async function timeSearch(client: pg.Client, testCase: Case): Promise<{ ms: numb
   const bounded = [
     ...statements.holdToBitmapScans.map((setting) => dialect.sqlToQuery(setting)),
     statements.cappedCount.toSQL(),
-    statements.boundedPage.toSQL(),
+    statements.firstPage.toSQL(),
     ...(statements.pinned ? [statements.pinned.toSQL()] : []),
   ];
   const walk = statements.walkPage.toSQL();
   const started = performance.now();
   const counted = await runBatch(client, bounded);
-  const walked = needsWalk(counted);
+  const walked = statements.indexed && needsWalk(counted);
   if (walked) await client.query(walk.sql, walk.params as unknown[]);
   return { ms: performance.now() - started, walked };
 }

@@ -13,6 +13,7 @@
  *    the page taken from those. With no more than 1,000 matches, that page is the answer.
  * 2. Otherwise the page walks the (agentic_score desc, domain) index; with over 1,000 matches
  *    the walk meets them early.
+ * (A search with neither words nor facet filters has nothing to bitmap-scan: it walks at once.)
  * The planner is not left to choose by its estimates: words and filters are often correlated
  * (spam vocabulary lives in the audit-only bucket), and then it walks the whole index for a word
  * that matches nothing it may show. The price is that a common word pays for its whole posting
@@ -24,7 +25,7 @@ import type { Database } from "../../adapters/db.ts";
 import type { DomainContext } from "../context.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { type SiteRecord, type SiteRecordRow, siteRecordColumns, toSiteRecord } from "../sites/site-record.ts";
-import { filterCondition, organicOrder, type SiteFilters } from "./site-filters.ts";
+import { facetQueryText, filterCondition, organicOrder, type SiteFilters } from "./site-filters.ts";
 import { tsQueryText } from "./text-query.ts";
 
 export const SEARCH_PAGE_SIZE = 20;
@@ -76,7 +77,14 @@ export function searchStatements(db: Database, input: SearchInput) {
   const restOffset = pinnedDomain ? Math.max(0, pageStart - 1) : pageStart;
   const restLimit = pinnedDomain ? SEARCH_PAGE_SIZE + 1 : SEARCH_PAGE_SIZE;
 
-  const holdToBitmapScans = [sql`set local enable_seqscan = off`, sql`set local enable_indexscan = off`];
+  // Without a word or facet there is no GIN term to scan: the planner's walk of the score index
+  // is then both its choice and the right one, and the settings keep its defaults.
+  const indexed = Boolean(input.q) || facetQueryText(input.filters) !== null;
+  const planSetting = indexed ? "off" : "on";
+  const holdToBitmapScans = [
+    sql.raw(`set local enable_seqscan = ${planSetting}`),
+    sql.raw(`set local enable_indexscan = ${planSetting}`),
+  ];
   const pinned = pinnedDomain
     ? db
         .select(siteRecordColumns)
@@ -110,7 +118,16 @@ export function searchStatements(db: Database, input: SearchInput) {
     .orderBy(...organicOrder)
     .limit(restLimit)
     .offset(restOffset);
-  return { holdToBitmapScans, pinned, cappedCount, boundedPage, walkPage, pinnedDomain, pageStart };
+  return {
+    holdToBitmapScans,
+    pinned,
+    cappedCount,
+    firstPage: indexed ? boundedPage : walkPage,
+    walkPage,
+    indexed,
+    pinnedDomain,
+    pageStart,
+  };
 }
 
 /** Whether the bounded step's page is incomplete: more matches than the window were found. */
@@ -118,15 +135,15 @@ export const needsWalk = (counted: number) => counted > SEARCH_RESULT_WINDOW;
 
 export async function searchSites({ ctx, input }: { ctx: DomainContext; input: SearchInput }): Promise<SearchPage> {
   const statements = searchStatements(ctx.db, input);
-  const [, , [countRow], boundedRows, pinned = []] = await ctx.db.batch([
+  const [, , [countRow], firstRows, pinned = []] = await ctx.db.batch([
     ctx.db.execute(statements.holdToBitmapScans[0] as SQL),
     ctx.db.execute(statements.holdToBitmapScans[1] as SQL),
     statements.cappedCount,
-    statements.boundedPage,
+    statements.firstPage,
     ...(statements.pinned ? [statements.pinned] : []),
   ]);
   const counted = countRow?.matches ?? 0;
-  const restRows: SiteRecordRow[] = needsWalk(counted) ? await statements.walkPage : boundedRows;
+  const restRows: SiteRecordRow[] = statements.indexed && needsWalk(counted) ? await statements.walkPage : firstRows;
   const pinnedRows = pinned as SiteRecordRow[];
 
   let rows = restRows;
