@@ -3,7 +3,7 @@
  * 0002, `site_facets`) and so terms of the GIN index `sites_search`, beside the text; the
  * audit-bucket exclusion and min_score are plain column conditions.
  */
-import { and, gte, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, notInArray, type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
 import { AUDIT_ONLY_CATEGORIES, type Category } from "../sites/site-fields.ts";
 
@@ -51,7 +51,9 @@ export function filterCondition(filters: SiteFilters): SQL {
   const conditions: SQL[] = [];
   const facets = facetQueryText(filters);
   if (facets) conditions.push(sql`${sites.facets} @@ ${facets}::tsquery`);
-  if (!filters.category) conditions.push(notInArray(sites.category, [...AUDIT_ONLY_CATEGORIES]));
+  // The category is also a column condition, so that a walk can take sites_category_score_order.
+  if (filters.category) conditions.push(eq(sites.category, filters.category));
+  else conditions.push(notInArray(sites.category, [...AUDIT_ONLY_CATEGORIES]));
   if (filters.minScore) conditions.push(gte(sites.agenticScore, filters.minScore));
   return and(...conditions) as SQL;
 }
