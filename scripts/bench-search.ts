@@ -13,7 +13,6 @@
  * BENCH_E2E_REQUESTS (default 200; 0 skips the end-to-end part). An index already holding
  * BENCH_SITES sites is reused.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -24,6 +23,7 @@ import type { SiteFilters } from "../src/domain/search/site-filters.ts";
 import { CATEGORIES, type Category } from "../src/domain/sites/site-fields.ts";
 import { startLocalStack } from "./local-stack.ts";
 import { migrate } from "./migrate.ts";
+import { spawnWranglerDev } from "./wrangler-dev.ts";
 
 const SITES = Number(process.env.BENCH_SITES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -360,24 +360,7 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult>
     // A fresh prefix: the bench's searches never meet an earlier run's rate-limit window.
     REDIS_KEY_PREFIX: `bench-${Date.now()}`,
   };
-  const wrangler: ChildProcess = spawn(
-    process.execPath,
-    [
-      "node_modules/wrangler/bin/wrangler.js",
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--show-interactive-dev-session=false",
-      ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
-    ],
-    {
-      stdio: "ignore",
-      detached: true,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    },
-  );
+  const wrangler = spawnWranglerDev(port, vars, { stdio: "ignore", detached: true });
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/healthz`, 60_000);

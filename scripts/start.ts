@@ -11,6 +11,7 @@ import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { migrate } from "./migrate.ts";
 import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
+import { spawnWranglerDev } from "./wrangler-dev.ts";
 
 const STACK_PROVIDED = new Set([
   "DATABASE_URL",
@@ -83,23 +84,7 @@ async function main() {
   );
 
   const port = process.env.PORT ?? "8787";
-  const wrangler = spawn(
-    process.execPath,
-    [
-      "node_modules/wrangler/bin/wrangler.js",
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      port,
-      "--show-interactive-dev-session=false",
-      ...Object.entries(workerSettings).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
-    ],
-    {
-      stdio: "inherit",
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    },
-  );
+  const wrangler = spawnWranglerDev(port, workerSettings, { stdio: "inherit" });
   children.push(wrangler);
   wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz)`);

@@ -8,6 +8,7 @@ import { actionInterestReceipts, searchReceiptResults, searchReceipts } from "..
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
+import { liveReturnedResult } from "./live-result.ts";
 import { ACTION_INTEREST_CONFIRMATION_VERSION, type ActionType } from "./receipt-constants.ts";
 
 export interface ActionInterestInput {
@@ -74,14 +75,7 @@ export async function recordActionInterest({
         })
         .from(searchReceiptResults)
         .innerJoin(searchReceipts, eq(searchReceipts.searchId, searchReceiptResults.searchId))
-        .where(
-          and(
-            eq(searchReceiptResults.searchId, input.searchId),
-            eq(searchReceiptResults.domain, domain),
-            not(searchReceipts.synthetic),
-            gt(searchReceipts.expiresAt, sql`now()`),
-          ),
-        ),
+        .where(and(liveReturnedResult(input.searchId, domain), not(searchReceipts.synthetic))),
     )
     .onConflictDoNothing({ target: [actionInterestReceipts.searchId, actionInterestReceipts.domain] })
     .returning();

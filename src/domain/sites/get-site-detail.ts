@@ -3,13 +3,14 @@
  * history. Given a search id, the view is also recorded as a selection of that search's result,
  * once, and only when the search is live and returned this domain.
  */
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { resultSelections, searchReceiptResults, searchReceipts } from "../../../db/schema/receipts.ts";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
 import { sites } from "../../../db/schema/sites.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { buildActionInterestSidecar } from "../receipts/action-interest-sidecar.ts";
+import { liveReturnedResult } from "../receipts/live-result.ts";
 import { normalizeDomain } from "./domain-name.ts";
 import { siteRecordColumns, toSiteRecord } from "./site-record.ts";
 
@@ -64,9 +65,7 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
           .innerJoin(searchReceipts, eq(searchReceipts.searchId, searchReceiptResults.searchId))
           .where(
             and(
-              eq(searchReceiptResults.searchId, input.searchId),
-              eq(searchReceiptResults.domain, domain),
-              gt(searchReceipts.expiresAt, sql`now()`),
+              liveReturnedResult(input.searchId, domain),
               sql`exists (select 1 from ${sites} where ${sites.domain} = ${domain})`,
             ),
           ),
