@@ -1,0 +1,99 @@
+/**
+ * The shapes every part of a crawl shares: the guarded fetcher's answers, what a signal detector
+ * receives and returns, and the evidence kept for each signal. Runtime-agnostic (workerd and Node).
+ */
+import type { SignalEvidence } from "../../../db/schema/sites.ts";
+
+export type { SignalEvidence };
+
+/** One HTTP exchange a probe made, as shown in evidence. */
+export type FetchRecord = SignalEvidence["fetched"][number];
+
+/** Why the guarded fetcher gave no usable answer. */
+export type FetchFailureKind =
+  /** The URL or an address it resolved to is not allowed (scheme, port, private address…). */
+  | "refused"
+  /** No answer within the per-fetch time cap. */
+  | "timeout"
+  /** The body exceeded the per-fetch size cap. */
+  | "too_large"
+  /** More redirects than allowed, or a redirect loop. */
+  | "too_many_redirects"
+  /** DNS failure, connection refused or reset, TLS failure. */
+  | "network"
+  /** The whole crawl's time budget ran out before or during this fetch. */
+  | "deadline";
+
+export interface ProbeRequest {
+  method?: "GET" | "POST" | "HEAD" | "DELETE";
+  headers?: Record<string, string>;
+  body?: string;
+  /**
+   * For streamed bodies (Server-Sent Events): stop reading, and close the stream, as soon as this
+   * returns true for the text received so far. The body returned is that text.
+   */
+  readUntil?: (textSoFar: string) => boolean;
+}
+
+interface ProbeResponseBase {
+  /** The URL asked for. */
+  url: string;
+  /** The URL of the last hop (after redirects). */
+  finalUrl: string;
+  /** Every URL visited after the first, in order. */
+  redirects: string[];
+}
+
+export interface ProbeAnswer extends ProbeResponseBase {
+  ok: true;
+  status: number;
+  headers: Headers;
+  /** The media type without parameters, lower-case, or null when absent. */
+  contentType: string | null;
+  /** The body decoded as UTF-8 (complete unless readUntil stopped it). */
+  body: string;
+}
+
+export interface ProbeFailure extends ProbeResponseBase {
+  ok: false;
+  failure: FetchFailureKind;
+  /** A short, public explanation, e.g. "resolves to a private address (10.0.0.8)". */
+  message: string;
+}
+
+export type ProbeResponse = ProbeAnswer | ProbeFailure;
+
+/**
+ * A fetch of a target site's URL. Never throws: every failure is a ProbeFailure. Redirects are
+ * followed inside it (each hop re-checked), so a ProbeAnswer is never a 3xx unless it is the
+ * last hop allowed.
+ */
+export type SiteFetcher = (url: string, request?: ProbeRequest) => Promise<ProbeResponse>;
+
+/** What a signal detector works with. */
+export interface ProbeContext {
+  /** The site's origin, e.g. "https://example.com" (no trailing slash). */
+  origin: string;
+  /**
+   * The crawl's fetcher: guarded, bounded in concurrency, and memoised, so the same method, URL
+   * and body are fetched once per crawl however many detectors ask for them.
+   */
+  fetch: SiteFetcher;
+}
+
+/** A detector's verdict on one signal, with its evidence and anything later steps may use. */
+export interface SignalFinding extends SignalEvidence {
+  /** Detector-specific facts (the OpenAPI URL found, the MCP endpoint, the tools count…). */
+  details?: Record<string, unknown>;
+}
+
+export type SignalDetector = (context: ProbeContext) => Promise<SignalFinding>;
+
+/** The evidence record of one fetch result. */
+export function fetchRecord(response: ProbeResponse): FetchRecord {
+  return {
+    url: response.finalUrl || response.url,
+    status: response.ok ? response.status : null,
+    content_type: response.ok ? response.contentType : null,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * A SiteFetcher without the guards, for Node tests of detectors against the local fixture web:
+ * redirects followed by hand (at most 5), 5 s per fetch, readUntil honoured.
+ */
+import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/crawl/types.ts";
+
+export function createPlainFetcher(timeoutMs = 5000): SiteFetcher {
+  return async (url: string, request: ProbeRequest = {}): Promise<ProbeResponse> => {
+    const redirects: string[] = [];
+    let current = url;
+    try {
+      for (let hop = 0; hop <= 5; hop++) {
+        const response = await fetch(current, {
+          method: request.method ?? "GET",
+          headers: request.headers,
+          body: request.body,
+          redirect: "manual",
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const location = response.headers.get("location");
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body?.cancel();
+          current = new URL(location, current).href;
+          redirects.push(current);
+          continue;
+        }
+        let body = "";
+        if (response.body) {
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            body += value;
+            if (request.readUntil?.(body)) {
+              await reader.cancel();
+              break;
+            }
+          }
+        }
+        const contentType = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || null;
+        return {
+          ok: true,
+          url,
+          finalUrl: current,
+          redirects,
+          status: response.status,
+          headers: response.headers,
+          contentType,
+          body,
+        };
+      }
+      return {
+        ok: false,
+        url,
+        finalUrl: current,
+        redirects,
+        failure: "too_many_redirects",
+        message: "more than 5 redirects",
+      };
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+      return {
+        ok: false,
+        url,
+        finalUrl: current,
+        redirects,
+        failure: timedOut ? "timeout" : "network",
+        message: timedOut ? `no answer within ${timeoutMs} ms` : String(error),
+      };
+    }
+  };
+}
