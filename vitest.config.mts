@@ -47,6 +47,20 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        // The fetch guards as in production (no private addresses), against the same local stack.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: integrationBindings(runId, { allowPrivate: false }) },
+          }),
+        ],
+        test: {
+          name: "integration-guarded",
+          include: ["test/integration-guarded/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
     ],
   },
 });

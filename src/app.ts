@@ -18,12 +18,13 @@ import { registerGetHealth } from "./routes/health/get-health.ts";
 
 export const API_PREFIX = "/api/v1";
 
-const DOMAIN_ERROR_STATUS = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409 } as const;
+const DOMAIN_ERROR_STATUS = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409, unavailable: 503 } as const;
 const DOMAIN_ERROR_TITLE = {
   invalid: "Invalid request",
   forbidden: "Forbidden",
   not_found: "Not found",
   conflict: "Conflict",
+  unavailable: "Service unavailable",
 } as const;
 
 function toProblem(error: unknown): HttpProblem {

@@ -41,6 +41,20 @@ export const ConfigSchema = z.object({
   HEALTH_TIMEOUT_MS: integerSetting(100, 10_000).default(2_000),
   /** Public origin of the service, e.g. https://agentready.example; defaults to the request's. */
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, ...explain("must be an http(s) origin") }).optional(),
+  /**
+   * Let the crawler, /check and /verify-mcp fetch private, loopback and link-local addresses on
+   * any port. For local development and tests only (the fixture web runs on 127.0.0.1); never
+   * set in production.
+   */
+  FETCH_ALLOW_PRIVATE: booleanSetting.default(false),
+  /** DNS-over-HTTPS JSON endpoint used to vet the addresses of every outbound fetch. */
+  DOH_URL: z
+    .url({ protocol: /^https?$/, ...explain("must be an http(s) URL") })
+    .default("https://cloudflare-dns.com/dns-query"),
+  /** A site is recrawled by the cron once its last crawl is older than this (hours). */
+  RECRAWL_AFTER_HOURS: integerSetting(1, 24 * 365).default(168),
+  /** How many of the stalest sites one cron run enqueues. */
+  RECRAWL_BATCH_SIZE: integerSetting(1, 5000).default(500),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

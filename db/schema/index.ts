@@ -1,3 +1,4 @@
+export * from "./crawl-requests.ts";
 export * from "./receipts.ts";
 export * from "./score-history.ts";
 export * from "./sites.ts";

@@ -84,6 +84,8 @@ export const sites = pgTable(
     // Organic order is (agentic_score desc, domain): pages and top lists walk this index.
     index("sites_score_order").on(table.agenticScore.desc(), table.domain),
     index("sites_category_score_order").on(table.category, table.agenticScore.desc(), table.domain),
+    // The recrawl cron takes the stalest sites first.
+    index("sites_last_crawled_at").on(table.lastCrawledAt),
     // Text and filters in one GIN index: a bitmap scan of it yields exactly the matching sites.
     index("sites_search").using("gin", table.searchVector, table.facets),
   ],

@@ -1,6 +1,8 @@
 /** The types every route and middleware share: bindings in, per-request dependencies out. */
 import type { JsonCache } from "../adapters/cache.ts";
+import type { CrawlQueue } from "../adapters/crawl-queue.ts";
 import type { Database } from "../adapters/db.ts";
+import type { OpenFetcher, VetHost } from "../domain/crawl/types.ts";
 import type { Redis } from "../adapters/redis.ts";
 import type { Config } from "../config.ts";
 
@@ -13,6 +15,11 @@ export interface Dependencies {
   cache: JsonCache;
   /** The public origin: PUBLIC_ORIGIN, or the request's own. */
   origin: string;
+  crawlQueue: CrawlQueue;
+  /** A guarded fetcher for user-supplied URLs, within a time budget. */
+  openFetcher: OpenFetcher;
+  /** Vets a host name by its resolved addresses without fetching (for requests that only queue). */
+  vetHost: VetHost;
 }
 
 export interface AppEnv {

@@ -1,10 +1,12 @@
 /** Every endpoint group of the service; the all-in-one Worker mounts them all. */
 import type { RouteGroup } from "../http/routes.ts";
+import { createChecksGroup } from "./checks/index.ts";
 import { createDiscoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup } from "./exchange/index.ts";
 
 export const GROUP_FACTORIES = {
   discovery: createDiscoveryGroup,
+  checks: createChecksGroup,
   exchange: createExchangeGroup,
 } satisfies Record<string, () => RouteGroup>;
 

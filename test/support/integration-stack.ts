@@ -1,12 +1,21 @@
 /**
  * Vitest global setup of the integration tests: starts the local stack in front of the servers
  * named by TEST_DATABASE_URL / TEST_REDIS_URL (CI: the real Postgres and Redis), or in front of
- * the embedded defaults, and applies the migrations to a clean database.
+ * the embedded defaults, applies the migrations to a clean database, and serves the fixture web and a fake DNS resolver.
  */
 import pg from "pg";
 import { startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
-import { TEST_REDIS_PORT, TEST_REDIS_TOKEN, TEST_SQL_PORT } from "./stack-settings.ts";
+import { startFixtureWeb } from "../fixtures/web/server.ts";
+import { startFakeDoh } from "./fake-doh.ts";
+import {
+  TEST_DNS_ZONES,
+  TEST_DOH_PORT,
+  TEST_FIXTURE_BASE_PORT,
+  TEST_REDIS_PORT,
+  TEST_REDIS_TOKEN,
+  TEST_SQL_PORT,
+} from "./stack-settings.ts";
 
 /** Empties a server database before a run; refuses any database not named for tests. */
 async function resetDatabase(url: string) {
@@ -35,5 +44,11 @@ export default async function setup() {
   });
   console.log(`integration stack: ${stack.sqlBackend}; ${stack.redisBackend}`);
   await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
-  return () => stack.stop();
+  const fixtureWeb = await startFixtureWeb(TEST_FIXTURE_BASE_PORT);
+  const doh = await startFakeDoh(TEST_DNS_ZONES, TEST_DOH_PORT);
+  return async () => {
+    await doh.stop();
+    await fixtureWeb.stop();
+    await stack.stop();
+  };
 }

@@ -5,8 +5,26 @@
 export const TEST_SQL_PORT = Number(process.env.TEST_SQL_PORT ?? 15480);
 export const TEST_REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 15481);
 export const TEST_REDIS_TOKEN = "integration-test-token";
+/** The fixture web's first port: fixture site i listens on this + i. */
+export const TEST_FIXTURE_BASE_PORT = Number(process.env.TEST_FIXTURE_PORT ?? 15600);
+/** The fake DNS-over-HTTPS resolver the guarded Worker vets addresses with. */
+export const TEST_DOH_PORT = Number(process.env.TEST_DOH_PORT ?? 15590);
 
-export function integrationBindings(runId: string): Record<string, string> {
+/** Names the fake resolver answers, to prove a name is vetted by the addresses behind it. */
+export const TEST_DNS_ZONES = {
+  "intranet-alias.example": { A: ["10.1.2.3"] },
+  "loopback-alias.example": { A: ["127.0.0.1"] },
+  "metadata-alias.example": { A: ["169.254.169.254"] },
+  "mixed-alias.example": { A: ["93.184.216.34", "192.168.0.10"] },
+  "v6-private-alias.example": { AAAA: ["fd12:3456::1"] },
+  "cname-to-private.example": { cname: "intranet-alias.example" },
+};
+
+/**
+ * The Worker's bindings in the integration tests. `allowPrivate` lets the crawler reach the fixture
+ * web on 127.0.0.1; the guarded project runs without it, as production does.
+ */
+export function integrationBindings(runId: string, { allowPrivate = true } = {}): Record<string, string> {
   return {
     DATABASE_URL: `postgres://local:local@127.0.0.1:${TEST_SQL_PORT}/local`,
     DATABASE_LOCAL_HTTP: "true",
@@ -14,5 +32,10 @@ export function integrationBindings(runId: string): Record<string, string> {
     UPSTASH_REDIS_REST_TOKEN: TEST_REDIS_TOKEN,
     // A fresh prefix per run: limits and caches of earlier runs on a shared Redis never leak in.
     REDIS_KEY_PREFIX: `test-${runId}`,
+    FETCH_ALLOW_PRIVATE: String(allowPrivate),
+    DOH_URL: `http://127.0.0.1:${TEST_DOH_PORT}/dns-query`,
+    // Small cron batches: the test database holds many stale sites of other tests.
+    RECRAWL_BATCH_SIZE: "20",
+    FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),
   };
 }

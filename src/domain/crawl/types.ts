@@ -97,3 +97,9 @@ export function fetchRecord(response: ProbeResponse): FetchRecord {
     content_type: response.ok ? response.contentType : null,
   };
 }
+
+/** Opens a guarded fetcher whose every fetch fails with "deadline" after `deadline` (epoch ms). */
+export type OpenFetcher = (options: { deadline: number }) => SiteFetcher;
+
+/** The refusal of a host name by the addresses it resolves to, or null when it may be fetched. */
+export type VetHost = (hostname: string) => Promise<string | null>;

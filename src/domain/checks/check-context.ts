@@ -1,0 +1,13 @@
+/** What the live checks and submissions run against. */
+import type { CrawlContext } from "../crawl/request-crawls.ts";
+import type { OpenFetcher, VetHost } from "../crawl/types.ts";
+
+export interface CheckContext extends CrawlContext {
+  openFetcher: OpenFetcher;
+  vetHost: VetHost;
+  /** FETCH_ALLOW_PRIVATE: local development and tests only. */
+  allowPrivate: boolean;
+}
+
+/** The time budget of one live check or MCP verification, every fetch included. */
+export const CHECK_TIME_BUDGET_MS = 15_000;

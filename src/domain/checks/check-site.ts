@@ -1,0 +1,97 @@
+/**
+ * POST /check: a live crawl of one URL's site, answered with its score, the seven signals and
+ * their evidence. It never writes the index; when the site is indexed and the live result
+ * differs from the stored one, it asks for a recrawl, which the queue's consumer writes.
+ */
+import { eq } from "drizzle-orm";
+import { sites } from "../../../db/schema/sites.ts";
+import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../crawl/crawl-fetcher.ts";
+import { type CrawlStatus, crawlSite, type SiteCrawl, signalEvidence } from "../crawl/crawl-site.ts";
+import { parseCrawlTarget, refusedTargetError } from "../crawl/crawl-target.ts";
+import { requestCrawls } from "../crawl/request-crawls.ts";
+import type { SignalEvidence } from "../crawl/types.ts";
+import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
+import { CHECK_TIME_BUDGET_MS, type CheckContext } from "./check-context.ts";
+
+export interface CheckResult extends Record<SignalField, boolean> {
+  url: string;
+  domain: string;
+  agentic_score: number;
+  score_version: number;
+  signals: Record<SignalField, SignalEvidence>;
+  name: string;
+  description: string;
+  category: Category;
+  tags: string[];
+  has_favicon: boolean;
+  favicon_url?: string;
+  crawl_status: CrawlStatus;
+  crawl_note: string;
+  checked_at: string;
+  duration_ms: number;
+  indexed: boolean;
+  recrawl_queued: boolean;
+}
+
+function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flags: Record<SignalField, boolean> }) {
+  return stored.agenticScore !== crawl.agenticScore || SIGNAL_FIELDS.some((field) => stored.flags[field] !== crawl.flags[field]);
+}
+
+export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
+  const target = parseCrawlTarget(input.url, ctx.allowPrivate);
+  const crawl = await crawlSite({
+    origin: target.origin,
+    fetcher: ctx.openFetcher({ deadline: Date.now() + CHECK_TIME_BUDGET_MS }),
+    limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT),
+  });
+  // A name that resolves to a private address is as bad a URL as the address itself.
+  if (crawl.refusedReason) throw refusedTargetError(crawl.refusedReason);
+
+  const [stored] = await ctx.db
+    .select({
+      agenticScore: sites.agenticScore,
+      has_llms_txt: sites.hasLlmsTxt,
+      has_ai_plugin: sites.hasAiPlugin,
+      has_openapi: sites.hasOpenapi,
+      has_structured_api: sites.hasStructuredApi,
+      has_mcp_server: sites.hasMcpServer,
+      has_robots_ai: sites.hasRobotsAi,
+      has_schema_org: sites.hasSchemaOrg,
+    })
+    .from(sites)
+    .where(eq(sites.domain, target.domain))
+    .limit(1);
+  let recrawlQueued = false;
+  if (stored && crawl.crawlStatus === "success" && differsFromIndex(crawl, { agenticScore: stored.agenticScore, flags: stored })) {
+    const [outcome] = await requestCrawls({
+      ctx,
+      input: { targets: [{ domain: target.domain, origin: target.origin }], reason: "check" },
+    }).catch((error) => {
+      // The check itself succeeded; a recrawl that cannot be queued now is queued by the cron later.
+      console.warn("recrawl after check not queued", String(error));
+      return [];
+    });
+    recrawlQueued = outcome?.queued ?? false;
+  }
+
+  return {
+    url: target.origin,
+    domain: target.domain,
+    agentic_score: crawl.agenticScore,
+    score_version: crawl.scoreVersion,
+    ...crawl.flags,
+    signals: signalEvidence(crawl),
+    name: crawl.name,
+    description: crawl.description,
+    category: crawl.category,
+    tags: crawl.tags,
+    has_favicon: crawl.faviconUrl !== null,
+    ...(crawl.faviconUrl ? { favicon_url: crawl.faviconUrl } : {}),
+    crawl_status: crawl.crawlStatus,
+    crawl_note: crawl.crawlNote,
+    checked_at: crawl.startedAt.toISOString(),
+    duration_ms: crawl.durationMs,
+    indexed: stored !== undefined,
+    recrawl_queued: recrawlQueued,
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * GET /verify-mcp: a live Streamable HTTP handshake (initialize, initialized, tools/list) with
+ * one MCP endpoint, reported as {verified, endpoint, note}. Never cached, never stored.
+ */
+import { DomainError } from "../errors.ts";
+import { checkTargetUrl } from "../crawl/address-policy.ts";
+import { refusedTargetError } from "../crawl/crawl-target.ts";
+import { probeMcpEndpoint, resolveVerifyTarget } from "../crawl/mcp-probe.ts";
+import { CHECK_TIME_BUDGET_MS, type CheckContext } from "./check-context.ts";
+
+export interface McpVerification {
+  verified: boolean;
+  endpoint: string;
+  note: string;
+}
+
+export async function verifyMcp({
+  ctx,
+  input,
+}: {
+  ctx: Pick<CheckContext, "openFetcher" | "allowPrivate">;
+  input: { url: string };
+}): Promise<McpVerification> {
+  const target = resolveVerifyTarget(input.url);
+  if (!target.ok) throw new DomainError("invalid", "INVALID_URL", `url is not usable: ${target.reason}`);
+  const verdict = checkTargetUrl(target.url, { allowPrivate: ctx.allowPrivate });
+  if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
+
+  const fetch = ctx.openFetcher({ deadline: Date.now() + CHECK_TIME_BUDGET_MS });
+  const result = await probeMcpEndpoint(fetch, target.url);
+  const refusal = result.outcome === "unreachable" && result.refusedReason;
+  if (refusal) throw refusedTargetError(refusal);
+  return { verified: result.verified, endpoint: result.endpoint, note: result.note };
+}

@@ -1,0 +1,53 @@
+/**
+ * What one crawl (or one queue invocation of crawls) fetches through: the guarded fetcher, with
+ * at most `concurrency` requests in flight — a Worker invocation may hold only 6 outbound
+ * connections open — and each distinct request made once per crawl, however many detectors
+ * need the same document.
+ */
+import type { ProbeRequest, ProbeResponse, SiteFetcher } from "./types.ts";
+
+/** Cloudflare Workers allow 6 simultaneous outbound connections per invocation. */
+export const WORKER_CONNECTION_LIMIT = 6;
+
+/** Runs tasks with at most `limit` of them at a time, in the order they were offered. */
+export type ConcurrencyLimiter = <T>(task: () => Promise<T>) => Promise<T>;
+
+export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  };
+}
+
+function requestKey(url: string, request: ProbeRequest): string {
+  return JSON.stringify([request.method ?? "GET", url, request.headers ?? {}, request.body ?? null]);
+}
+
+/**
+ * One crawl's fetcher: memoised by method, URL, headers and body, and run through `limiter`.
+ * Streamed reads (readUntil) are never shared: each caller stops its stream on its own terms.
+ */
+export function createCrawlFetcher(fetcher: SiteFetcher, limiter: ConcurrencyLimiter): SiteFetcher {
+  const answers = new Map<string, Promise<ProbeResponse>>();
+  return (url, request = {}) => {
+    if (request.readUntil) return limiter(() => fetcher(url, request));
+    const key = requestKey(url, request);
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = limiter(() => fetcher(url, request));
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * One crawl of a site: the seven signal detectors run side by side over one shared, memoised,
+ * concurrency-bounded fetcher; then the metadata, the category and tags, the score and the crawl
+ * status are derived from what they found. Nothing here writes anywhere.
+ */
+import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
+import type { Category, SignalField } from "../sites/site-fields.ts";
+import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
+import { isBlockedAnswer } from "./blocking.ts";
+import { classifySite } from "./classify-site.ts";
+import { type ConcurrencyLimiter, createCrawlFetcher } from "./crawl-fetcher.ts";
+import { detectAiPlugin } from "./detect-ai-plugin.ts";
+import { detectLlmsTxt } from "./detect-llms-txt.ts";
+import { detectMcpServer } from "./detect-mcp-server.ts";
+import { detectOpenApi } from "./detect-openapi.ts";
+import { detectRobotsAi } from "./detect-robots-ai.ts";
+import { detectSchemaOrg } from "./detect-schema-org.ts";
+import { detectStructuredApi } from "./detect-structured-api.ts";
+import { extractSiteMetadata } from "./site-metadata.ts";
+import type {
+  ProbeAnswer,
+  ProbeContext,
+  ProbeResponse,
+  SignalDetector,
+  SignalEvidence,
+  SignalFinding,
+  SiteFetcher,
+} from "./types.ts";
+
+export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
+  has_llms_txt: detectLlmsTxt,
+  has_ai_plugin: detectAiPlugin,
+  has_openapi: detectOpenApi,
+  has_structured_api: detectStructuredApi,
+  has_mcp_server: detectMcpServer,
+  has_robots_ai: detectRobotsAi,
+  has_schema_org: detectSchemaOrg,
+};
+
+/**
+ * success: the home page answered 2xx. blocked: it answered 401/403/429 or a bot challenge.
+ * unreachable: no answer at all (timeout, network, redirect loop, refused address, time budget).
+ * error: an answer that could not be used (too large, 5xx, other statuses).
+ */
+export type CrawlStatus = "success" | "blocked" | "unreachable" | "error";
+
+export interface SiteCrawl {
+  origin: string;
+  crawlStatus: CrawlStatus;
+  /** Why the crawl status is what it is, in one sentence. */
+  crawlNote: string;
+  /** Set when the site's own address was refused by the fetch guards (private, loopback…). */
+  refusedReason: string | null;
+  signals: Record<SignalField, SignalFinding>;
+  flags: Signals;
+  agenticScore: number;
+  scoreVersion: number;
+  name: string;
+  description: string;
+  faviconUrl: string | null;
+  category: Category;
+  tags: string[];
+  startedAt: Date;
+  durationMs: number;
+}
+
+const UNREACHABLE_FAILURES = new Set(["timeout", "network", "too_many_redirects", "refused", "deadline"]);
+
+function crawlStatusOf(home: ProbeResponse): { status: CrawlStatus; note: string } {
+  if (!home.ok) {
+    return UNREACHABLE_FAILURES.has(home.failure)
+      ? { status: "unreachable", note: `The home page could not be fetched: ${home.message}.` }
+      : { status: "error", note: `The home page could not be read: ${home.message}.` };
+  }
+  if (isBlockedAnswer(home)) return { status: "blocked", note: `The home page answered ${home.status} to the crawler.` };
+  if (home.status >= 200 && home.status < 300) return { status: "success", note: "The home page answered." };
+  return { status: "error", note: `The home page answered ${home.status}.` };
+}
+
+/** A favicon named by the home page, else /favicon.ico when it answers with an image. */
+async function findFavicon(fetch: SiteFetcher, origin: string, declared: string | null): Promise<string | null> {
+  if (declared) return declared;
+  const answer = await fetch(`${origin}/favicon.ico`);
+  const isImage = answer.ok && answer.status === 200 && /^image\//.test(answer.contentType ?? "") && answer.body.length > 0;
+  return isImage ? `${origin}/favicon.ico` : null;
+}
+
+export interface CrawlSiteInput {
+  /** The site's origin, e.g. https://example.com. */
+  origin: string;
+  /** The guarded fetcher, with its time budget already set. */
+  fetcher: SiteFetcher;
+  /** Shared by every crawl of one Worker invocation, so their fetches together stay in bounds. */
+  limiter: ConcurrencyLimiter;
+}
+
+/** Crawls one site and derives everything the index keeps about it. */
+export async function crawlSite({ origin, fetcher, limiter }: CrawlSiteInput): Promise<SiteCrawl> {
+  const startedAt = new Date();
+  const fetch = createCrawlFetcher(fetcher, limiter);
+  const context: ProbeContext = { origin, fetch };
+
+  const homeFetch = fetch(`${origin}/`);
+  // The favicon probe depends only on the home page, so it runs beside the detectors.
+  const faviconFetch = homeFetch.then((home) =>
+    home.ok && home.status === 200 ? findFavicon(fetch, origin, extractSiteMetadata(home, origin).faviconUrl) : null,
+  );
+  const [home, faviconUrl, ...findings] = await Promise.all([
+    homeFetch,
+    faviconFetch,
+    ...SIGNAL_FIELDS.map((field) => SIGNAL_DETECTORS[field](context)),
+  ]);
+  const signals = Object.fromEntries(SIGNAL_FIELDS.map((field, i) => [field, findings[i] as SignalFinding])) as Record<
+    SignalField,
+    SignalFinding
+  >;
+  const flags = Object.fromEntries(
+    SIGNAL_FIELDS.map((field) => [field, signals[field].status === "present"]),
+  ) as unknown as Signals;
+
+  const homeAnswer: ProbeAnswer | null = home.ok && home.status === 200 ? home : null;
+  const metadata = extractSiteMetadata(homeAnswer, origin);
+  const { status, note } = crawlStatusOf(home);
+  const { category, tags } = classifySite({
+    name: metadata.name,
+    description: metadata.description,
+    bodyText: homeAnswer?.body ?? "",
+    signals: flags,
+  });
+
+  return {
+    origin,
+    crawlStatus: status,
+    crawlNote: note,
+    refusedReason: !home.ok && home.failure === "refused" ? home.message : null,
+    signals,
+    flags,
+    agenticScore: agenticScore(flags),
+    scoreVersion: SCORE_VERSION,
+    name: metadata.name,
+    description: metadata.description,
+    faviconUrl,
+    category,
+    tags,
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+  };
+}
+
+/** The evidence shown and stored for each signal, without detector-internal details. */
+export function signalEvidence(crawl: SiteCrawl): Record<SignalField, SignalEvidence> {
+  return Object.fromEntries(
+    SIGNAL_FIELDS.map((field) => {
+      const { status, reason, fetched } = crawl.signals[field];
+      return [field, { status, reason, fetched }];
+    }),
+  ) as Record<SignalField, SignalEvidence>;
+}

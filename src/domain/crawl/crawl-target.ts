@@ -1,0 +1,34 @@
+/** What a user-supplied URL to check, submit or crawl stands for: its origin and its domain. */
+import { DomainError } from "../errors.ts";
+import { normalizeDomain } from "../sites/domain-name.ts";
+import { checkTargetUrl } from "./address-policy.ts";
+
+export interface CrawlTarget {
+  /** e.g. https://example.com; crawls start from the origin, whatever path was given. */
+  origin: string;
+  /** The index's key for the site. */
+  domain: string;
+}
+
+/**
+ * Validates a URL given to /check or /submit. The index keys sites by host name, so an address
+ * is refused; with FETCH_ALLOW_PRIVATE (development and tests only) the host and port are the key,
+ * so local sites on different ports stay apart.
+ */
+export function parseCrawlTarget(input: string, allowPrivate: boolean): CrawlTarget {
+  if (!/^https?:\/\//i.test(input.trim())) {
+    throw new DomainError("invalid", "INVALID_URL", "url must be an absolute http or https URL, e.g. https://example.com.");
+  }
+  const verdict = checkTargetUrl(input.trim(), { allowPrivate });
+  if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
+  const { url } = verdict;
+  if (allowPrivate) return { origin: url.origin, domain: url.host };
+  const domain = normalizeDomain(url.hostname);
+  if (!domain) throw new DomainError("invalid", "INVALID_URL", "url must name a site by its domain name, not an address.");
+  return { origin: url.origin, domain };
+}
+
+/** The 400 for a target refused only once its name was resolved (a private address behind it). */
+export function refusedTargetError(message: string): DomainError {
+  return new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${message}.`);
+}

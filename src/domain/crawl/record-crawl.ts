@@ -1,0 +1,75 @@
+/**
+ * Writes a crawl's outcome to the index. A successful crawl upserts the whole site and appends
+ * its score to the history, in one transaction. A failed crawl only records its status and time
+ * on a site already indexed: the last good signals, evidence and score stay as they were, and a
+ * domain that never crawled successfully is not added.
+ */
+import { eq, sql } from "drizzle-orm";
+import { siteScoreHistory } from "../../../db/schema/score-history.ts";
+import { sites } from "../../../db/schema/sites.ts";
+import type { DomainContext } from "../context.ts";
+import { type SiteCrawl, signalEvidence } from "./crawl-site.ts";
+
+export type CrawlWrite = "site" | "status" | "nothing";
+
+export async function recordCrawl({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext;
+  input: { domain: string; crawl: SiteCrawl };
+}): Promise<CrawlWrite> {
+  const { domain, crawl } = input;
+  const crawledAt = new Date(crawl.startedAt.getTime() + crawl.durationMs);
+
+  if (crawl.crawlStatus !== "success") {
+    const updated = await ctx.db
+      .update(sites)
+      .set({ crawlStatus: crawl.crawlStatus, lastCrawledAt: crawledAt, updatedAt: sql`now()` })
+      .where(eq(sites.domain, domain))
+      .returning({ id: sites.id });
+    return updated.length > 0 ? "status" : "nothing";
+  }
+
+  const row = {
+    domain,
+    url: crawl.origin,
+    name: crawl.name,
+    description: crawl.description,
+    hasLlmsTxt: crawl.flags.has_llms_txt,
+    hasAiPlugin: crawl.flags.has_ai_plugin,
+    hasOpenapi: crawl.flags.has_openapi,
+    hasRobotsAi: crawl.flags.has_robots_ai,
+    hasStructuredApi: crawl.flags.has_structured_api,
+    hasMcpServer: crawl.flags.has_mcp_server,
+    hasSchemaOrg: crawl.flags.has_schema_org,
+    agenticScore: crawl.agenticScore,
+    scoreVersion: crawl.scoreVersion,
+    category: crawl.category,
+    tags: crawl.tags,
+    hasFavicon: crawl.faviconUrl !== null,
+    faviconUrl: crawl.faviconUrl,
+    lastCrawledAt: crawledAt,
+    crawlStatus: "success",
+    signalEvidence: signalEvidence(crawl),
+  };
+  const { domain: _key, ...changes } = row;
+  await ctx.db.batch([
+    ctx.db
+      .insert(sites)
+      .values(row)
+      .onConflictDoUpdate({ target: sites.domain, set: { ...changes, updatedAt: sql`now()` } }),
+    ctx.db.insert(siteScoreHistory).select(
+      ctx.db
+        .select({
+          siteId: sites.id,
+          recordedAt: sql`now()`.as("recorded_at"),
+          agenticScore: sites.agenticScore,
+          scoreVersion: sites.scoreVersion,
+        })
+        .from(sites)
+        .where(eq(sites.domain, domain)),
+    ),
+  ]);
+  return "site";
+}

@@ -1,0 +1,12 @@
+/** The recrawl cron task: enqueues the stalest sites, in one bounded batch per run. */
+import type { Config } from "../config.ts";
+import { enqueueStaleRecrawls } from "../domain/crawl/enqueue-stale-recrawls.ts";
+import type { CrawlContext } from "../domain/crawl/request-crawls.ts";
+
+export async function recrawlStaleSites(ctx: CrawlContext & { config: Config }): Promise<void> {
+  const { stale, queued } = await enqueueStaleRecrawls({
+    ctx,
+    input: { olderThanHours: ctx.config.RECRAWL_AFTER_HOURS, batchSize: ctx.config.RECRAWL_BATCH_SIZE },
+  });
+  console.log(`recrawl: ${stale} stale sites found, ${queued} queued`);
+}

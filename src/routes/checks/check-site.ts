@@ -1,0 +1,33 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { checkSite } from "../../domain/checks/check-site.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { CheckResultSchema, UrlBodySchema } from "../shared/check-schemas.ts";
+import { problemResponses } from "../shared/schemas.ts";
+
+/** The spec's free limit of POST /check. */
+export const CHECK_LIMIT = { limit: 10, window: "1 h" } as const;
+
+export const checkSiteRoute = createRoute({
+  method: "post",
+  path: "/check",
+  operationId: "checkSite",
+  tags: ["checks"],
+  summary: "Live crawl of a URL's site: its score and the 7 signals with their evidence",
+  request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
+  responses: {
+    200: { description: "The live result", content: { "application/json": { schema: CheckResultSchema } } },
+    ...problemResponses(400, 429),
+  },
+});
+
+export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
+  app.use(checkSiteRoute.path, rateLimit({ name: "check", ...CHECK_LIMIT }));
+  app.openapi(checkSiteRoute, async (c) => {
+    const { url } = c.req.valid("json");
+    const deps = c.var.deps;
+    const result = await checkSite({ ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE }, input: { url } });
+    c.header("Cache-Control", "no-store");
+    return c.json(result, 200);
+  });
+}

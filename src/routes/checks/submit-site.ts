@@ -1,0 +1,46 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { submitSite } from "../../domain/checks/submit-site.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { UrlBodySchema } from "../shared/check-schemas.ts";
+import { problemResponses } from "../shared/schemas.ts";
+
+/** Submissions per client; the spec leaves the figure open. */
+export const SUBMIT_LIMIT = { limit: 30, window: "1 h" } as const;
+
+export const SubmissionSchema = z
+  .object({
+    domain: z.string(),
+    url: z.string().openapi({ description: "The origin that will be crawled" }),
+    status: z.enum(["queued", "already_queued"]),
+    queued_at: z.iso.datetime(),
+    dedupe_window_seconds: z.number().int(),
+  })
+  .openapi("Submission");
+
+export const submitSiteRoute = createRoute({
+  method: "post",
+  path: "/submit",
+  operationId: "submitSite",
+  tags: ["checks"],
+  summary: "Queue a crawl of a URL's site (once per domain per hour)",
+  request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
+  responses: {
+    201: { description: "Submitted for crawling", content: { "application/json": { schema: SubmissionSchema } } },
+    ...problemResponses(400, 429, 503),
+  },
+});
+
+export function registerSubmitSite(app: OpenAPIHono<AppEnv>) {
+  app.use(submitSiteRoute.path, rateLimit({ name: "submit", ...SUBMIT_LIMIT }));
+  app.openapi(submitSiteRoute, async (c) => {
+    const { url } = c.req.valid("json");
+    const deps = c.var.deps;
+    const submission = await submitSite({
+      ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+      input: { url },
+    });
+    c.header("Cache-Control", "no-store");
+    return c.json(submission, 201);
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The fetch guards inside workerd, configured as in production (FETCH_ALLOW_PRIVATE off): every
+ * live endpoint refuses URLs that reach private, loopback, link-local or metadata addresses, or
+ * other ports, with 400 URL_NOT_ALLOWED, before anything is fetched or queued — names included,
+ * by the addresses the DNS-over-HTTPS resolver gives for them.
+ */
+import { describe, it } from "vitest";
+import { asClient, expectProblem } from "../support/worker.ts";
+
+const ATTACKS = [
+  "http://127.0.0.1/",
+  "http://2130706433/",
+  "http://0x7f000001/",
+  "http://0177.0.0.1/",
+  "http://127.1/",
+  "http://[::1]/",
+  "http://[::ffff:127.0.0.1]/",
+  "http://169.254.169.254/latest/meta-data/",
+  "http://10.0.0.8/",
+  "http://192.168.1.1/",
+  "http://172.16.0.1/",
+  "http://100.64.0.1/",
+  "http://[fd00::1]/",
+  "http://[fe80::1]/",
+  "http://0.0.0.0/",
+  "http://localhost/",
+  "http://admin.localhost/",
+  "https://example.com:8443/",
+  "http://metadata.google.internal/",
+  // Names that resolve (through the test resolver, DOH_URL) to addresses that are not public.
+  "https://intranet-alias.example/",
+  "https://loopback-alias.example/",
+  "https://metadata-alias.example/",
+  "https://mixed-alias.example/",
+  "https://v6-private-alias.example/",
+  "https://cname-to-private.example/",
+];
+
+function post(path: string, url: string) {
+  return asClient()(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ url }),
+  });
+}
+
+describe("fetch guards as in production", () => {
+  it.each(ATTACKS)("POST /check refuses %s", async (url) => {
+    await expectProblem(await post("/api/v1/check", url), 400, "URL_NOT_ALLOWED");
+  });
+
+  it.each(ATTACKS)("POST /submit refuses %s", async (url) => {
+    await expectProblem(await post("/api/v1/submit", url), 400, "URL_NOT_ALLOWED");
+  });
+
+  it.each(ATTACKS)("GET /verify-mcp refuses %s", async (url) => {
+    const response = await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(url)}`);
+    await expectProblem(response, 400, "URL_NOT_ALLOWED");
+  });
+});

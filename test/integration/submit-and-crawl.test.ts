@@ -1,0 +1,166 @@
+/**
+ * POST /api/v1/submit and the crawl pipeline: dedupe under racing submissions, the queue
+ * consumer's writes (site, evidence, score history), a failed crawl that keeps the last good
+ * signals, retries with backoff, malformed jobs, and the recrawl cron's bounded batches.
+ */
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { FIXTURE_EXPECTATIONS } from "../fixtures/web/expectations.ts";
+import { fixture, fixtureDomain } from "../support/fixture-web.ts";
+import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
+import { asClient, expectInvalid, expectProblem } from "../support/worker.ts";
+
+interface WorkerWithJobs {
+  queue: (batch: MessageBatch, env: unknown, ctx: ExecutionContext) => Promise<void>;
+  scheduled: (controller: ScheduledController, env: unknown, ctx: ExecutionContext) => Promise<void>;
+}
+const worker = (exports as unknown as { default: WorkerWithJobs }).default;
+
+function submit(body: unknown, client = asClient()) {
+  return client("/api/v1/submit", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+let messageCount = 0;
+function crawlJob(domain: string, url: string, attempts = 1) {
+  return {
+    id: `test-${++messageCount}-${uniqueToken()}`,
+    timestamp: new Date(),
+    attempts,
+    body: { domain, url, reason: "submit", requested_at: new Date().toISOString() },
+  };
+}
+
+async function consume(messages: ReturnType<typeof crawlJob>[] | { id: string; timestamp: Date; attempts: number; body: unknown }[]) {
+  const batch = createMessageBatch("crawl-jobs", messages);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+describe("POST /submit", () => {
+  it("queues a crawl of the URL's domain once, and says so on a repeat", async () => {
+    const t = uniqueToken();
+    const first = await submit({ url: `https://${t}.example/pricing?plan=pro` });
+    expect(first.status).toBe(201);
+    const body = (await first.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      domain: `${t}.example`,
+      url: `https://${t}.example`,
+      status: "queued",
+      dedupe_window_seconds: 3600,
+    });
+    const again = await submit({ url: `https://${t.toUpperCase()}.EXAMPLE./` });
+    expect(again.status).toBe(201);
+    expect(await again.json()).toMatchObject({ domain: `${t}.example`, status: "already_queued", queued_at: body.queued_at });
+  });
+
+  it("queues exactly one crawl for 12 racing submissions of one domain", async () => {
+    const t = uniqueToken();
+    const responses = await Promise.all(Array.from({ length: 12 }, () => submit({ url: `https://${t}.example/` })));
+    const statuses = await Promise.all(responses.map(async (response) => ((await response.json()) as { status: string }).status));
+    expect(responses.every((response) => response.status === 201)).toBe(true);
+    expect(statuses.filter((status) => status === "queued")).toHaveLength(1);
+    expect(await sqlRows("select domain from crawl_requests where domain = $1", [`${t}.example`])).toHaveLength(1);
+  });
+
+  it("queues again once the dedupe window has passed", async () => {
+    const t = uniqueToken();
+    await submit({ url: `https://${t}.example/` });
+    await sqlRows("update crawl_requests set queued_at = now() - interval '2 hours' where domain = $1", [`${t}.example`]);
+    const later = await submit({ url: `https://${t}.example/` });
+    expect(await later.json()).toMatchObject({ status: "queued" });
+  });
+
+  it("refuses bad URLs and unknown fields with 400, writing nothing", async () => {
+    await expectInvalid(await submit({}), "body", ["url"]);
+    await expectInvalid(await submit({ url: "https://a.example", priority: "high" }), "body", ["priority"]);
+    await expectProblem(await submit({ url: "a.example" }), 400, "INVALID_URL");
+    await expectProblem(await submit({ url: "gopher://a.example/" }), 400, "INVALID_URL");
+    expect(await sqlRows("select 1 from crawl_requests where domain = 'a.example'")).toEqual([]);
+  });
+});
+
+describe("the crawl queue consumer", () => {
+  it("crawls a fixture site and writes the site, its evidence and a score history entry", async () => {
+    const name = "all-six-signals";
+    const domain = fixtureDomain(name);
+    const result = await consume([crawlJob(domain, fixture(name))]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const [site] = await sqlRows<Record<string, unknown>>(
+      "select id, agentic_score, crawl_status, has_llms_txt, has_mcp_server, signal_evidence, name, url from sites where domain = $1",
+      [domain],
+    );
+    expect(site).toMatchObject({
+      agentic_score: FIXTURE_EXPECTATIONS[name]!.score,
+      crawl_status: "success",
+      has_llms_txt: true,
+      has_mcp_server: false,
+      url: fixture(name),
+    });
+    expect((site!.signal_evidence as Record<string, { status: string }>).has_llms_txt?.status).toBe("present");
+    const history = await sqlRows("select agentic_score from site_score_history where site_id = $1", [site!.id]);
+    expect(history).toEqual([{ agentic_score: FIXTURE_EXPECTATIONS[name]!.score }]);
+  });
+
+  it("keeps the last good signals when a recrawl fails, recording only its status", async () => {
+    const name = "redirect-loop";
+    const domain = fixtureDomain(name);
+    await insertSites([{ domain, url: fixture(name), agenticScore: 65, hasLlmsTxt: true, hasOpenapi: true }]);
+    const result = await consume([crawlJob(domain, fixture(name), 4)]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const [site] = await sqlRows<Record<string, unknown>>(
+      "select agentic_score, has_llms_txt, has_openapi, crawl_status from sites where domain = $1",
+      [domain],
+    );
+    expect(site).toEqual({ agentic_score: 65, has_llms_txt: true, has_openapi: true, crawl_status: "unreachable" });
+  });
+
+  it("retries an unreachable site with backoff before the last attempt, writing nothing", async () => {
+    const name = "redirect-loop";
+    const domain = `retry-${uniqueToken()}.example`;
+    const result = await consume([crawlJob(domain, fixture(name), 1)]);
+    expect(result.retryMessages).toEqual([expect.objectContaining({ delaySeconds: 30 })]);
+    expect(await sqlRows("select 1 from sites where domain = $1", [domain])).toEqual([]);
+  });
+
+  it("records a blocked site at once without adding it when it was never indexed", async () => {
+    const domain = `blocked-${uniqueToken()}.example`;
+    const result = await consume([crawlJob(domain, fixture("blocked-site"))]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await sqlRows("select 1 from sites where domain = $1", [domain])).toEqual([]);
+  });
+
+  it("acknowledges and drops a malformed job", async () => {
+    const result = await consume([{ id: "malformed-1", timestamp: new Date(), attempts: 1, body: { domain: 42 } }]);
+    expect(result.explicitAcks).toEqual(["malformed-1"]);
+    expect(result.retryMessages).toEqual([]);
+  });
+});
+
+describe("the recrawl cron", () => {
+  it("queues the stalest sites once, skipping those already queued within the window", async () => {
+    const t = uniqueToken();
+    const old = new Date("2020-01-01T00:00:00Z");
+    const domains = [`a-${t}.example`, `b-${t}.example`];
+    await insertSites(domains.map((domain) => ({ domain, lastCrawledAt: old })));
+
+    const run = async () => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: "*/10 * * * *", scheduledTime: Date.now() }), env, ctx);
+    };
+    await run();
+    const queued = await sqlRows<{ domain: string; reason: string }>(
+      "select domain, reason from crawl_requests where domain = any($1) order by domain",
+      [domains],
+    );
+    expect(queued).toEqual(domains.map((domain) => ({ domain, reason: "recrawl" })));
+    const before = await sqlRows("select domain, queued_at from crawl_requests where domain = any($1) order by domain", [domains]);
+    await run();
+    expect(await sqlRows("select domain, queued_at from crawl_requests where domain = any($1) order by domain", [domains])).toEqual(before);
+  });
+});
