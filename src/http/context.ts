@@ -2,9 +2,9 @@
 import type { JsonCache } from "../adapters/cache.ts";
 import type { CrawlQueue } from "../adapters/crawl-queue.ts";
 import type { Database } from "../adapters/db.ts";
-import type { OpenFetcher, VetHost } from "../domain/crawl/types.ts";
 import type { Redis } from "../adapters/redis.ts";
 import type { Config } from "../config.ts";
+import type { OpenFetcher, VetHost } from "../domain/crawl/types.ts";
 
 /** What a request's handlers may use; built once per request from the bindings. It is also the
  * DomainContext that domain operations take. */

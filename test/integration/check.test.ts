@@ -83,7 +83,9 @@ describe("POST /check against the fixture web", () => {
     const first = await checkOk(fixture("schema-org-rdfa"));
     expect(first.indexed).toBe(true);
     expect(first.recrawl_queued).toBe(true);
-    const [request] = await sqlRows<{ reason: string }>("select reason from crawl_requests where domain = $1", [domain]);
+    const [request] = await sqlRows<{ reason: string }>("select reason from crawl_requests where domain = $1", [
+      domain,
+    ]);
     expect(request?.reason).toBe("check");
     const again = await checkOk(fixture("schema-org-rdfa"));
     expect(again.recrawl_queued).toBe(false);

@@ -35,7 +35,9 @@ function crawlJob(domain: string, url: string, attempts = 1) {
   };
 }
 
-async function consume(messages: ReturnType<typeof crawlJob>[] | { id: string; timestamp: Date; attempts: number; body: unknown }[]) {
+async function consume(
+  messages: ReturnType<typeof crawlJob>[] | { id: string; timestamp: Date; attempts: number; body: unknown }[],
+) {
   const batch = createMessageBatch("crawl-jobs", messages);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
@@ -56,13 +58,19 @@ describe("POST /submit", () => {
     });
     const again = await submit({ url: `https://${t.toUpperCase()}.EXAMPLE./` });
     expect(again.status).toBe(201);
-    expect(await again.json()).toMatchObject({ domain: `${t}.example`, status: "already_queued", queued_at: body.queued_at });
+    expect(await again.json()).toMatchObject({
+      domain: `${t}.example`,
+      status: "already_queued",
+      queued_at: body.queued_at,
+    });
   });
 
   it("queues exactly one crawl for 12 racing submissions of one domain", async () => {
     const t = uniqueToken();
     const responses = await Promise.all(Array.from({ length: 12 }, () => submit({ url: `https://${t}.example/` })));
-    const statuses = await Promise.all(responses.map(async (response) => ((await response.json()) as { status: string }).status));
+    const statuses = await Promise.all(
+      responses.map(async (response) => ((await response.json()) as { status: string }).status),
+    );
     expect(responses.every((response) => response.status === 201)).toBe(true);
     expect(statuses.filter((status) => status === "queued")).toHaveLength(1);
     expect(await sqlRows("select domain from crawl_requests where domain = $1", [`${t}.example`])).toHaveLength(1);
@@ -71,7 +79,9 @@ describe("POST /submit", () => {
   it("queues again once the dedupe window has passed", async () => {
     const t = uniqueToken();
     await submit({ url: `https://${t}.example/` });
-    await sqlRows("update crawl_requests set queued_at = now() - interval '2 hours' where domain = $1", [`${t}.example`]);
+    await sqlRows("update crawl_requests set queued_at = now() - interval '2 hours' where domain = $1", [
+      `${t}.example`,
+    ]);
     const later = await submit({ url: `https://${t}.example/` });
     expect(await later.json()).toMatchObject({ status: "queued" });
   });
@@ -159,8 +169,13 @@ describe("the recrawl cron", () => {
       [domains],
     );
     expect(queued).toEqual(domains.map((domain) => ({ domain, reason: "recrawl" })));
-    const before = await sqlRows("select domain, queued_at from crawl_requests where domain = any($1) order by domain", [domains]);
+    const before = await sqlRows(
+      "select domain, queued_at from crawl_requests where domain = any($1) order by domain",
+      [domains],
+    );
     await run();
-    expect(await sqlRows("select domain, queued_at from crawl_requests where domain = any($1) order by domain", [domains])).toEqual(before);
+    expect(
+      await sqlRows("select domain, queued_at from crawl_requests where domain = any($1) order by domain", [domains]),
+    ).toEqual(before);
   });
 });

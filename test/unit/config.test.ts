@@ -15,6 +15,11 @@ describe("parseConfig", () => {
       REDIS_KEY_PREFIX: "svc",
       REDIS_TIMEOUT_MS: 800,
       HEALTH_TIMEOUT_MS: 2000,
+      // Private addresses are refused unless a development setup says otherwise.
+      FETCH_ALLOW_PRIVATE: false,
+      DOH_URL: "https://cloudflare-dns.com/dns-query",
+      RECRAWL_AFTER_HOURS: 168,
+      RECRAWL_BATCH_SIZE: 500,
     });
   });
 

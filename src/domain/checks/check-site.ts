@@ -34,7 +34,10 @@ export interface CheckResult extends Record<SignalField, boolean> {
 }
 
 function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flags: Record<SignalField, boolean> }) {
-  return stored.agenticScore !== crawl.agenticScore || SIGNAL_FIELDS.some((field) => stored.flags[field] !== crawl.flags[field]);
+  return (
+    stored.agenticScore !== crawl.agenticScore ||
+    SIGNAL_FIELDS.some((field) => stored.flags[field] !== crawl.flags[field])
+  );
 }
 
 export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
@@ -62,7 +65,11 @@ export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { ur
     .where(eq(sites.domain, target.domain))
     .limit(1);
   let recrawlQueued = false;
-  if (stored && crawl.crawlStatus === "success" && differsFromIndex(crawl, { agenticScore: stored.agenticScore, flags: stored })) {
+  if (
+    stored &&
+    crawl.crawlStatus === "success" &&
+    differsFromIndex(crawl, { agenticScore: stored.agenticScore, flags: stored })
+  ) {
     const [outcome] = await requestCrawls({
       ctx,
       input: { targets: [{ domain: target.domain, origin: target.origin }], reason: "check" },

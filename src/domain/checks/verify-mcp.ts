@@ -2,10 +2,11 @@
  * GET /verify-mcp: a live Streamable HTTP handshake (initialize, initialized, tools/list) with
  * one MCP endpoint, reported as {verified, endpoint, note}. Never cached, never stored.
  */
-import { DomainError } from "../errors.ts";
+
 import { checkTargetUrl } from "../crawl/address-policy.ts";
 import { refusedTargetError } from "../crawl/crawl-target.ts";
 import { probeMcpEndpoint, resolveVerifyTarget } from "../crawl/mcp-probe.ts";
+import { DomainError } from "../errors.ts";
 import { CHECK_TIME_BUDGET_MS, type CheckContext } from "./check-context.ts";
 
 export interface McpVerification {

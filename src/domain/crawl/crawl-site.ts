@@ -72,7 +72,8 @@ function crawlStatusOf(home: ProbeResponse): { status: CrawlStatus; note: string
       ? { status: "unreachable", note: `The home page could not be fetched: ${home.message}.` }
       : { status: "error", note: `The home page could not be read: ${home.message}.` };
   }
-  if (isBlockedAnswer(home)) return { status: "blocked", note: `The home page answered ${home.status} to the crawler.` };
+  if (isBlockedAnswer(home))
+    return { status: "blocked", note: `The home page answered ${home.status} to the crawler.` };
   if (home.status >= 200 && home.status < 300) return { status: "success", note: "The home page answered." };
   return { status: "error", note: `The home page answered ${home.status}.` };
 }
@@ -81,7 +82,8 @@ function crawlStatusOf(home: ProbeResponse): { status: CrawlStatus; note: string
 async function findFavicon(fetch: SiteFetcher, origin: string, declared: string | null): Promise<string | null> {
   if (declared) return declared;
   const answer = await fetch(`${origin}/favicon.ico`);
-  const isImage = answer.ok && answer.status === 200 && /^image\//.test(answer.contentType ?? "") && answer.body.length > 0;
+  const isImage =
+    answer.ok && answer.status === 200 && /^image\//.test(answer.contentType ?? "") && answer.body.length > 0;
   return isImage ? `${origin}/favicon.ico` : null;
 }
 
@@ -121,11 +123,13 @@ export async function crawlSite({ origin, fetcher, limiter }: CrawlSiteInput): P
   const homeAnswer: ProbeAnswer | null = home.ok && home.status === 200 ? home : null;
   const metadata = extractSiteMetadata(homeAnswer, origin);
   const { status, note } = crawlStatusOf(home);
+  const apiKinds = signals.has_structured_api.details?.kinds;
   const { category, tags } = classifySite({
     name: metadata.name,
     description: metadata.description,
     bodyText: homeAnswer?.body ?? "",
     signals: flags,
+    extraTags: Array.isArray(apiKinds) && apiKinds.includes("graphql") ? ["graphql"] : [],
   });
 
   return {

@@ -17,14 +17,19 @@ export interface CrawlTarget {
  */
 export function parseCrawlTarget(input: string, allowPrivate: boolean): CrawlTarget {
   if (!/^https?:\/\//i.test(input.trim())) {
-    throw new DomainError("invalid", "INVALID_URL", "url must be an absolute http or https URL, e.g. https://example.com.");
+    throw new DomainError(
+      "invalid",
+      "INVALID_URL",
+      "url must be an absolute http or https URL, e.g. https://example.com.",
+    );
   }
   const verdict = checkTargetUrl(input.trim(), { allowPrivate });
   if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
   const { url } = verdict;
   if (allowPrivate) return { origin: url.origin, domain: url.host };
   const domain = normalizeDomain(url.hostname);
-  if (!domain) throw new DomainError("invalid", "INVALID_URL", "url must name a site by its domain name, not an address.");
+  if (!domain)
+    throw new DomainError("invalid", "INVALID_URL", "url must name a site by its domain name, not an address.");
   return { origin: url.origin, domain };
 }
 

@@ -36,7 +36,10 @@ export async function enqueueStaleRecrawls({
     .limit(input.batchSize);
   const outcomes = await requestCrawls({
     ctx,
-    input: { targets: stale.map((site) => ({ domain: site.domain, origin: new URL(site.origin).origin })), reason: "recrawl" },
+    input: {
+      targets: stale.map((site) => ({ domain: site.domain, origin: new URL(site.origin).origin })),
+      reason: "recrawl",
+    },
   });
   return { stale: stale.length, queued: outcomes.filter((outcome) => outcome.queued).length };
 }

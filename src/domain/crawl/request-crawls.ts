@@ -66,7 +66,11 @@ export async function requestCrawls({
         ),
       );
       console.error("crawl queue send failed", String(error));
-      throw new DomainError("unavailable", "CRAWL_QUEUE_UNAVAILABLE", "Crawls cannot be queued right now; try again later.");
+      throw new DomainError(
+        "unavailable",
+        "CRAWL_QUEUE_UNAVAILABLE",
+        "Crawls cannot be queued right now; try again later.",
+      );
     }
   }
 

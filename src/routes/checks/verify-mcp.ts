@@ -22,7 +22,9 @@ export const McpVerificationSchema = z
   .object({
     verified: z.boolean().openapi({ description: "True only for a compliant Streamable HTTP handshake" }),
     endpoint: z.string().openapi({ description: "The URL that was probed" }),
-    note: z.string().openapi({ description: "What was found: compliant, gated, wrong transport, not MCP, unreachable" }),
+    note: z
+      .string()
+      .openapi({ description: "What was found: compliant, gated, wrong transport, not MCP, unreachable" }),
   })
   .openapi("McpVerification");
 

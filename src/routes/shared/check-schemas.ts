@@ -39,7 +39,9 @@ export const CheckResultSchema = z
     agentic_score: z.number().int().min(0).max(100),
     score_version: z.number().int(),
     ...signalFlags,
-    signals: z.object(signalEvidence).openapi({ description: "Each signal's status, reason and the fetches behind it" }),
+    signals: z
+      .object(signalEvidence)
+      .openapi({ description: "Each signal's status, reason and the fetches behind it" }),
     name: z.string(),
     description: z.string(),
     category: z.enum(CATEGORIES),

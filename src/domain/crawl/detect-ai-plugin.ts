@@ -1,0 +1,82 @@
+/**
+ * The AI plugin manifest signal: /.well-known/ai-plugin.json (the format of the original ChatGPT
+ * plugins). Present when it parses as a JSON object with string `schema_version`,
+ * `name_for_human`, `name_for_model`, `description_for_human` and `description_for_model`, an
+ * `auth` object with a `type`, and an `api` object with a `type` and a `url` that resolves to an
+ * http(s) URL. The OpenAPI detector fetches the same URL to follow `api.url`.
+ */
+import {
+  decideVerdict,
+  isHtmlAnswer,
+  isRecord,
+  judgeProbe,
+  type ProbeVerdict,
+  parseJson,
+  resolveHttpUrl,
+  siteUrl,
+} from "./blocking.ts";
+import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
+
+export const AI_PLUGIN_PATH = "/.well-known/ai-plugin.json";
+
+const REQUIRED_STRINGS = [
+  "schema_version",
+  "name_for_human",
+  "name_for_model",
+  "description_for_human",
+  "description_for_model",
+] as const;
+
+/** What a manifest body holds, as far as it could be read. */
+export interface AiPluginManifest {
+  /** Every rule the manifest breaks; empty when it is valid. */
+  problems: string[];
+  /** `api.url` made absolute against the manifest's URL, when it is an http(s) URL. */
+  apiUrl: string | null;
+  nameForHuman: string | null;
+}
+
+/** Reads a manifest body; null when it is not a JSON object at all. */
+export function readAiPluginManifest(body: string, manifestUrl: string): AiPluginManifest | null {
+  const manifest = parseJson(body);
+  if (!isRecord(manifest)) return null;
+  const problems: string[] = [];
+  for (const field of REQUIRED_STRINGS) {
+    if (typeof manifest[field] !== "string") problems.push(`${field} is missing or not a string`);
+  }
+  const auth = manifest.auth;
+  if (!isRecord(auth) || typeof auth.type !== "string") problems.push("auth has no type");
+  const api = manifest.api;
+  let apiUrl: string | null = null;
+  if (!isRecord(api) || typeof api.type !== "string") problems.push("api has no type");
+  if (isRecord(api) && typeof api.url === "string") apiUrl = resolveHttpUrl(api.url, manifestUrl);
+  if (apiUrl === null) problems.push("api.url is missing or not an http(s) URL");
+  const nameForHuman = typeof manifest.name_for_human === "string" ? manifest.name_for_human : null;
+  return { problems, apiUrl, nameForHuman };
+}
+
+interface PluginVerdict extends ProbeVerdict {
+  manifest?: AiPluginManifest;
+}
+
+function judgeManifestAnswer(answer: ProbeAnswer, where: string): PluginVerdict {
+  if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
+  if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page (a soft 404)` };
+  const manifest = readAiPluginManifest(answer.body, answer.finalUrl || answer.url);
+  if (!manifest) return { status: "absent", reason: `${where} is not a JSON object` };
+  if (manifest.problems.length > 0) {
+    return { status: "absent", reason: `${where} is not a valid plugin manifest: ${manifest.problems.join(", ")}` };
+  }
+  return { status: "present", reason: `AI plugin manifest found at ${where}`, manifest };
+}
+
+/** Detects the AI plugin manifest (see the module comment). */
+export async function detectAiPlugin(context: ProbeContext): Promise<SignalFinding> {
+  const response = await context.fetch(siteUrl(context.origin, AI_PLUGIN_PATH));
+  const judged: PluginVerdict = judgeProbe(response, context.origin, judgeManifestAnswer);
+  const finding: SignalFinding = { ...decideVerdict([judged]), fetched: [fetchRecord(response)] };
+  if (judged.manifest) {
+    finding.details = { api_url: judged.manifest.apiUrl, name_for_human: judged.manifest.nameForHuman };
+  }
+  return finding;
+}

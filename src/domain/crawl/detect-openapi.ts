@@ -1,0 +1,219 @@
+/**
+ * The OpenAPI signal: an OpenAPI (or Swagger 2) document describing at least one path.
+ *
+ * Where it looks, all at once: eleven common paths; the `service-desc` links of the RFC 9727 API
+ * catalog (/.well-known/api-catalog); `Link: <…>; rel="service-desc"` headers on the home page;
+ * and `api.url` of the AI plugin manifest. Documents named by those three are then fetched, their
+ * relative references resolved against the document that named them.
+ *
+ * Present when a document parses (JSON, or YAML with alias expansion capped) to an object with an
+ * `openapi` or `swagger` string and at least one entry in `paths`. Only the document probes decide
+ * blocked or error: the home page, catalog and manifest are hints, and their own failures are
+ * reported by the signals and crawl status they belong to.
+ */
+import { parse as parseYaml } from "yaml";
+import {
+  combineStatus,
+  displayUrl,
+  isHtmlAnswer,
+  isRecord,
+  judgeProbe,
+  type ProbeVerdict,
+  parseJson,
+  resolveHttpUrl,
+  siteUrl,
+  toSentence,
+} from "./blocking.ts";
+import { AI_PLUGIN_PATH, readAiPluginManifest } from "./detect-ai-plugin.ts";
+import { API_CATALOG_PATH, readApiCatalog } from "./detect-structured-api.ts";
+import { fetchRecord, type ProbeAnswer, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
+
+export const OPENAPI_COMMON_PATHS = [
+  "/openapi.json",
+  "/openapi.yaml",
+  "/openapi.yml",
+  "/swagger.json",
+  "/swagger.yaml",
+  "/.well-known/openapi.json",
+  "/.well-known/openapi.yaml",
+  "/v3/api-docs",
+  "/api/openapi.json",
+  "/api-docs",
+  "/docs/openapi.json",
+] as const;
+
+export type OpenApiSource = "common path" | "api-catalog" | "link header" | "ai-plugin";
+
+/** At most this many documents named by the catalog, Link headers and manifest are fetched. */
+const MAX_DISCOVERED = 8;
+
+/** An alias-bomb guard: far above what a real document uses, far below an exponential blow-up. */
+const YAML_MAX_ALIASES = 200;
+
+/** The facts kept about a valid OpenAPI document. */
+export interface OpenApiSummary {
+  version: string;
+  title: string | null;
+  pathCount: number;
+}
+
+/** Parses a JSON or YAML text to a value; undefined when it is neither. */
+function parseDocument(text: string): unknown {
+  const trimmed = text.replace(/^\uFEFF/, "").trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    const json = parseJson(trimmed);
+    if (json !== undefined) return json;
+  }
+  try {
+    return parseYaml(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" }) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads an OpenAPI document, or says why the text is not a usable one. */
+export function readOpenApiDocument(text: string): OpenApiSummary | { problem: string } {
+  const document = parseDocument(text);
+  if (!isRecord(document)) return { problem: "does not parse as a JSON or YAML object" };
+  const version =
+    typeof document.openapi === "string"
+      ? document.openapi
+      : typeof document.swagger === "string"
+        ? document.swagger
+        : null;
+  if (version === null) return { problem: "has no openapi or swagger version" };
+  const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
+  if (pathCount === 0) return { problem: `is an OpenAPI ${version} document with no paths` };
+  const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
+  return { version, title, pathCount };
+}
+
+/** The targets of `rel="service-desc"` links in a Link header, made absolute against `base`. */
+export function readServiceDescLinks(header: string | null, base: string): string[] {
+  if (!header) return [];
+  const targets: string[] = [];
+  const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
+  for (const match of header.matchAll(link)) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match[2] ?? "");
+    const relations = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
+    if (!relations.includes("service-desc")) continue;
+    const href = resolveHttpUrl(match[1] ?? "", base);
+    if (href) targets.push(href);
+  }
+  return targets;
+}
+
+interface DocumentVerdict extends ProbeVerdict {
+  summary?: OpenApiSummary;
+  /** The verdict came from reading a body, so it explains an absence better than a 404. */
+  specific?: boolean;
+}
+
+function judgeDocumentAnswer(answer: ProbeAnswer, where: string): DocumentVerdict {
+  if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
+  if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page` };
+  const read = readOpenApiDocument(answer.body);
+  if ("problem" in read) return { status: "absent", reason: `${where} ${read.problem}`, specific: true };
+  return { status: "present", reason: `OpenAPI ${read.version} document found at ${where}`, summary: read };
+}
+
+function answerOf(response: ProbeResponse): ProbeAnswer | null {
+  return response.ok && response.status >= 200 && response.status < 300 ? response : null;
+}
+
+/** Documents named by the catalog, the home page's Link headers and the plugin manifest. */
+function discoverDocuments(
+  catalog: ProbeResponse,
+  home: ProbeResponse,
+  manifest: ProbeResponse,
+): [string, OpenApiSource][] {
+  const found: [string, OpenApiSource][] = [];
+  const catalogAnswer = answerOf(catalog);
+  const read = catalogAnswer ? readApiCatalog(catalogAnswer) : null;
+  for (const entry of read?.entries ?? []) {
+    for (const href of entry.serviceDesc) found.push([href, "api-catalog"]);
+  }
+  const homeAnswer = answerOf(home);
+  if (homeAnswer) {
+    for (const href of readServiceDescLinks(homeAnswer.headers.get("link"), homeAnswer.finalUrl || homeAnswer.url)) {
+      found.push([href, "link header"]);
+    }
+  }
+  const manifestAnswer = answerOf(manifest);
+  const apiUrl = manifestAnswer
+    ? readAiPluginManifest(manifestAnswer.body, manifestAnswer.finalUrl || manifestAnswer.url)?.apiUrl
+    : null;
+  if (apiUrl) found.push([apiUrl, "ai-plugin"]);
+  return found;
+}
+
+/** Detects an OpenAPI document (see the module comment). */
+export async function detectOpenApi(context: ProbeContext): Promise<SignalFinding> {
+  const { origin } = context;
+  const commonUrls = OPENAPI_COMMON_PATHS.map((path) => siteUrl(origin, path));
+  const [commonResponses, catalog, home, manifest] = await Promise.all([
+    Promise.all(commonUrls.map((url) => context.fetch(url))),
+    context.fetch(siteUrl(origin, API_CATALOG_PATH)),
+    context.fetch(`${origin}/`),
+    context.fetch(siteUrl(origin, AI_PLUGIN_PATH)),
+  ]);
+
+  const seen = new Set<string>(commonUrls);
+  const discovered: [string, OpenApiSource][] = [];
+  for (const [url, source] of discoverDocuments(catalog, home, manifest)) {
+    if (seen.has(url) || discovered.length >= MAX_DISCOVERED) continue;
+    seen.add(url);
+    discovered.push([url, source]);
+  }
+  const discoveredResponses = await Promise.all(discovered.map(([url]) => context.fetch(url)));
+
+  const documents: [ProbeResponse, OpenApiSource][] = [
+    ...commonResponses.map((response): [ProbeResponse, OpenApiSource] => [response, "common path"]),
+    ...discoveredResponses.map((response, i): [ProbeResponse, OpenApiSource] => [response, discovered[i]![1]]),
+  ];
+  const verdicts: DocumentVerdict[] = documents.map(([response]) => judgeProbe(response, origin, judgeDocumentAnswer));
+  const fetched = [...commonResponses, catalog, home, manifest, ...discoveredResponses].map(fetchRecord);
+
+  const foundAt = verdicts.findIndex((verdict) => verdict.status === "present");
+  if (foundAt >= 0) {
+    const [response, source] = documents[foundAt]!;
+    const { summary, reason } = verdicts[foundAt]!;
+    const via = source === "common path" ? "" : ` (named by the ${describeSource(source)})`;
+    return {
+      status: "present",
+      reason: toSentence(`${reason}${via}`),
+      fetched,
+      details: {
+        url: response.finalUrl || response.url,
+        version: summary!.version,
+        title: summary!.title,
+        path_count: summary!.pathCount,
+        found_via: source,
+      },
+    };
+  }
+
+  const status = combineStatus(verdicts.map((verdict) => verdict.status));
+  if (status !== "absent") {
+    return { status, reason: toSentence(verdicts.find((verdict) => verdict.status === status)!.reason), fetched };
+  }
+  const specific = verdicts.find((verdict) => verdict.specific);
+  if (specific) return { status, reason: toSentence(specific.reason), fetched };
+  const namedElsewhere =
+    discovered.length > 0
+      ? `and the ${discovered.length === 1 ? "document" : "documents"} named at ${discovered
+          .map(([url]) => displayUrl(url, origin))
+          .join(", ")} did not hold one`
+      : "and no API catalog, Link header or plugin manifest named one";
+  return {
+    status,
+    reason: toSentence(`no OpenAPI document at ${OPENAPI_COMMON_PATHS.length} common paths, ${namedElsewhere}`),
+    fetched,
+  };
+}
+
+function describeSource(source: Exclude<OpenApiSource, "common path">): string {
+  if (source === "api-catalog") return "API catalog";
+  if (source === "link header") return "home page's Link header";
+  return "AI plugin manifest";
+}

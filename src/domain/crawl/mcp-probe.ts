@@ -1,0 +1,479 @@
+/**
+ * A live check that a URL is an MCP server on the Streamable HTTP transport, the way a real
+ * client would find out: POST `initialize`, POST `notifications/initialized`, POST `tools/list`,
+ * then DELETE the session if the server issued one. Replies may be plain JSON or a Server-Sent
+ * Events stream; an SSE stream is read only until it carries the awaited JSON-RPC response,
+ * because servers may keep it open afterwards. Runtime-agnostic (workerd and Node).
+ *
+ * Outcomes:
+ * - compliant: initialize returned a result with protocolVersion and serverInfo.name, and
+ *   tools/list returned a `tools` array (the only verified outcome).
+ * - gated: the endpoint refused the probe: 401, 402, 403 or 429, or a bot-challenge page. A 401
+ *   may carry the MCP authorization spec's `WWW-Authenticate: Bearer resource_metadata=…`
+ *   challenge; `gate` says which status and whether a Bearer challenge was offered.
+ * - wrong_transport: a 404, 405 or 415 to the POST while a GET of the same URL, or of
+ *   `<origin>/sse`, opens an event stream (the legacy HTTP+SSE transport of 2024-11-05); a 406
+ *   to the Accept header this transport requires; or an SSE reply with no JSON-RPC response.
+ * - not_mcp: anything else that answered (an HTML page, JSON that is not a JSON-RPC response of
+ *   the right id, a JSON-RPC error, a result lacking the required fields, another status).
+ * - unreachable: the fetcher gave no answer (timeout, network, refused, too_large,
+ *   too_many_redirects, deadline).
+ *
+ * Notes are plain sentences of at most 300 characters; text taken from the target (a server
+ * name, an error message) is stripped of markup and cut to 80 characters.
+ */
+import { describeBlock, isHtmlAnswer, isRecord, parseJson } from "./blocking.ts";
+import { type FetchRecord, fetchRecord, type ProbeAnswer, type ProbeFailure, type SiteFetcher } from "./types.ts";
+
+/** The protocol revisions this probe knows, newest first; initialize offers the first. */
+export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** How the probe identifies itself in initialize. */
+export const MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" } as const;
+
+/** What a probe found (see the module comment). */
+export type McpProbeOutcome = "compliant" | "gated" | "wrong_transport" | "not_mcp" | "unreachable";
+
+/** What a gated endpoint's refusal carried. */
+export interface McpGate {
+  /** The HTTP status of the refusal. */
+  status: number;
+  /** True when a `WWW-Authenticate: Bearer` challenge was offered. */
+  bearer: boolean;
+  /** The challenge's resource_metadata URL, when given. */
+  resourceMetadata: string | null;
+}
+
+/** The result of one live probe of an MCP endpoint. */
+export interface McpProbeResult {
+  /** True only for a compliant handshake. */
+  verified: boolean;
+  /** The URL probed. */
+  endpoint: string;
+  outcome: McpProbeOutcome;
+  /** One or two plain sentences saying what was found. */
+  note: string;
+  /** The negotiated protocol version, once initialize succeeded. */
+  protocolVersion?: string;
+  /** serverInfo.name, once initialize succeeded (cut to 80 characters). */
+  serverName?: string;
+  /** How many tools tools/list returned (first page only). */
+  toolCount?: number;
+  /** Set when gated. */
+  gate?: McpGate;
+  /** Set when the endpoint's own address was refused by the fetch guards. */
+  refusedReason?: string;
+  /** Every exchange made, in order. */
+  fetched: FetchRecord[];
+}
+
+const NOTE_LIMIT = 300;
+const ECHO_LIMIT = 80;
+const JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const LEGACY_SSE_SCAN_CHARS = 8192;
+
+/** An event of a Server-Sent Events stream. */
+export interface SseEvent {
+  /** The event type; "message" when the event named none. */
+  event: string;
+  data: string;
+}
+
+/**
+ * The complete events of an SSE text: those ended by a blank line. A trailing event still being
+ * received is left out, and so is one that ended the stream without its blank line (as the SSE
+ * standard says), so a caller never acts on a half-received message.
+ */
+export function parseSseEvents(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  let event = "";
+  let data: string[] = [];
+  // The last piece has no line ending yet, so it is not a line.
+  for (const line of lines.slice(0, -1)) {
+    if (line === "") {
+      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
+      event = "";
+      data = [];
+      continue;
+    }
+    if (line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const raw = colon < 0 ? "" : line.slice(colon + 1);
+    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  return events;
+}
+
+/**
+ * The JSON-RPC 2.0 response with `id` in one message or a batch, or null. An error of id null
+ * counts too: JSON-RPC uses it when the request could not be read, which answers it all the same.
+ */
+function findRpcResponse(message: unknown, id: number): Record<string, unknown> | null {
+  const candidates = Array.isArray(message) ? message : [message];
+  for (const candidate of candidates) {
+    if (!isRecord(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
+    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
+    if (candidate.id === null && "error" in candidate) return candidate;
+  }
+  return null;
+}
+
+/** The JSON-RPC response with `id` among an SSE text's complete `message` events, or null. */
+function findRpcResponseInSse(text: string, id: number): Record<string, unknown> | null {
+  for (const event of parseSseEvents(text)) {
+    if (event.event !== "message") continue;
+    const response = findRpcResponse(parseJson(event.data), id);
+    if (response) return response;
+  }
+  return null;
+}
+
+/** Stops reading an SSE reply once it carried the response awaited; a JSON body is read whole. */
+function untilRpcResponse(id: number): (textSoFar: string) => boolean {
+  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
+}
+
+type ReplyFormat = "JSON" | "SSE";
+
+type ReplyReading =
+  | { kind: "response"; message: Record<string, unknown>; format: ReplyFormat }
+  | { kind: "sse_without_response"; endpointEvent: boolean }
+  | { kind: "unusable"; what: string };
+
+/** What an answer to a JSON-RPC request carried: the response of that id, or what it was instead. */
+function readReply(answer: ProbeAnswer, id: number): ReplyReading {
+  if (answer.contentType === "text/event-stream") {
+    const message = findRpcResponseInSse(answer.body, id);
+    if (message) return { kind: "response", message, format: "SSE" };
+    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
+    return { kind: "sse_without_response", endpointEvent };
+  }
+  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
+  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
+  const parsed = parseJson(answer.body);
+  if (parsed === undefined)
+    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
+  const message = findRpcResponse(parsed, id);
+  if (message) return { kind: "response", message, format: "JSON" };
+  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
+}
+
+/** Text from the target made safe to quote: no markup or control characters, at most 80 characters. */
+function quoteTarget(value: unknown): string {
+  const text = String(value)
+    .replace(/<[^>]*>?/g, " ")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f<>]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT - 1)}…` : text;
+}
+
+function clampNote(note: string): string {
+  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}…` : note;
+}
+
+/** "code: message" of a JSON-RPC error object, safe to quote. */
+function describeRpcError(error: unknown): string {
+  if (!isRecord(error)) return "an error that is not an object";
+  const code = typeof error.code === "number" ? String(error.code) : "without a code";
+  const message = typeof error.message === "string" ? quoteTarget(error.message) : "";
+  return message ? `${code} (${message})` : code;
+}
+
+function describeFailure(failure: ProbeFailure): string {
+  return `${failure.failure} (${quoteTarget(failure.message)})`;
+}
+
+const GATE_NAMES: Readonly<Record<number, string>> = {
+  401: "401 Unauthorized",
+  402: "402 Payment Required",
+  403: "403 Forbidden",
+  429: "429 Too Many Requests",
+};
+
+/** A framework's form protection refuses every unknown POST; it says nothing about MCP. */
+function isCsrfRefusal(answer: ProbeAnswer): boolean {
+  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
+}
+
+/** The refusal an answer carries, with how to name it ("401 Unauthorized"), or null when it is not one. */
+function readGate(answer: ProbeAnswer): { gate: McpGate; label: string } | null {
+  if (isCsrfRefusal(answer)) return null;
+  const named = GATE_NAMES[answer.status];
+  const block = describeBlock(answer);
+  if (!named && !block) return null;
+  const challenge = answer.headers.get("www-authenticate") ?? "";
+  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
+  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
+  const resourceMetadata = bearer && metadata ? (metadata[1] ?? metadata[2] ?? null) : null;
+  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named! };
+}
+
+function describeGate({ gate, label }: { gate: McpGate; label: string }, step: string): string {
+  const refused = `The endpoint refused ${step} with ${label}`;
+  if (gate.status !== 401) return `${refused}.`;
+  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
+  return gate.resourceMetadata
+    ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.`
+    : `${refused} and a Bearer challenge without resource_metadata.`;
+}
+
+/** A URL as shown in a note: its path when on the same origin as the endpoint. */
+function showUrl(url: string, endpoint: string): string {
+  const origin = new URL(endpoint).origin;
+  return url.startsWith(`${origin}/`) ? url.slice(origin.length) : url;
+}
+
+function isAbsoluteUrl(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Send = (url: string, request: Parameters<SiteFetcher>[1]) => ReturnType<SiteFetcher>;
+
+/** The URL whose GET opens an event stream (the legacy HTTP+SSE transport), with whether it sent `endpoint`. */
+async function findLegacySse(send: Send, endpoint: string): Promise<{ url: string; endpointEvent: boolean } | null> {
+  const candidates = [...new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
+  for (const url of candidates) {
+    const answer = await send(url, {
+      headers: { accept: "text/event-stream" },
+      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
+      readUntil: (text) => /(?:\r\n|\r|\n){2}/.test(text) || text.length >= LEGACY_SSE_SCAN_CHARS,
+    });
+    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
+      return { url, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
+    }
+  }
+  return null;
+}
+
+function rpcRequest(id: number, method: string, params: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+
+/** Probes one MCP endpoint (see the module comment). Never throws. */
+export async function probeMcpEndpoint(fetch: SiteFetcher, endpoint: string): Promise<McpProbeResult> {
+  const fetched: FetchRecord[] = [];
+  const send: Send = async (url, request) => {
+    const response = await fetch(url, request);
+    fetched.push(fetchRecord(response));
+    return response;
+  };
+  const finish = (
+    outcome: McpProbeOutcome,
+    note: string,
+    extra: Partial<Omit<McpProbeResult, "verified" | "endpoint" | "outcome" | "note" | "fetched">> = {},
+  ): McpProbeResult => ({
+    verified: outcome === "compliant",
+    endpoint,
+    outcome,
+    note: clampNote(note),
+    ...extra,
+    fetched,
+  });
+
+  if (!isAbsoluteUrl(endpoint)) return finish("not_mcp", "The endpoint is not a valid URL.");
+
+  const initialize = await send(endpoint, {
+    method: "POST",
+    headers: JSON_RPC_HEADERS,
+    body: rpcRequest(1, "initialize", {
+      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+      capabilities: {},
+      clientInfo: MCP_PROBE_CLIENT_INFO,
+    }),
+    readUntil: untilRpcResponse(1),
+  });
+  if (!initialize.ok) {
+    const note = `The endpoint could not be reached: ${describeFailure(initialize)}.`;
+    return initialize.failure === "refused"
+      ? finish("unreachable", note, { refusedReason: initialize.message })
+      : finish("unreachable", note);
+  }
+  const initializeGate = readGate(initialize);
+  if (initializeGate) return finish("gated", describeGate(initializeGate, "initialize"), { gate: initializeGate.gate });
+  if (initialize.status === 406) {
+    return finish(
+      "wrong_transport",
+      "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take.",
+    );
+  }
+  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
+    const legacy = await findLegacySse(send, endpoint);
+    if (!legacy) {
+      return finish(
+        "not_mcp",
+        `The endpoint answered ${initialize.status} to an initialize POST, and no legacy SSE stream was found either.`,
+      );
+    }
+    const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
+    return finish(
+      "wrong_transport",
+      `The endpoint answered ${initialize.status} to an initialize POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`,
+    );
+  }
+
+  const reply = readReply(initialize, 1);
+  const ok = initialize.status >= 200 && initialize.status < 300;
+  if (reply.kind === "sse_without_response" && ok) {
+    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
+    return finish(
+      "wrong_transport",
+      `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`,
+    );
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
+    return finish("not_mcp", `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`);
+  }
+  if ("error" in reply.message) {
+    return finish(
+      "not_mcp",
+      `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
+    );
+  }
+  if (!ok) {
+    return finish("not_mcp", `The endpoint answered ${initialize.status} to initialize.`);
+  }
+  const result = reply.message.result;
+  const protocolVersion =
+    isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
+  const serverInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
+  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
+  if (!protocolVersion || rawName === null) {
+    const missing = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null]
+      .filter(Boolean)
+      .join(" and ");
+    return finish("not_mcp", `The endpoint's initialize result lacks ${missing}.`);
+  }
+  // Revisions are dates; anything else could not even be sent back as a header.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
+    return finish(
+      "not_mcp",
+      `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`,
+    );
+  }
+  const serverName = quoteTarget(rawName);
+  const facts = { protocolVersion, serverName };
+
+  // The session and everything after initialize go to where initialize was answered.
+  const target = initialize.finalUrl || endpoint;
+  const sessionId = initialize.headers.get("mcp-session-id");
+  const sessionHeaders: Record<string, string> = {
+    "mcp-protocol-version": protocolVersion,
+    ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+  };
+
+  const initialized = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    // A notification's reply has nothing to read; an open stream must not hold the probe.
+    readUntil: () => true,
+  });
+  let remark = "";
+  if (!initialized.ok) remark = ` The initialized notification failed: ${initialized.failure}.`;
+  else if (![200, 202, 204].includes(initialized.status)) {
+    remark = ` The initialized notification got ${initialized.status}, not 202.`;
+  }
+
+  const list = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: rpcRequest(2, "tools/list", {}),
+    readUntil: untilRpcResponse(2),
+  });
+  const verdict = judgeToolsList(list);
+
+  if (sessionId) {
+    // Politeness: free the session the probe opened. Whatever the server says is fine.
+    await send(target, { method: "DELETE", headers: sessionHeaders });
+  }
+
+  if ("outcome" in verdict) {
+    return finish(verdict.outcome, `Initialize succeeded (server "${serverName}"), but ${verdict.clause}.${remark}`, {
+      ...facts,
+      ...(verdict.gate ? { gate: verdict.gate } : {}),
+    });
+  }
+  const formats = new Set<ReplyFormat>([reply.format, verdict.format]);
+  const replies =
+    formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
+  const tools = verdict.toolCount === 1 ? "1 tool" : `${verdict.toolCount} tools`;
+  return finish(
+    "compliant",
+    `MCP handshake completed over Streamable HTTP: protocol ${protocolVersion}, server "${serverName}", ${tools}, ${replies}.${remark}`,
+    { ...facts, toolCount: verdict.toolCount },
+  );
+}
+
+type ToolsListVerdict =
+  | { toolCount: number; format: ReplyFormat }
+  | { outcome: Exclude<McpProbeOutcome, "compliant">; clause: string; gate?: McpGate };
+
+function judgeToolsList(list: Awaited<ReturnType<SiteFetcher>>): ToolsListVerdict {
+  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
+  const refusal = readGate(list);
+  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
+  const reply = readReply(list, 2);
+  if (reply.kind === "sse_without_response") {
+    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
+  }
+  if (reply.kind === "unusable") {
+    return { outcome: "not_mcp", clause: `tools/list was answered ${list.status} with ${reply.what}` };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
+    };
+  }
+  const result = reply.message.result;
+  if (!isRecord(result) || !Array.isArray(result.tools)) {
+    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
+  }
+  return { toolCount: result.tools.length, format: reply.format };
+}
+
+/**
+ * The endpoint GET /verify-mcp?url= probes. The scheme is optional and https is assumed
+ * (`example.com/mcp` is `https://example.com/mcp`); `http://` and `https://` are kept and any
+ * other scheme is refused, as are URLs with credentials. A URL with no path, or only `/`, means
+ * the conventional endpoint `<origin>/mcp` (its query kept). The fragment is dropped. Whether the
+ * address may be fetched is the fetch guards' decision, not this one's.
+ */
+export function resolveVerifyTarget(input: string): { ok: true; url: string } | { ok: false; reason: string } {
+  const text = input.trim();
+  if (text === "") return { ok: false, reason: "it is empty" };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text);
+  let absolute: string;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    if (!/^https?:\/\//i.test(text)) return { ok: false, reason: "only http and https URLs can be probed" };
+    absolute = text;
+  } else if (scheme && !/^[^:/?#]+:\d*(?:[/?#]|$)/.test(text)) {
+    // "mailto:x" or "javascript:x" is a scheme; "example.com:8443/mcp" is a host and a port.
+    return { ok: false, reason: "only http and https URLs can be probed" };
+  } else {
+    absolute = text.startsWith("//") ? `https:${text}` : `https://${text}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(absolute);
+  } catch {
+    return { ok: false, reason: "it is not a valid URL" };
+  }
+  if (!url.hostname) return { ok: false, reason: "it names no host" };
+  if (url.username || url.password) return { ok: false, reason: "URLs with credentials are not probed" };
+  url.hash = "";
+  if (url.pathname === "/" || url.pathname === "") url.pathname = "/mcp";
+  return { ok: true, url: url.href };
+}
