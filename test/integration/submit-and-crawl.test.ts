@@ -4,18 +4,13 @@
  * signals, retries with backoff, malformed jobs, and the recrawl cron's bounded batches.
  */
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../../functions/all.ts";
 import { FIXTURE_EXPECTATIONS } from "../fixtures/web/expectations.ts";
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
 import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, expectInvalid, expectProblem } from "../support/worker.ts";
-
-interface WorkerWithJobs {
-  queue: (batch: MessageBatch, env: unknown, ctx: ExecutionContext) => Promise<void>;
-  scheduled: (controller: ScheduledController, env: unknown, ctx: ExecutionContext) => Promise<void>;
-}
-const worker = (exports as unknown as { default: WorkerWithJobs }).default;
 
 function submit(body: unknown, client = asClient()) {
   return client("/api/v1/submit", {
@@ -131,10 +126,18 @@ describe("the crawl queue consumer", () => {
   });
 
   it("retries an unreachable site with backoff before the last attempt, writing nothing", async () => {
-    const name = "redirect-loop";
     const domain = `retry-${uniqueToken()}.example`;
-    const result = await consume([crawlJob(domain, fixture(name), 1)]);
-    expect(result.retryMessages).toEqual([expect.objectContaining({ delaySeconds: 30 })]);
+    // A hand-made batch, to see each retry's delay (getQueueResult does not report it).
+    const retries: (QueueRetryOptions | undefined)[] = [];
+    const messages = [1, 2, 3].map((attempts) => ({
+      ...crawlJob(domain, fixture("redirect-loop"), attempts),
+      ack: () => expect.fail("an unreachable site before its last attempt must not be acknowledged"),
+      retry: (options?: QueueRetryOptions) => void retries.push(options),
+    }));
+    const batch = { queue: "crawl-jobs", messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch;
+    await worker.queue(batch, env, createExecutionContext());
+    const delays = retries.map((options) => options?.delaySeconds ?? 0).sort((a, b) => a - b);
+    expect(delays).toEqual([30, 60, 120]);
     expect(await sqlRows("select 1 from sites where domain = $1", [domain])).toEqual([]);
   });
 

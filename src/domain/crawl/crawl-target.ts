@@ -26,11 +26,14 @@ export function parseCrawlTarget(input: string, allowPrivate: boolean): CrawlTar
   const verdict = checkTargetUrl(input.trim(), { allowPrivate });
   if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
   const { url } = verdict;
-  if (allowPrivate) return { origin: url.origin, domain: url.host };
-  const domain = normalizeDomain(url.hostname);
-  if (!domain)
+  const hostname = normalizeDomain(url.hostname) ?? (allowPrivate ? url.hostname.replace(/\.$/, "") : null);
+  if (!hostname) {
     throw new DomainError("invalid", "INVALID_URL", "url must name a site by its domain name, not an address.");
-  return { origin: url.origin, domain };
+  }
+  // A port other than the scheme's own can only be there in development (the guards refuse it
+  // otherwise); it stays part of the key then.
+  const host = url.port ? `${hostname}:${url.port}` : hostname;
+  return { origin: `${url.protocol}//${host}`, domain: host };
 }
 
 /** The 400 for a target refused only once its name was resolved (a private address behind it). */
