@@ -16,7 +16,7 @@ import {
   createConcurrencyLimiter,
   WORKER_CONNECTION_LIMIT,
 } from "../domain/crawl/crawl-fetcher.ts";
-import { crawlSite } from "../domain/crawl/crawl-site.ts";
+import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawl/crawl-site.ts";
 import { recordCrawl } from "../domain/crawl/record-crawl.ts";
 import type { OpenFetcher } from "../domain/crawl/types.ts";
 
@@ -25,9 +25,6 @@ export const CRAWL_MAX_ATTEMPTS = 4;
 
 /** Crawls of one batch run two at a time: together they keep the 6 connections busy. */
 const CRAWLS_AT_ONCE = 2;
-
-/** One crawl's time budget, every fetch included. */
-export const CRAWL_TIME_BUDGET_MS = 15_000;
 
 /** Delay before the next attempt: 30 s, 60 s, 120 s… at most 15 minutes. */
 export function retryDelaySeconds(attempts: number): number {

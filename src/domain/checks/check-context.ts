@@ -8,6 +8,3 @@ export interface CheckContext extends CrawlContext {
   /** FETCH_ALLOW_PRIVATE: local development and tests only. */
   allowPrivate: boolean;
 }
-
-/** The time budget of one live check or MCP verification, every fetch included. */
-export const CHECK_TIME_BUDGET_MS = 15_000;

@@ -6,12 +6,18 @@
 import { eq } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
 import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../crawl/crawl-fetcher.ts";
-import { type CrawlStatus, crawlSite, type SiteCrawl, signalEvidence } from "../crawl/crawl-site.ts";
+import {
+  CRAWL_TIME_BUDGET_MS,
+  type CrawlStatus,
+  crawlSite,
+  type SiteCrawl,
+  signalEvidence,
+} from "../crawl/crawl-site.ts";
 import { parseCrawlTarget, refusedTargetError } from "../crawl/crawl-target.ts";
 import { requestCrawls } from "../crawl/request-crawls.ts";
 import type { SignalEvidence } from "../crawl/types.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
-import { CHECK_TIME_BUDGET_MS, type CheckContext } from "./check-context.ts";
+import type { CheckContext } from "./check-context.ts";
 
 export interface CheckResult extends Record<SignalField, boolean> {
   url: string;
@@ -42,13 +48,14 @@ function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flag
 
 export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
   const target = parseCrawlTarget(input.url, ctx.allowPrivate);
+  // A name that resolves to a private address is as bad a URL as the address itself.
+  const refusal = await ctx.vetHost(new URL(target.origin).hostname);
+  if (refusal) throw refusedTargetError(refusal);
   const crawl = await crawlSite({
     origin: target.origin,
-    fetcher: ctx.openFetcher({ deadline: Date.now() + CHECK_TIME_BUDGET_MS }),
+    fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
     limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT),
   });
-  // A name that resolves to a private address is as bad a URL as the address itself.
-  if (crawl.refusedReason) throw refusedTargetError(crawl.refusedReason);
 
   const [stored] = await ctx.db
     .select({

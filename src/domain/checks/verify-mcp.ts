@@ -4,10 +4,11 @@
  */
 
 import { checkTargetUrl } from "../crawl/address-policy.ts";
+import { CRAWL_TIME_BUDGET_MS } from "../crawl/crawl-site.ts";
 import { refusedTargetError } from "../crawl/crawl-target.ts";
 import { probeMcpEndpoint, resolveVerifyTarget } from "../crawl/mcp-probe.ts";
 import { DomainError } from "../errors.ts";
-import { CHECK_TIME_BUDGET_MS, type CheckContext } from "./check-context.ts";
+import type { CheckContext } from "./check-context.ts";
 
 export interface McpVerification {
   verified: boolean;
@@ -19,7 +20,7 @@ export async function verifyMcp({
   ctx,
   input,
 }: {
-  ctx: Pick<CheckContext, "openFetcher" | "allowPrivate">;
+  ctx: Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate">;
   input: { url: string };
 }): Promise<McpVerification> {
   const target = resolveVerifyTarget(input.url);
@@ -27,9 +28,10 @@ export async function verifyMcp({
   const verdict = checkTargetUrl(target.url, { allowPrivate: ctx.allowPrivate });
   if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
 
-  const fetch = ctx.openFetcher({ deadline: Date.now() + CHECK_TIME_BUDGET_MS });
-  const result = await probeMcpEndpoint(fetch, target.url);
-  const refusal = result.outcome === "unreachable" && result.refusedReason;
+  const refusal = await ctx.vetHost(new URL(target.url).hostname);
   if (refusal) throw refusedTargetError(refusal);
+
+  const fetch = ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS });
+  const result = await probeMcpEndpoint(fetch, target.url);
   return { verified: result.verified, endpoint: result.endpoint, note: result.note };
 }

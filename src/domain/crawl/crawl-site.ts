@@ -27,6 +27,9 @@ import type {
   SiteFetcher,
 } from "./types.ts";
 
+/** The time budget of one crawl, check or MCP verification, every fetch included. */
+export const CRAWL_TIME_BUDGET_MS = 15_000;
+
 export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
   has_llms_txt: detectLlmsTxt,
   has_ai_plugin: detectAiPlugin,
@@ -49,8 +52,6 @@ export interface SiteCrawl {
   crawlStatus: CrawlStatus;
   /** Why the crawl status is what it is, in one sentence. */
   crawlNote: string;
-  /** Set when the site's own address was refused by the fetch guards (private, loopback…). */
-  refusedReason: string | null;
   signals: Record<SignalField, SignalFinding>;
   flags: Signals;
   agenticScore: number;
@@ -87,6 +88,19 @@ async function findFavicon(fetch: SiteFetcher, origin: string, declared: string 
   return isImage ? `${origin}/favicon.ico` : null;
 }
 
+/** The home page and, when it answered, its favicon: the crawl's eighth probe, beside the detectors. */
+export async function probeHome(
+  fetch: SiteFetcher,
+  origin: string,
+): Promise<{ home: ProbeResponse; faviconUrl: string | null }> {
+  const home = await fetch(`${origin}/`);
+  const faviconUrl =
+    home.ok && home.status === 200
+      ? await findFavicon(fetch, origin, extractSiteMetadata(home, origin).faviconUrl)
+      : null;
+  return { home, faviconUrl };
+}
+
 export interface CrawlSiteInput {
   /** The site's origin, e.g. https://example.com. */
   origin: string;
@@ -102,14 +116,8 @@ export async function crawlSite({ origin, fetcher, limiter }: CrawlSiteInput): P
   const fetch = createCrawlFetcher(fetcher, limiter);
   const context: ProbeContext = { origin, fetch };
 
-  const homeFetch = fetch(`${origin}/`);
-  // The favicon probe depends only on the home page, so it runs beside the detectors.
-  const faviconFetch = homeFetch.then((home) =>
-    home.ok && home.status === 200 ? findFavicon(fetch, origin, extractSiteMetadata(home, origin).faviconUrl) : null,
-  );
-  const [home, faviconUrl, ...findings] = await Promise.all([
-    homeFetch,
-    faviconFetch,
+  const [{ home, faviconUrl }, ...findings] = await Promise.all([
+    probeHome(fetch, origin),
     ...SIGNAL_FIELDS.map((field) => SIGNAL_DETECTORS[field](context)),
   ]);
   const signals = Object.fromEntries(SIGNAL_FIELDS.map((field, i) => [field, findings[i] as SignalFinding])) as Record<
@@ -136,7 +144,6 @@ export async function crawlSite({ origin, fetcher, limiter }: CrawlSiteInput): P
     origin,
     crawlStatus: status,
     crawlNote: note,
-    refusedReason: !home.ok && home.failure === "refused" ? home.message : null,
     signals,
     flags,
     agenticScore: agenticScore(flags),

@@ -168,11 +168,18 @@ function statusOfProbe(probe: McpProbeResult): ProbeVerdict["status"] {
 /** Detects an MCP server (see the module comment). */
 export async function detectMcpServer(context: ProbeContext): Promise<SignalFinding> {
   const { origin, fetch } = context;
-  const discoveryResponses = await Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch(siteUrl(origin, path))));
+  const probeOptions = { diagnoseNotFound: false };
+  // Most sites name no endpoint: the conventional one is probed while the documents are read,
+  // rather than after, and used unless a document names another.
+  const defaultEndpoint = siteUrl(origin, DEFAULT_MCP_PATH);
+  const [defaultProbe, discoveryResponses] = await Promise.all([
+    probeMcpEndpoint(fetch, defaultEndpoint, probeOptions),
+    Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch(siteUrl(origin, path)))),
+  ]);
   const discoveries = discoveryResponses.map((response) => readDiscovery(response, origin));
   const discovery = discoveries.find((reading) => reading.endpoint !== null) ?? null;
-  const endpoint = discovery?.endpoint ?? siteUrl(origin, DEFAULT_MCP_PATH);
-  const probe = await probeMcpEndpoint(fetch, endpoint);
+  const endpoint = discovery?.endpoint ?? defaultEndpoint;
+  const probe = endpoint === defaultEndpoint ? defaultProbe : await probeMcpEndpoint(fetch, endpoint, probeOptions);
 
   const probeStatus = statusOfProbe(probe);
   const shownEndpoint = displayUrl(endpoint, origin);

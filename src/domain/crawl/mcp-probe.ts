@@ -62,7 +62,6 @@ export interface McpProbeResult {
   /** Set when gated. */
   gate?: McpGate;
   /** Set when the endpoint's own address was refused by the fetch guards. */
-  refusedReason?: string;
   /** Every exchange made, in order. */
   fetched: FetchRecord[];
 }
@@ -260,8 +259,20 @@ function rpcRequest(id: number, method: string, params: Record<string, unknown>)
   return JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
+export interface McpProbeOptions {
+  /**
+   * On a 404 to initialize, look for a legacy SSE stream too (two more requests). /verify-mcp
+   * wants that diagnosis; a crawl does not (the signal is absent either way, and most sites 404).
+   */
+  diagnoseNotFound?: boolean;
+}
+
 /** Probes one MCP endpoint (see the module comment). Never throws. */
-export async function probeMcpEndpoint(fetch: SiteFetcher, endpoint: string): Promise<McpProbeResult> {
+export async function probeMcpEndpoint(
+  fetch: SiteFetcher,
+  endpoint: string,
+  { diagnoseNotFound = true }: McpProbeOptions = {},
+): Promise<McpProbeResult> {
   const fetched: FetchRecord[] = [];
   const send: Send = async (url, request) => {
     const response = await fetch(url, request);
@@ -295,9 +306,7 @@ export async function probeMcpEndpoint(fetch: SiteFetcher, endpoint: string): Pr
   });
   if (!initialize.ok) {
     const note = `The endpoint could not be reached: ${describeFailure(initialize)}.`;
-    return initialize.failure === "refused"
-      ? finish("unreachable", note, { refusedReason: initialize.message })
-      : finish("unreachable", note);
+    return finish("unreachable", note);
   }
   const initializeGate = readGate(initialize);
   if (initializeGate) return finish("gated", describeGate(initializeGate, "initialize"), { gate: initializeGate.gate });
@@ -306,6 +315,9 @@ export async function probeMcpEndpoint(fetch: SiteFetcher, endpoint: string): Pr
       "wrong_transport",
       "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take.",
     );
+  }
+  if (initialize.status === 404 && !diagnoseNotFound) {
+    return finish("not_mcp", "The endpoint answered 404 to an initialize POST: no MCP server there.");
   }
   if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
     const legacy = await findLegacySse(send, endpoint);

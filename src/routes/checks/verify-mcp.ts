@@ -47,7 +47,7 @@ export function registerVerifyMcp(app: OpenAPIHono<AppEnv>) {
     const { url } = c.req.valid("query");
     const deps = c.var.deps;
     const result = await verifyMcp({
-      ctx: { openFetcher: deps.openFetcher, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+      ctx: { openFetcher: deps.openFetcher, vetHost: deps.vetHost, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
       input: { url },
     });
     c.header("Cache-Control", "no-store");
