@@ -3,20 +3,13 @@
  * its known expectations; the evidence; bad URLs; the recrawl of a changed indexed site; the limit.
  */
 import { describe, expect, it } from "vitest";
+import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
 import { FIXTURE_EXPECTATIONS, FIXTURE_SITE_NAMES } from "../fixtures/web/expectations.ts";
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
 import { insertSites, sqlRows } from "../support/sites.ts";
 import { asClient, awayFromWindowEdge, expectInvalid, expectProblem, newClientIp } from "../support/worker.ts";
 
-const SIGNALS = [
-  "has_llms_txt",
-  "has_ai_plugin",
-  "has_openapi",
-  "has_structured_api",
-  "has_mcp_server",
-  "has_robots_ai",
-  "has_schema_org",
-] as const;
+const SIGNALS = SIGNAL_FIELDS;
 
 interface CheckBody extends Record<string, unknown> {
   url: string;
