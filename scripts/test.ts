@@ -1,13 +1,13 @@
 /**
- * `npm test`: lint, typecheck, `wrangler deploy --dry-run` of every environment (with its gzip
- * size), then every test project: unit and protocol (Node), integration (inside workerd) and
+ * `npm test`: lint, typecheck, the OpenAPI document's lint (Redocly and Spectral),
+ * `wrangler deploy --dry-run` of every environment (with its gzip size), then every test project: unit and protocol (Node), integration (inside workerd) and
  * e2e (`npm start` as a user runs it).
  *
  * TEST_DATABASE_URL / TEST_REDIS_URL put the test stacks in front of real Postgres and Redis
  * servers (CI does this); without them the embedded defaults are used.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 const bin = (name: string) => `node_modules/.bin/${name}`;
@@ -23,6 +23,31 @@ function run(title: string, command: string, args: string[], env: NodeJS.Process
 
 run("lint (biome)", bin("biome"), ["check", "."]);
 run("typecheck (tsc)", bin("tsc"), ["--noEmit"]);
+
+// The OpenAPI document exactly as GET /openapi.json builds it (from every group's route
+// definitions), served as if from `npm start`'s origin. Imported here, not at the top, so a module
+// that fails to load is reported after lint and typecheck have said why.
+const { createGroups } = await import("../src/routes/groups.ts");
+const { buildOpenApiDocument, withOrigin } = await import("../src/routes/openapi-spec.ts");
+mkdirSync("dist", { recursive: true });
+writeFileSync(
+  "dist/openapi.json",
+  `${JSON.stringify(withOrigin(buildOpenApiDocument(createGroups()), "http://127.0.0.1:8787"), null, 2)}\n`,
+);
+// Both linters run offline: Redocly with telemetry and the update check off (redocly.yaml too),
+// Spectral with its built-in ruleset only (.spectral.yaml).
+run("OpenAPI lint (redocly, recommended)", bin("redocly"), ["lint", "dist/openapi.json"], {
+  REDOCLY_TELEMETRY: "off",
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+});
+run("OpenAPI lint (spectral, spectral:oas)", bin("spectral"), [
+  "lint",
+  "dist/openapi.json",
+  "--ruleset",
+  ".spectral.yaml",
+  "--fail-severity",
+  "error",
+]);
 
 const environments = [
   "",

@@ -74,17 +74,20 @@ function problemContext(c: Context<AppEnv>) {
 export interface CreateAppOptions {
   /**
    * The groups the service offers as a whole, for the descriptor's endpoint list; a Worker that
-   * serves one group still describes the whole service. Defaults to the groups it serves.
+   * serves one group still describes the whole service (descriptor and OpenAPI document). Defaults
+   * to the groups it serves.
    */
   catalog?: RouteGroup[];
 }
 
 export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
-  const endpoints = endpointCatalog(options.catalog ?? groups);
+  const catalog = options.catalog ?? groups;
+  const endpoints = endpointCatalog(catalog);
   const app = createRoutes();
   app.use("*", requestId({ headerName: "X-Request-Id" }));
   app.use("*", async (c, next) => {
     c.set("endpoints", endpoints);
+    c.set("catalog", catalog);
     await next();
   });
   app.use("*", readCors());

@@ -5,6 +5,7 @@ import type { Database } from "../adapters/db.ts";
 import type { Redis } from "../adapters/redis.ts";
 import type { Config } from "../config.ts";
 import type { OpenFetcher, VetHost } from "../domain/crawl/types.ts";
+import type { RouteGroup } from "./routes.ts";
 
 /** What a request's handlers may use; built once per request from the bindings. It is also the
  * DomainContext that domain operations take. */
@@ -29,5 +30,7 @@ export interface AppEnv {
     deps: Dependencies;
     /** Every endpoint of the service: operationId → description (for the descriptor). */
     endpoints: Record<string, string>;
+    /** Every endpoint group of the service, served here or not (for the OpenAPI document). */
+    catalog: RouteGroup[];
   };
 }

@@ -6,7 +6,7 @@ import { CheckResultSchema, UrlBodySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The spec's free limit of POST /check. */
-export const CHECK_LIMIT = { limit: 10, window: "1 h" } as const;
+export const CHECK_LIMIT = { name: "check", limit: 10, window: "1 h" } as const;
 
 export const checkSiteRoute = createRoute({
   method: "post",
@@ -14,6 +14,10 @@ export const checkSiteRoute = createRoute({
   operationId: "checkSite",
   tags: ["checks"],
   summary: "Live crawl of a URL's site: its score and the 7 signals with their evidence",
+  description:
+    "Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address; never cached.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
   responses: {
     200: { description: "The live result", content: { "application/json": { schema: CheckResultSchema } } },
@@ -22,7 +26,7 @@ export const checkSiteRoute = createRoute({
 });
 
 export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
-  app.use(checkSiteRoute.path, rateLimit({ name: "check", ...CHECK_LIMIT }));
+  app.use(checkSiteRoute.path, rateLimit(CHECK_LIMIT));
   app.openapi(checkSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;

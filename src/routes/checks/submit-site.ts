@@ -6,7 +6,7 @@ import { UrlBodySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** Submissions per client; the spec leaves the figure open. */
-export const SUBMIT_LIMIT = { limit: 30, window: "1 h" } as const;
+export const SUBMIT_LIMIT = { name: "submit", limit: 30, window: "1 h" } as const;
 
 export const SubmissionSchema = z
   .object({
@@ -24,6 +24,10 @@ export const submitSiteRoute = createRoute({
   operationId: "submitSite",
   tags: ["checks"],
   summary: "Queue a crawl of a URL's site (once per domain per hour)",
+  description:
+    "Queues a crawl of the URL's domain (the site is not contacted now; its name must resolve to public addresses). A repeat within the hour answers `already_queued` with the first `queued_at`. The crawl later writes the site, its signal evidence and score history to the index. 503 when the queue cannot take the job (retry then).",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
   responses: {
     201: { description: "Submitted for crawling", content: { "application/json": { schema: SubmissionSchema } } },
@@ -32,7 +36,7 @@ export const submitSiteRoute = createRoute({
 });
 
 export function registerSubmitSite(app: OpenAPIHono<AppEnv>) {
-  app.use(submitSiteRoute.path, rateLimit({ name: "submit", ...SUBMIT_LIMIT }));
+  app.use(submitSiteRoute.path, rateLimit(SUBMIT_LIMIT));
   app.openapi(submitSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;

@@ -5,7 +5,7 @@ import { rateLimit } from "../../http/middleware/rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The spec's free limit of live verifications. */
-export const VERIFY_MCP_LIMIT = { limit: 20, window: "1 h" } as const;
+export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" } as const;
 
 export const VerifyMcpQuerySchema = z.strictObject({
   url: z
@@ -34,6 +34,10 @@ export const verifyMcpRoute = createRoute({
   operationId: "verifyMcp",
   tags: ["checks"],
   summary: "Live MCP handshake (initialize, initialized, tools/list) with one endpoint; never cached",
+  description:
+    "A Streamable HTTP handshake with the endpoint: initialize, notifications/initialized, then tools/list. `verified` is true only for a compliant handshake; `note` says what was found (compliant, gated, wrong transport, not MCP, unreachable). Only public hosts are probed. 20 per hour per client; never cached or stored.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: { query: VerifyMcpQuerySchema },
   responses: {
     200: { description: "The verification", content: { "application/json": { schema: McpVerificationSchema } } },
@@ -42,7 +46,7 @@ export const verifyMcpRoute = createRoute({
 });
 
 export function registerVerifyMcp(app: OpenAPIHono<AppEnv>) {
-  app.use(verifyMcpRoute.path, rateLimit({ name: "verify-mcp", ...VERIFY_MCP_LIMIT }));
+  app.use(verifyMcpRoute.path, rateLimit(VERIFY_MCP_LIMIT));
   app.openapi(verifyMcpRoute, async (c) => {
     const { url } = c.req.valid("query");
     const deps = c.var.deps;

@@ -15,6 +15,10 @@ export const getCategoriesRoute = createRoute({
   operationId: "listCategories",
   tags: ["discovery"],
   summary: "The discovery categories and their site counts (audit-only buckets not listed)",
+  description:
+    "The 12 discovery categories in the interface's order, each with how many sites it holds (empty ones included); the audit-only buckets other and spam are not listed. Cached 5 minutes.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   responses: {
     200: { description: "Categories", content: { "application/json": { schema: CategoriesResponseSchema } } },
   },

@@ -25,6 +25,10 @@ export const getDescriptorRoute = createRoute({
   operationId: "getIndexDescriptor",
   tags: ["discovery"],
   summary: "Index descriptor: what the service is, its endpoints, limits and published policy",
+  description:
+    "What the service is and where everything lives: base_url, the OpenAPI document, the AI plugin manifest, the MCP endpoint, every endpoint of the service by operationId, the version and its policy, authentication, the free rate limits and the provider exchange's published policy constants. Cached 5 minutes.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   responses: {
     200: { description: "The index descriptor", content: { "application/json": { schema: DescriptorSchema } } },
   },

@@ -37,16 +37,22 @@ export const SiteSearchIdQuerySchema = z.strictObject({
     .openapi({ description: "The search whose result is being selected" }),
 });
 
+export const SiteDomainParamsSchema = z.object({
+  domain: z.string().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
+});
+
 export const getSiteRoute = createRoute({
   method: "get",
   path: "/site/{domain}",
   operationId: "getSite",
   tags: ["discovery"],
   summary: "One site in detail: record, signal evidence, score history; records a result selection",
+  description:
+    "Every Site field plus the score version, each signal's evidence from the last crawl and the score history. With the `search_id` of a live search that returned this domain, the view records a result selection (once per search and domain); a new, non-synthetic selection adds an action-interest sidecar for this domain, and a selection alone is never treated as interest. An unknown domain is a 404.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: {
-    params: z.object({
-      domain: z.string().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
-    }),
+    params: SiteDomainParamsSchema,
     query: SiteSearchIdQuerySchema,
   },
   responses: {

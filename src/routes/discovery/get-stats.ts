@@ -48,6 +48,10 @@ export const getStatsRoute = createRoute({
   operationId: "getIndexStats",
   tags: ["discovery"],
   summary: "Index statistics: totals, signal coverage, score distribution and freshness",
+  description:
+    "Over every indexed site: totals (the audit-only buckets apart), each signal's coverage, the score average, median and distribution, and crawl freshness. Cached 5 minutes.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   responses: {
     200: { description: "Index statistics", content: { "application/json": { schema: StatsResponseSchema } } },
   },

@@ -10,6 +10,20 @@ export const TopQuerySchema = z.strictObject({
   limit: integerParam(1, TOP_MAX_LIMIT, `How many sites, default ${TOP_DEFAULT_LIMIT}`),
 });
 
+/** The domain input of a top list from its validated parameters (REST and MCP alike). */
+export function toTopInput(query: z.output<typeof TopQuerySchema>) {
+  return {
+    filters: {
+      category: query.category,
+      hasApi: query.has_api,
+      hasMcp: query.has_mcp,
+      hasOpenapi: query.has_openapi,
+      hasLlmsTxt: query.has_llms_txt,
+    },
+    limit: query.limit ?? TOP_DEFAULT_LIMIT,
+  };
+}
+
 export const TopResponseSchema = z
   .object({
     results: z.array(SiteSchema),
@@ -24,6 +38,10 @@ export const getTopRoute = createRoute({
   operationId: "getTopSites",
   tags: ["discovery"],
   summary: "The highest agentic scores (ties by domain), cached 5 minutes per filter set",
+  description:
+    "Sites by `agentic_score` descending, then `domain`, filtered by category and the signal flags; the audit-only categories only when named. `limit` 1 to 100, default 50. Each filter set is cached 5 minutes (`X-Cache: HIT` or `MISS`).",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: { query: TopQuerySchema },
   responses: {
     200: { description: "The top list", content: { "application/json": { schema: TopResponseSchema } } },
@@ -33,20 +51,7 @@ export const getTopRoute = createRoute({
 
 export function registerGetTop(app: OpenAPIHono<AppEnv>) {
   app.openapi(getTopRoute, async (c) => {
-    const query = c.req.valid("query");
-    const { cacheHit, ...top } = await listTopSites({
-      ctx: c.var.deps,
-      input: {
-        filters: {
-          category: query.category,
-          hasApi: query.has_api,
-          hasMcp: query.has_mcp,
-          hasOpenapi: query.has_openapi,
-          hasLlmsTxt: query.has_llms_txt,
-        },
-        limit: query.limit ?? TOP_DEFAULT_LIMIT,
-      },
-    });
+    const { cacheHit, ...top } = await listTopSites({ ctx: c.var.deps, input: toTopInput(c.req.valid("query")) });
     c.header("X-Cache", cacheHit ? "HIT" : "MISS");
     c.header("Cache-Control", `public, max-age=${TOP_CACHE_SECONDS / 5}`);
     return c.json(top, 200);

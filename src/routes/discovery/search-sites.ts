@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { runSearch } from "../../domain/search/run-search.ts";
+import type { SearchSurface } from "../../domain/receipts/receipt-constants.ts";
+import { type RunSearchInput, runSearch } from "../../domain/search/run-search.ts";
 import { SEARCH_MAX_PAGE, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../domain/search/search-sites.ts";
 import { MAX_QUERY_LENGTH } from "../../domain/search/text-query.ts";
 import type { AppEnv } from "../../http/context.ts";
@@ -14,7 +15,7 @@ import {
 } from "../shared/site-schemas.ts";
 
 /** Free search: 240 per hour per client (interface spec, Limits). */
-export const SEARCH_LIMIT = { limit: 240, window: "1 h" } as const;
+export const SEARCH_LIMIT = { name: "search", limit: 240, window: "1 h" } as const;
 
 export const SearchQuerySchema = z.strictObject({
   q: z
@@ -32,6 +33,37 @@ export const SearchQuerySchema = z.strictObject({
   ...signalFlagParams,
   page: integerParam(1, SEARCH_MAX_PAGE, `Page, 1-based; ${SEARCH_PAGE_SIZE} results per page`),
 });
+
+/** The one search header: X-SVC-Synthetic (REST and MCP read it alike). */
+export const SearchHeadersSchema = z.object({
+  "x-svc-synthetic": z.enum(["true", "false"], { error: "must be true or false" }).optional().openapi({
+    description: "true marks a test, monitor or load-run search: kept out of demand and action interests",
+  }),
+});
+
+export type SearchQuery = z.output<typeof SearchQuerySchema>;
+
+/** The domain input of one search from its validated parameters; every surface maps them so. */
+export function toSearchInput(
+  query: SearchQuery,
+  source: { surface: SearchSurface; headers: z.output<typeof SearchHeadersSchema> },
+): RunSearchInput {
+  return {
+    q: query.q?.trim() || undefined,
+    filters: {
+      category: query.category,
+      tag: query.tag,
+      minScore: query.min_score,
+      hasApi: query.has_api,
+      hasMcp: query.has_mcp,
+      hasOpenapi: query.has_openapi,
+      hasLlmsTxt: query.has_llms_txt,
+    },
+    page: query.page ?? 1,
+    surface: source.surface,
+    synthetic: source.headers["x-svc-synthetic"] === "true",
+  };
+}
 
 export const SearchResponseSchema = z
   .object({
@@ -65,13 +97,13 @@ export const searchSitesRoute = createRoute({
   operationId: "searchSites",
   tags: ["discovery"],
   summary: "Search the index: organic results by agentic_score, with a query-free receipt",
+  description:
+    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, then `domain`; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. 240 per hour per client; never cached.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: {
     query: SearchQuerySchema,
-    headers: z.object({
-      "x-svc-synthetic": z.enum(["true", "false"], { error: "must be true or false" }).optional().openapi({
-        description: "true marks a test, monitor or load-run search: kept out of demand and action interests",
-      }),
-    }),
+    headers: SearchHeadersSchema,
   },
   responses: {
     200: {
@@ -83,28 +115,10 @@ export const searchSitesRoute = createRoute({
 });
 
 export function registerSearchSites(app: OpenAPIHono<AppEnv>) {
-  app.use(searchSitesRoute.path, rateLimit({ name: "search", ...SEARCH_LIMIT }));
+  app.use(searchSitesRoute.path, rateLimit(SEARCH_LIMIT));
   app.openapi(searchSitesRoute, async (c) => {
-    const query = c.req.valid("query");
-    const headers = c.req.valid("header");
-    const body = await runSearch({
-      ctx: c.var.deps,
-      input: {
-        q: query.q?.trim() || undefined,
-        filters: {
-          category: query.category,
-          tag: query.tag,
-          minScore: query.min_score,
-          hasApi: query.has_api,
-          hasMcp: query.has_mcp,
-          hasOpenapi: query.has_openapi,
-          hasLlmsTxt: query.has_llms_txt,
-        },
-        page: query.page ?? 1,
-        surface: "rest",
-        synthetic: headers["x-svc-synthetic"] === "true",
-      },
-    });
+    const input = toSearchInput(c.req.valid("query"), { surface: "rest", headers: c.req.valid("header") });
+    const body = await runSearch({ ctx: c.var.deps, input });
     // Every search writes its own receipt: a shared cache must never replay one.
     c.header("Cache-Control", "private, no-store");
     return c.json(body, 200);

@@ -8,7 +8,7 @@ import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The abuse limit of action interests; the spec leaves the figure open. */
-export const ACTION_INTEREST_LIMIT = { limit: 60, window: "1 h" } as const;
+export const ACTION_INTEREST_LIMIT = { name: "action-interests", limit: 60, window: "1 h" } as const;
 
 export const ActionInterestRequestSchema = z
   .strictObject({
@@ -48,6 +48,10 @@ export const recordActionInterestRoute = createRoute({
   operationId: "recordActionInterest",
   tags: ["exchange"],
   summary: "Record an attested principal interest in one action on one returned organic result",
+  description:
+    "Records a private, query-free demand receipt: the caller attests its principal's explicit, current interest (svc-action-interest-v1) in one action on one domain its search returned organically. The receipt expires with its source search. It contacts no provider, creates no ticket or charge, is not commercial proof and changes no rank or score. 404 when the source is missing, stale, synthetic or did not return the domain (indistinguishable); 409 when that result already recorded a different action; 403 for a cross-origin browser request. 60 per hour per client.",
+  // Public: the spec's Authentication lists it under "none".
+  security: [],
   request: {
     body: { required: true, content: { "application/json": { schema: ActionInterestRequestSchema } } },
   },
@@ -66,7 +70,7 @@ export const recordActionInterestRoute = createRoute({
 
 export function registerRecordActionInterest(app: OpenAPIHono<AppEnv>) {
   app.use(recordActionInterestRoute.path, refuseCrossOriginBrowserMutations());
-  app.use(recordActionInterestRoute.path, rateLimit({ name: "action-interests", ...ACTION_INTEREST_LIMIT }));
+  app.use(recordActionInterestRoute.path, rateLimit(ACTION_INTEREST_LIMIT));
   app.openapi(recordActionInterestRoute, async (c) => {
     const body = c.req.valid("json");
     const { created, receipt } = await recordActionInterest({

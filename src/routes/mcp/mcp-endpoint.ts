@@ -1,0 +1,48 @@
+/**
+ * {mcp_url} = {origin}/mcp: the service's MCP server over Streamable HTTP, stateless. Every POST
+ * gets a fresh server and transport (no session ids, nothing kept between requests, so any isolate
+ * can answer any request), and the answer is one JSON body rather than an event stream. A
+ * stateless server offers no GET stream and no session to DELETE: those, and any other method,
+ * are answered 405 with a JSON-RPC error.
+ */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { AppEnv } from "../../http/context.ts";
+import { createMcpServer } from "./mcp-server.ts";
+
+/** Where the MCP server is served, at the site root (the descriptor's `mcp_endpoint`). */
+export const MCP_PATH = "/mcp";
+
+const METHOD_NOT_ALLOWED_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  error: {
+    // The code the SDK's transport gives its own HTTP-level refusals (JSON-RPC's server range).
+    code: -32000,
+    message: "Method not allowed: this stateless MCP server takes JSON-RPC requests by POST only.",
+  },
+  id: null,
+});
+
+/** Mounts POST /mcp and the 405 answers of the other methods on the site-root routes. */
+export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
+  siteRoutes.post(MCP_PATH, async (c) => {
+    const server = createMcpServer(c);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      // In JSON mode this settles once every response of the request is written into the body.
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+  siteRoutes.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, () => {
+    return new Response(METHOD_NOT_ALLOWED_BODY, {
+      status: 405,
+      headers: { "Content-Type": "application/json", Allow: "POST" },
+    });
+  });
+}

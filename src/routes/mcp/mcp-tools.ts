@@ -1,0 +1,199 @@
+/**
+ * The MCP server's tools: one per free public capability, plus the action-interest call the
+ * search sidecar's `call_contract` names. Each tool takes the REST route's own schemas, counts
+ * against the REST route's own rate limit, and calls the same domain operation with the same
+ * per-request dependencies; it never calls the service over HTTP.
+ */
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Context } from "hono";
+import type { ZodError } from "zod";
+import { checkSite } from "../../domain/checks/check-site.ts";
+import { submitSite } from "../../domain/checks/submit-site.ts";
+import { verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { INVOCATION_CONDITION } from "../../domain/receipts/action-interest-sidecar.ts";
+import { ACTION_INTEREST_TOOL } from "../../domain/receipts/receipt-constants.ts";
+import { recordActionInterest } from "../../domain/receipts/record-action-interest.ts";
+import { runSearch } from "../../domain/search/run-search.ts";
+import { SEARCH_PAGE_SIZE } from "../../domain/search/search-sites.ts";
+import { listTopSites } from "../../domain/search/top-sites.ts";
+import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
+import { listCategories } from "../../domain/sites/list-categories.ts";
+import { indexStats } from "../../domain/stats/index-stats.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { consumeRateLimit, type RateLimitOptions } from "../../http/middleware/rate-limit.ts";
+import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
+import { validationProblem } from "../../http/problem.ts";
+import { fieldErrors } from "../../http/validation.ts";
+import { CHECK_LIMIT } from "../checks/check-site.ts";
+import { SUBMIT_LIMIT } from "../checks/submit-site.ts";
+import { VERIFY_MCP_LIMIT, VerifyMcpQuerySchema } from "../checks/verify-mcp.ts";
+import { SiteDomainParamsSchema, SiteSearchIdQuerySchema } from "../discovery/get-site.ts";
+import { TopQuerySchema, toTopInput } from "../discovery/get-top.ts";
+import { SEARCH_LIMIT, SearchHeadersSchema, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
+import { ACTION_INTEREST_LIMIT, ActionInterestRequestSchema } from "../exchange/record-action-interest.ts";
+import { UrlBodySchema } from "../shared/check-schemas.ts";
+import {
+  createBodyInput,
+  createEmptyInput,
+  createParametersInput,
+  type ToolInput,
+  type ToolInputSchema,
+} from "./tool-input.ts";
+
+type RequestContext = Context<AppEnv>;
+
+/** Runs before a tool's arguments are read, in order, as the REST route's middleware does. */
+type Guard = (c: RequestContext) => Promise<void>;
+
+/** One tool as the server lists and calls it. */
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  inputSchema(): ToolInputSchema;
+  /** Guards, then arguments, then the domain operation; throws what REST would answer with. */
+  call(c: RequestContext, args: Record<string, unknown>): Promise<object>;
+}
+
+interface ToolSpec<T> {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  input: ToolInput<T>;
+  guards?: Guard[];
+  run(c: RequestContext, input: T): Promise<object>;
+}
+
+function defineTool<T>(spec: ToolSpec<T>): McpTool {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    annotations: spec.annotations,
+    inputSchema: spec.input.jsonSchema,
+    async call(c, args) {
+      for (const guard of spec.guards ?? []) await guard(c);
+      return spec.run(c, spec.input.parse(args));
+    },
+  };
+}
+
+/** The REST route's limit, on the same counter (name and client identity) as REST. */
+const countAgainst =
+  (options: RateLimitOptions): Guard =>
+  async (c) => {
+    await consumeRateLimit(c, options);
+  };
+
+/** The REST rule of POST /action-interests: no state change on behalf of another site's page. */
+const refuseCrossOriginBrowsers: Guard = async (c) => {
+  await refuseCrossOriginBrowserMutations()(c, async () => {});
+};
+
+const toCheckContext = (c: RequestContext) => ({ ...c.var.deps, allowPrivate: c.var.deps.config.FETCH_ALLOW_PRIVATE });
+
+/** The search header (X-SVC-Synthetic) read from the MCP request, with REST's rule and message. */
+function readSearchHeaders(c: RequestContext) {
+  const headers = SearchHeadersSchema.safeParse({ "x-svc-synthetic": c.req.header("x-svc-synthetic") });
+  if (!headers.success) throw validationProblem(fieldErrors(headers.error as ZodError, "header"));
+  return headers.data;
+}
+
+// search_sites and get_site are read-only to the caller: the receipt and selection they record are
+// query-free bookkeeping that changes nothing anyone sees in the index.
+export const MCP_TOOLS: McpTool[] = [
+  defineTool({
+    name: "search_sites",
+    title: "Search sites",
+    description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description or domain; filters narrow by category, tag, minimum score and signals. Results are organic (exact domain first, then agentic_score descending); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    input: createParametersInput({ query: SearchQuerySchema }),
+    guards: [countAgainst(SEARCH_LIMIT)],
+    run: (c, query) =>
+      runSearch({ ctx: c.var.deps, input: toSearchInput(query, { surface: "mcp", headers: readSearchHeaders(c) }) }),
+  }),
+  defineTool({
+    name: "get_top_sites",
+    title: "Top sites",
+    description:
+      "The highest agentic scores (ties by domain), optionally filtered by category and signals; limit 1 to 100, default 50.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    input: createParametersInput({ query: TopQuerySchema }),
+    run: async (c, query) => {
+      const { cacheHit: _cacheHit, ...top } = await listTopSites({ ctx: c.var.deps, input: toTopInput(query) });
+      return top;
+    },
+  }),
+  defineTool({
+    name: "get_site",
+    title: "Site detail",
+    description:
+      "One indexed site in detail: its record, the evidence behind each signal and its score history. Pass the search_id of the search that returned the domain to record the selection; a new selection adds an action_interest sidecar for that domain. An unknown domain is a SITE_NOT_FOUND error.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    input: createParametersInput({ query: SiteSearchIdQuerySchema, path: SiteDomainParamsSchema }),
+    run: (c, input) => getSiteDetail({ ctx: c.var.deps, input: { domain: input.domain, searchId: input.search_id } }),
+  }),
+  defineTool({
+    name: "list_categories",
+    title: "Categories",
+    description: "The discovery categories with their site counts.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    input: createEmptyInput(),
+    run: (c) => listCategories({ ctx: c.var.deps }),
+  }),
+  defineTool({
+    name: "get_stats",
+    title: "Index statistics",
+    description: "Index statistics: totals, signal coverage, the score distribution and crawl freshness.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    input: createEmptyInput(),
+    run: (c) => indexStats({ ctx: c.var.deps }),
+  }),
+  defineTool({
+    name: "check_site",
+    title: "Check a site live",
+    description: `Crawl a URL's site now and return its agentic_score with the 7 signals and their evidence. It never writes the index (an indexed site whose live result differs gets a recrawl queued). Free limit ${CHECK_LIMIT.limit} per hour per client.`,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    input: createBodyInput(UrlBodySchema),
+    guards: [countAgainst(CHECK_LIMIT)],
+    run: (c, { url }) => checkSite({ ctx: toCheckContext(c), input: { url } }),
+  }),
+  defineTool({
+    name: "verify_mcp",
+    title: "Verify an MCP server",
+    description: `Perform a live MCP handshake (initialize, initialized, tools/list) with one endpoint and report whether it is compliant; scheme optional, a bare host means <origin>/mcp. Never cached. Free limit ${VERIFY_MCP_LIMIT.limit} per hour per client.`,
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    input: createParametersInput({ query: VerifyMcpQuerySchema }),
+    guards: [countAgainst(VERIFY_MCP_LIMIT)],
+    run: (c, { url }) => {
+      const { openFetcher, vetHost, config } = c.var.deps;
+      return verifyMcp({ ctx: { openFetcher, vetHost, allowPrivate: config.FETCH_ALLOW_PRIVATE }, input: { url } });
+    },
+  }),
+  defineTool({
+    name: "submit_site",
+    title: "Submit a site",
+    description: "Queue a crawl of a URL's site for the index (once per domain per hour).",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    input: createBodyInput(UrlBodySchema),
+    guards: [countAgainst(SUBMIT_LIMIT)],
+    run: (c, { url }) => submitSite({ ctx: toCheckContext(c), input: { url } }),
+  }),
+  defineTool({
+    name: ACTION_INTEREST_TOOL,
+    title: "Record action interest",
+    description: `Record that your principal is interested in one action (action_type) on one organic result (domain) of a search (search_id), as the search's action_interest.call_contract describes. ${INVOCATION_CONDITION} Pass caller_attests_principal_interest true and confirmation_version as the contract fixes them, and no other field. It contacts no provider, creates no ticket or charge and changes no rank.`,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    input: createBodyInput(ActionInterestRequestSchema),
+    guards: [refuseCrossOriginBrowsers, countAgainst(ACTION_INTEREST_LIMIT)],
+    run: async (c, body) => {
+      const { receipt } = await recordActionInterest({
+        ctx: c.var.deps,
+        input: { searchId: body.search_id, domain: body.domain, actionType: body.action_type },
+      });
+      return receipt;
+    },
+  }),
+];

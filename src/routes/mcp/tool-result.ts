@@ -1,0 +1,42 @@
+/**
+ * What a tool call answers: the REST endpoint's JSON as structured content (and as text, for
+ * clients that read only text), or a tool error carrying the REST problem's code and message.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { DomainError } from "../../domain/errors.ts";
+import { HttpProblem, internalProblem } from "../../http/problem.ts";
+
+/** The body of a tool error: the REST problem's `code`, its `detail` as `message`, and its extensions. */
+export interface ToolErrorBody {
+  code: string;
+  message: string;
+  [extension: string]: unknown;
+}
+
+/** A successful call: `body` is exactly what the REST endpoint returns (always a JSON object). */
+export function buildToolResult(body: object): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(body) }],
+    structuredContent: body as Record<string, unknown>,
+  };
+}
+
+/**
+ * A failed call as a tool error (`isError: true`), so the model sees why and can correct itself.
+ * Domain errors and HTTP problems keep their public code and message, as REST gives them; anything
+ * else, a 5xx included, is logged and answered with the generic internal error, never its message
+ * or stack.
+ */
+export function buildToolError(error: unknown): CallToolResult {
+  let body: ToolErrorBody;
+  if (error instanceof DomainError) {
+    body = { code: error.code, message: error.message };
+  } else if (error instanceof HttpProblem && error.status < 500) {
+    body = { code: error.code, message: error.message, ...error.extensions };
+  } else {
+    console.error("mcp tool failed", error);
+    const internal = internalProblem();
+    body = { code: internal.code, message: internal.message };
+  }
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+}

@@ -1,0 +1,126 @@
+/**
+ * The service's OpenAPI 3.1 document, generated from the route definitions of its endpoint groups
+ * (never written by hand), so it cannot drift from what the routes validate and answer. Served at
+ * {site_url}/openapi.json and rendered at {site_url}/docs; `npm test` lints it.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { API_PREFIX } from "../app.ts";
+import { buildDescriptor, FREE_LIMITS, SERVICE_VERSION } from "../domain/descriptor/build-descriptor.ts";
+import type { RouteGroup } from "../http/routes.ts";
+
+/** The generated document (an OpenAPI 3.1 object). */
+export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+type RegistryDefinition = OpenAPIHono["openAPIRegistry"]["definitions"][number];
+
+/** Each tag a route may carry, described once here so the document's top-level tags say what it groups. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  discovery:
+    "The free, organic index: the descriptor, search, the top list, site detail, categories and statistics. Ordering and scores are never changed by anything paid.",
+  checks:
+    "Live checks of any site: a readiness crawl, an MCP handshake, and submitting a site for crawling. Results of live checks are never cached.",
+  exchange:
+    "The optional provider-funded layer, beside and never inside organic results: recording a principal's action interest on a returned organic result.",
+};
+
+/**
+ * The spec's two credentials (Authentication). Declared even while every operation is public, so
+ * clients see the whole scheme set; an operation that needs one names it in its `security`.
+ */
+export const SECURITY_SCHEMES = {
+  humanSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "svc_session",
+    description:
+      "Human session cookie, created by the e-mail sign-in flow (which fails closed); required by the provider claim and offer endpoints (401 without it).",
+  },
+  providerKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-SVC-Provider-Key",
+    description:
+      "Claim-scoped provider key, returned once after DNS verification or rotation (rotation revokes earlier keys); works only while its claim is verified and fresh.",
+  },
+} as const;
+
+/** What every operation shares, after the descriptor's own description. */
+const SHARED_RULES = [
+  "Every error reply is an RFC 9457 `application/problem+json` document with a stable `code` and the `request_id`; validation failures list each offending field in `errors`.",
+  `Free limits: search ${FREE_LIMITS.search}, live verification ${FREE_LIMITS.live_verification}, \`POST /check\` ${FREE_LIMITS.check}; over a limit the reply is 429 with \`Retry-After\`.`,
+];
+
+/** Copies one group's definitions into the registry the document is generated from. */
+function copyDefinitions(target: OpenAPIHono, group: RouteGroup): void {
+  for (const definition of group.routes.openAPIRegistry.definitions as RegistryDefinition[]) {
+    if (definition.type === "route") {
+      target.openAPIRegistry.registerPath(definition.route);
+    } else if (definition.type === "component") {
+      target.openAPIRegistry.registerComponent(definition.componentType, definition.name, definition.component);
+    } else {
+      // Named schemas reach the document through the routes that use them; anything else is new.
+      throw new Error(`group ${group.name}: unsupported OpenAPI registry entry "${definition.type}"`);
+    }
+  }
+}
+
+/** The tags the operations use, in first-use order, each with its description. */
+function collectTags(document: OpenApiDocument): { name: string; description?: string }[] {
+  const names = new Set<string>();
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem ?? {})) {
+      if (typeof operation === "object" && operation !== null && "responses" in operation) {
+        for (const tag of operation.tags ?? []) names.add(tag);
+      }
+    }
+  }
+  return [...names].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
+}
+
+/**
+ * Generates the document of every API route of `groups` (paths relative to /api/v1), origin-free:
+ * `withOrigin` adds the server and contact URLs. Site-root routes (pages, this document, /mcp) are
+ * not API operations and are left out: their paths would collide with the API's (GET / is both the
+ * home page and the descriptor).
+ */
+export function buildOpenApiDocument(groups: RouteGroup[]): OpenApiDocument {
+  const merged = new OpenAPIHono();
+  for (const group of groups) copyDefinitions(merged, group);
+  const descriptor = buildDescriptor({ origin: "", endpoints: {} });
+  const generated = merged.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: descriptor.name,
+      version: SERVICE_VERSION,
+      description: [descriptor.description, ...SHARED_RULES].join("\n\n"),
+      contact: { name: descriptor.name },
+    },
+    servers: [{ url: API_PREFIX }],
+  });
+  return {
+    ...generated,
+    tags: collectTags(generated),
+    components: { ...generated.components, securitySchemes: SECURITY_SCHEMES },
+  };
+}
+
+const builtDocuments = new WeakMap<RouteGroup[], OpenApiDocument>();
+
+/** `buildOpenApiDocument`, once per set of groups (an app's catalog lives as long as the app). */
+export function openApiDocumentOf(groups: RouteGroup[]): OpenApiDocument {
+  let document = builtDocuments.get(groups);
+  if (!document) {
+    document = buildOpenApiDocument(groups);
+    builtDocuments.set(groups, document);
+  }
+  return document;
+}
+
+/** The document as served from `origin`: absolute server URL and a contact link to the site. */
+export function withOrigin(document: OpenApiDocument, origin: string): OpenApiDocument {
+  return {
+    ...document,
+    info: { ...document.info, contact: { ...document.info.contact, url: `${origin}/` } },
+    servers: [{ url: `${origin}${API_PREFIX}`, description: "This deployment's API root ({base_url})" }],
+  };
+}
