@@ -17,8 +17,9 @@ import { performance } from "node:perf_hooks";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { demoSites, seededRandom } from "../db/seed/demo-index.ts";
-import { createDatabase } from "../src/adapters/db.ts";
-import { needsWalk, searchStatements } from "../src/domain/search/search-sites.ts";
+import type { RunSqlBatch } from "../src/adapters/db.ts";
+import type { DriverKind } from "../src/domain/search/search-plan.ts";
+import { runSearchQuery } from "../src/domain/search/search-sites.ts";
 import type { SiteFilters } from "../src/domain/search/site-filters.ts";
 import { CATEGORIES, type Category } from "../src/domain/sites/site-fields.ts";
 import { startLocalStack } from "./local-stack.ts";
@@ -140,10 +141,11 @@ async function prepareIndex(client: pg.Client): Promise<Vocabulary> {
   log(`loading ${SITES} synthetic sites`);
   const started = performance.now();
   await client.query("truncate sites cascade");
+  // The sites' secondary indexes and the search index's list index are built after the load.
   const secondary = await client.query<{ indexname: string; indexdef: string }>(
     `select i.indexname, i.indexdef from pg_indexes i
      left join pg_constraint c on c.conname = i.indexname
-     where i.schemaname = 'public' and i.tablename = 'sites' and c.conname is null`,
+     where i.schemaname = 'public' and i.tablename in ('sites', 'search_postings') and c.conname is null`,
   );
   for (const index of secondary.rows) await client.query(`drop index ${index.indexname}`);
   const vocabulary = await generateIndex(client);
@@ -153,6 +155,7 @@ async function prepareIndex(client: pg.Client): Promise<Vocabulary> {
     await client.query(index.indexdef);
   }
   await client.query("vacuum analyze sites");
+  await client.query("vacuum analyze search_postings");
   log(`loaded and indexed in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return vocabulary;
 }
@@ -253,8 +256,8 @@ interface ClassResult {
   p99: number;
   max: number;
   slowest: string;
-  /** Searches with over 1,000 matches, whose page came from the index walk (step 2). */
-  walks?: number;
+  /** How many of the class's queries each kind of list drove (search-plan.ts). */
+  drivers?: string;
 }
 
 function summarise(name: string, samples: { ms: number; label: string }[]): ClassResult {
@@ -272,61 +275,52 @@ function summarise(name: string, samples: { ms: number; label: string }[]): Clas
 }
 
 const dialect = new PgDialect();
-const offlineDb = createDatabase({ DATABASE_URL: "postgres://bench@localhost/bench", DATABASE_LOCAL_HTTP: false });
 
-/** Runs statements in one transaction, as a Neon batch does; returns the first select's count. */
-async function runBatch(client: pg.Client, statements: { sql: string; params: unknown[] }[]): Promise<number> {
-  await client.query("begin");
-  try {
-    let counted: number | undefined;
-    for (const { sql, params } of statements) {
-      const result = await client.query(sql, params);
-      // The capped count is the first statement that returns rows: one row, one column.
-      const first = result.rows[0] as Record<string, unknown> | undefined;
-      if (counted === undefined && first) counted = Number(Object.values(first)[0]);
+/** `RunSqlBatch` over one pg connection: each batch one transaction, as a Neon batch is. */
+function pgBatchRunner(client: pg.Client): RunSqlBatch {
+  return async (statements) => {
+    await client.query("begin");
+    try {
+      const results = [];
+      for (const statement of statements) {
+        const query = dialect.sqlToQuery(statement);
+        results.push((await client.query(query.sql, query.params as unknown[])).rows);
+      }
+      await client.query("commit");
+      return results;
+    } catch (error) {
+      await client.query("rollback");
+      throw error;
     }
-    await client.query("commit");
-    return counted ?? 0;
-  } catch (error) {
-    await client.query("rollback");
-    throw error;
-  }
+  };
 }
 
-/**
- * Database time of one search: the statements searchSites runs, in its order — the bounded step
- * as one transaction, then the walk when the count exceeds the window.
- */
-async function timeSearch(client: pg.Client, testCase: Case): Promise<{ ms: number; walked: boolean }> {
-  const statements = searchStatements(offlineDb, { q: testCase.q, filters: testCase.filters, page: testCase.page });
-  const bounded = [
-    ...statements.holdToBitmapScans.map((setting) => dialect.sqlToQuery(setting)),
-    statements.cappedCount.toSQL(),
-    statements.firstPage.toSQL(),
-    ...(statements.pinned ? [statements.pinned.toSQL()] : []),
-  ];
-  const walk = statements.walkPage.toSQL();
+/** Database time of one search: `runSearchQuery` itself, over a direct connection. */
+async function timeSearch(run: RunSqlBatch, testCase: Case): Promise<{ ms: number; driver: DriverKind | "none" }> {
+  let driver: DriverKind | "none" = "none";
   const started = performance.now();
-  const counted = await runBatch(client, bounded);
-  const walked = statements.indexed && needsWalk(counted);
-  if (walked) await client.query(walk.sql, walk.params as unknown[]);
-  return { ms: performance.now() - started, walked };
+  await runSearchQuery(run, { q: testCase.q, filters: testCase.filters, page: testCase.page }, (plan) => {
+    driver = plan.driver.kind;
+  });
+  return { ms: performance.now() - started, driver };
 }
 
 async function measureDatabase(client: pg.Client, cases: Map<string, Case[]>): Promise<ClassResult[]> {
-  for (const list of cases.values()) for (const testCase of list) await timeSearch(client, testCase);
+  const run = pgBatchRunner(client);
+  for (const list of cases.values()) for (const testCase of list) await timeSearch(run, testCase);
   const results: ClassResult[] = [];
   for (const [name, list] of cases) {
     const samples: { ms: number; label: string }[] = [];
-    let walks = 0;
-    for (let run = 0; run < RUNS; run++) {
+    const drivers = new Map<string, number>();
+    for (let round = 0; round < RUNS; round++) {
       for (const testCase of list) {
-        const { ms, walked } = await timeSearch(client, testCase);
+        const { ms, driver } = await timeSearch(run, testCase);
         samples.push({ ms, label: testCase.label });
-        if (walked) walks += 1;
+        if (round === 0) drivers.set(driver, (drivers.get(driver) ?? 0) + 1);
       }
     }
-    results.push({ ...summarise(name, samples), walks });
+    const driven = [...drivers].map(([driver, count]) => `${driver} ${count}`).join(", ");
+    results.push({ ...summarise(name, samples), drivers: driven });
   }
   return results;
 }
@@ -400,11 +394,11 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult>
 
 function table(results: ClassResult[]): string {
   const lines = [
-    "| class | n | p50 ms | p95 ms | p99 ms | max ms | walks (over 1,000 matches) | slowest |",
+    "| class | n | p50 ms | p95 ms | p99 ms | max ms | driver lists | slowest |",
     "|---|---|---|---|---|---|---|---|",
     ...results.map(
       (r) =>
-        `| ${r.name} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.walks ?? "-"} | ${r.slowest.replaceAll("|", "/")} |`,
+        `| ${r.name} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.drivers ?? "-"} | ${r.slowest.replaceAll("|", "/")} |`,
     ),
   ];
   return lines.join("\n");

@@ -60,20 +60,13 @@ export const sites = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     /**
      * What `q` matches: name and description stemmed as English, plus the domain's labels
-     * (split at dots, hyphens and underscores) as plain words. Kept in step by Postgres itself.
+     * (split at dots, hyphens and underscores) as plain words, without positions (nothing ranks
+     * by them). Kept in step by Postgres itself; search reads it through `search_postings`.
      */
     searchVector: tsvector("search_vector")
       .notNull()
       .generatedAlwaysAs(
-        sql`to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, translate(domain, '.-_', '   '))`,
-      ),
-    /**
-     * What the filters match: category, inventory (discovery or audit), each signal and each tag as a lexeme such as `category=data` or `tag=mcp` (function site_facets, 0002).
-     */
-    facets: tsvector("facets")
-      .notNull()
-      .generatedAlwaysAs(
-        sql`site_facets(category, tags, has_llms_txt, has_ai_plugin, has_openapi, has_structured_api, has_mcp_server, has_robots_ai, has_schema_org)`,
+        sql`strip(to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, translate(domain, '.-_', '   ')))`,
       ),
   },
   (table) => [
@@ -81,13 +74,12 @@ export const sites = pgTable(
     check("sites_category_known", sql`${table.category} in (${categoryList})`),
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
-    // Organic order is (agentic_score desc, domain): pages and top lists walk this index.
+    // Organic order is (agentic_score desc, domain): top lists walk this index. The domain column
+    // has the "C" collation (migration 0005), so the tie-break is byte order on every server.
     index("sites_score_order").on(table.agenticScore.desc(), table.domain),
     index("sites_category_score_order").on(table.category, table.agenticScore.desc(), table.domain),
     // The recrawl cron takes the stalest sites first.
     index("sites_last_crawled_at").on(table.lastCrawledAt),
-    // Text and filters in one GIN index: a bitmap scan of it yields exactly the matching sites.
-    index("sites_search").using("gin", table.searchVector, table.facets),
   ],
 );
 

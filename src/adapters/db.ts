@@ -3,6 +3,7 @@
  * `drizzle-orm/neon-http`). Locally the same driver talks to the local stack's endpoint.
  */
 import { neon, neonConfig } from "@neondatabase/serverless";
+import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-http";
 import * as schema from "../../db/schema/index.ts";
 import type { Config } from "../config.ts";
@@ -35,4 +36,19 @@ export function postgresErrorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Rows of raw SQL, keyed by column name, typed as the driver parses them. */
+export type SqlRow = Record<string, unknown>;
+
+/** Runs statements as one transaction (one round trip over HTTP) and gives each one's rows. */
+export type RunSqlBatch = (statements: SQL[]) => Promise<SqlRow[][]>;
+
+/** `RunSqlBatch` over the Worker's database: a Neon batch of raw statements. */
+export function sqlBatchRunner(db: Database): RunSqlBatch {
+  return async (statements) => {
+    const queries = statements.map((statement) => db.execute(statement));
+    const results = await db.batch(queries as [(typeof queries)[number], ...typeof queries]);
+    return results.map((result) => result.rows as SqlRow[]);
+  };
 }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { buildActionInterestSidecar } from "../../src/domain/receipts/action-interest-sidecar.ts";
 import { newSearchId, SEARCH_ID_PATTERN } from "../../src/domain/receipts/search-id.ts";
-import { facetQueryText, filterKey } from "../../src/domain/search/site-filters.ts";
+import { planSearch } from "../../src/domain/search/search-plan.ts";
+import { parseStatistics, UNKNOWN_STATISTICS } from "../../src/domain/search/search-statistics.ts";
+import {
+  allowedSignalBits,
+  EMPTY_SIGNATURE,
+  MAX_WORD_TERMS,
+  type Signature,
+  type StemTerms,
+  stemQueryText,
+} from "../../src/domain/search/search-terms.ts";
+import { filterKey } from "../../src/domain/search/site-filters.ts";
 import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
 import { normalizeDomain } from "../../src/domain/sites/domain-name.ts";
 
@@ -40,12 +50,14 @@ describe("text query", () => {
 });
 
 describe("filters", () => {
-  it("names facets as quoted lexemes; none without facet filters", () => {
-    expect(facetQueryText({})).toBeNull();
-    expect(facetQueryText({ minScore: 50 })).toBeNull();
-    expect(facetQueryText({ category: "data", tag: "mcp", hasApi: true, hasMcp: false })).toBe(
-      "'category=data' & 'tag=mcp' & 'has_structured_api=1' & 'has_mcp_server=0'",
-    );
+  it("allows the signal-bit values the flags leave open", () => {
+    expect(allowedSignalBits({}).values).toHaveLength(16);
+    expect(allowedSignalBits({ hasMcp: true, hasOpenapi: false })).toEqual({
+      values: [4, 5, 12, 13],
+      mask: 6,
+      bits: 4,
+    });
+    expect(allowedSignalBits({ hasApi: true, hasMcp: true, hasOpenapi: true, hasLlmsTxt: true }).values).toEqual([15]);
   });
 
   it("keys a filter set canonically, whatever the order and unset members", () => {
@@ -53,6 +65,116 @@ describe("filters", () => {
       filterKey({ category: "data", hasOpenapi: undefined, hasMcp: true }),
     );
     expect(filterKey({ hasMcp: true })).not.toBe(filterKey({ hasMcp: false }));
+  });
+});
+
+const signature = (bit: number): Signature => [1n << BigInt(bit), 0n, 0n, 0n];
+const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
+  position: 1,
+  stem,
+  prefix: stem.length >= 3,
+  terms,
+  signature: signature(bit),
+});
+/** Statistics from fixed list lengths; a term not named is long. */
+const lengths = (known: Record<string, number>) => ({ listLength: (term: string) => known[term] ?? 1_000_000 });
+
+describe("search plan", () => {
+  it("reads the shortest list and checks the rest", () => {
+    const plan = planSearch({
+      stems: [stem("team", ["w:team", "w:teams"], 1), stem("clinic", ["w:clinic"], 2)],
+      filters: { category: "health", hasMcp: true, tag: "booking" },
+      tagSignature: signature(3),
+      statistics: lengths({
+        "w:team": 270_000,
+        "w:teams": 5_000,
+        "w:clinic": 23_000,
+        "c:health": 50_000,
+        "t:booking": 30_000,
+      }),
+    });
+    expect(plan?.driver).toEqual({ kind: "word", terms: ["w:clinic"] });
+    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["team"]);
+    expect(plan?.exactTag).toBe("booking");
+    expect(plan?.category).toBe("health");
+    expect(plan?.signals).toEqual({ mask: 4, bits: 4 });
+    expect(plan?.signature).toEqual([(1n << 1n) | (1n << 3n), 0n, 0n, 0n]);
+    expect(plan?.audit).toBe(false);
+  });
+
+  it("lets a filter drive when its list is shorter, and then does not check it again", () => {
+    const plan = planSearch({
+      stems: [stem("team", ["w:team"], 1)],
+      filters: { tag: "telehealth", category: "news", hasMcp: false },
+      tagSignature: signature(3),
+      statistics: lengths({ "w:team": 270_000, "t:telehealth": 9_000, "c:news": 40_000 }),
+    });
+    expect(plan?.driver).toEqual({ kind: "tag", terms: ["t:telehealth"] });
+    expect(plan?.exactTag).toBeUndefined();
+    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["team"]);
+    expect(plan?.signature).toEqual(signature(1));
+    expect(plan?.category).toBe("news");
+  });
+
+  it("reads the signal lists for filters alone, every one of them without flags", () => {
+    const all = planSearch({ stems: [], filters: {}, statistics: UNKNOWN_STATISTICS });
+    expect(all?.driver.kind).toBe("signals");
+    expect(all?.driver.terms).toHaveLength(16);
+    expect(all?.signature).toEqual(EMPTY_SIGNATURE);
+    const flagged = planSearch({
+      stems: [],
+      filters: { hasOpenapi: true, hasLlmsTxt: false },
+      statistics: lengths({}),
+    });
+    expect(flagged?.driver.terms).toEqual(["p:2", "p:6", "p:10", "p:14"]);
+    expect(flagged?.signals).toBeUndefined();
+  });
+
+  it("checks a wide word on each site instead of reading its lists", () => {
+    const wide = stem(
+      "pro",
+      Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`),
+      5,
+    );
+    const plan = planSearch({ stems: [wide], filters: {}, statistics: lengths({}) });
+    expect(plan?.driver.kind).toBe("signals");
+    expect(plan?.exactStems).toEqual([wide]);
+    expect(plan?.signature).toEqual(signature(5));
+  });
+
+  it("prefers words when nothing is known of the lists", () => {
+    const plan = planSearch({
+      stems: [stem("weather", ["w:weather"])],
+      filters: { category: "data" },
+      statistics: UNKNOWN_STATISTICS,
+    });
+    expect(plan?.driver.kind).toBe("word");
+  });
+
+  it("finds nothing when a word is in no list, and reads audit lists for an audit category", () => {
+    expect(planSearch({ stems: [stem("zzzz", [])], filters: {}, statistics: UNKNOWN_STATISTICS })).toBeNull();
+    expect(planSearch({ stems: [], filters: { category: "spam" }, statistics: UNKNOWN_STATISTICS })?.audit).toBe(true);
+  });
+
+  it("writes a tsquery of stems as they are, prefixes marked", () => {
+    expect(stemQueryText([stem("team", []), stem("ai", [])])).toBe("'team':* & 'ai'");
+    expect(stemQueryText([stem("o'neil", [])])).toBe("'o''neil':*");
+  });
+});
+
+describe("search statistics", () => {
+  it("estimates common terms by their frequency and the others by an even share of the rest", () => {
+    const statistics = parseStatistics({ rows: 1000, terms: ["w:team", "c:data"], freqs: [0.2, 0.1], n_distinct: 72 });
+    expect(statistics.listLength("w:team")).toBe(200);
+    expect(statistics.listLength("c:data")).toBe(100);
+    expect(statistics.listLength("w:rare")).toBe(10);
+  });
+
+  it("knows nothing of a table never analysed", () => {
+    expect(
+      parseStatistics({ rows: -1, terms: null, freqs: null, n_distinct: null }).listLength("w:team"),
+    ).toBeUndefined();
+    expect(parseStatistics(undefined).listLength("w:team")).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * The filters search and top share. Category, signals and tags are facet lexemes (migration
- * 0002, `site_facets`) and so terms of the GIN index `sites_search`, beside the text; the
- * audit-bucket exclusion and min_score are plain column conditions.
+ * The filters search and top share, and their conditions on the sites table. Search reads them
+ * from its index lists (search-plan.ts); the top list, the exact-domain match of a search and the
+ * tests read the table itself.
  */
 import { and, eq, gte, notInArray, type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
@@ -20,27 +20,12 @@ export interface SiteFilters {
   hasLlmsTxt?: boolean;
 }
 
-const FLAG_FACETS = {
-  hasApi: "has_structured_api",
-  hasMcp: "has_mcp_server",
-  hasOpenapi: "has_openapi",
-  hasLlmsTxt: "has_llms_txt",
+const FLAG_COLUMNS = {
+  hasApi: sites.hasStructuredApi,
+  hasMcp: sites.hasMcpServer,
+  hasOpenapi: sites.hasOpenapi,
+  hasLlmsTxt: sites.hasLlmsTxt,
 } as const;
-
-/** A tsquery operand naming one facet lexeme, quoted so that any value stays one lexeme. */
-const facet = (name: string, value: string | number) => `'${name}=${String(value).replaceAll("'", "''")}'`;
-
-/** The tsquery text of the filters that are facets (category, tag, signals), or null if none. */
-export function facetQueryText(filters: SiteFilters): string | null {
-  const terms: string[] = [];
-  if (filters.category) terms.push(facet("category", filters.category));
-  if (filters.tag !== undefined) terms.push(facet("tag", filters.tag));
-  for (const [name, lexeme] of Object.entries(FLAG_FACETS)) {
-    const wanted = filters[name as keyof typeof FLAG_FACETS];
-    if (wanted !== undefined) terms.push(facet(lexeme, wanted ? 1 : 0));
-  }
-  return terms.length ? terms.join(" & ") : null;
-}
 
 /**
  * The filter set as a condition on the sites table. Without a category, only discovery
@@ -48,17 +33,22 @@ export function facetQueryText(filters: SiteFilters): string | null {
  * explicitly is an audit view and returns that bucket.
  */
 export function filterCondition(filters: SiteFilters): SQL {
-  const conditions: SQL[] = [];
-  const facets = facetQueryText(filters);
-  if (facets) conditions.push(sql`${sites.facets} @@ ${facets}::tsquery`);
-  // The category is also a column condition, so that a walk can take sites_category_score_order.
-  if (filters.category) conditions.push(eq(sites.category, filters.category));
-  else conditions.push(notInArray(sites.category, [...AUDIT_ONLY_CATEGORIES]));
+  const conditions: SQL[] = [
+    filters.category ? eq(sites.category, filters.category) : notInArray(sites.category, [...AUDIT_ONLY_CATEGORIES]),
+  ];
+  if (filters.tag !== undefined) conditions.push(sql`${sites.tags} @> array[${filters.tag}]::text[]`);
   if (filters.minScore) conditions.push(gte(sites.agenticScore, filters.minScore));
+  for (const [name, column] of Object.entries(FLAG_COLUMNS)) {
+    const wanted = filters[name as keyof typeof FLAG_COLUMNS];
+    if (wanted !== undefined) conditions.push(eq(column, wanted));
+  }
   return and(...conditions) as SQL;
 }
 
-/** Organic order: agentic_score descending, then domain ascending (the sites_score_order index). */
+/**
+ * Organic order: agentic_score descending, then domain ascending in byte order (the
+ * sites_score_order index, whose nulls-last the order repeats so the index serves it).
+ */
 export const organicOrder = [sql`${sites.agenticScore} desc nulls last`, sql`${sites.domain} asc`];
 
 /** Names the filter set canonically, for cache keys: the same filters give the same name. */

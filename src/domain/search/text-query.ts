@@ -6,7 +6,7 @@
 
 export const MAX_QUERY_LENGTH = 200;
 const MAX_WORDS = 8;
-const MIN_PREFIX_LENGTH = 3;
+export const MIN_PREFIX_LENGTH = 3;
 const MAX_WORD_LENGTH = 64;
 
 /** The words of a query, lower-cased, in order, without repeats. */

@@ -1,5 +1,5 @@
 /** The Site record of the interface, shaped from a stored row. */
-import { getTableColumns } from "drizzle-orm";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { type SiteRow, sites } from "../../../db/schema/sites.ts";
 import type { Category } from "./site-fields.ts";
 
@@ -30,7 +30,7 @@ export interface SiteRecord {
 }
 
 /** The stored columns a Site record is made of (never the search vector or the evidence). */
-export type SiteRecordRow = Omit<SiteRow, "searchVector" | "facets" | "signalEvidence" | "scoreVersion">;
+export type SiteRecordRow = Omit<SiteRow, "searchVector" | "signalEvidence" | "scoreVersion">;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
   return {
@@ -70,3 +70,28 @@ const {
 
 /** The select list of a Site record. */
 export const siteRecordColumns = recordColumns;
+
+/** The Site record's columns for raw SQL over `sites` aliased `alias`, under their record names. */
+export function siteRecordSql(alias: string): SQL {
+  return sql.join(
+    Object.values(siteRecordColumns).map((column) => sql`${sql.identifier(alias)}.${sql.identifier(column.name)}`),
+    sql`, `,
+  );
+}
+
+const toIso = (value: unknown) => new Date(value as string | Date).toISOString();
+
+/** A Site record from a raw row holding `siteRecordSql`'s columns (timestamps as text or Date). */
+export function siteRecordFromSql(row: Record<string, unknown>): SiteRecord {
+  const picked = Object.fromEntries(Object.values(siteRecordColumns).map(({ name }) => [name, row[name]]));
+  const { favicon_url: faviconUrl, ...record } = picked as unknown as SiteRecord & { favicon_url: string | null };
+  return {
+    ...record,
+    agentic_score: Number(record.agentic_score),
+    // The spec: favicon_url is present only when a favicon exists.
+    ...(faviconUrl ? { favicon_url: faviconUrl } : {}),
+    last_crawled_at: toIso(record.last_crawled_at),
+    created_at: toIso(record.created_at),
+    updated_at: toIso(record.updated_at),
+  };
+}

@@ -1,0 +1,33 @@
+import { bigint, boolean, pgTable, smallint, text } from "drizzle-orm/pg-core";
+
+/**
+ * The search index: one row per searchable term of each site, so that every term's sites can be
+ * read in organic order (agentic_score descending, then domain) straight from one btree. Terms are
+ * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`, `c:<category>` and
+ * `p:<signal bits>` (which of the four filterable signals the site has, 0-15).
+ *
+ * Written only by the trigger `sites_search_postings` on `sites` (migration 0005), in the same
+ * statement as the site, so it is never out of step. The list index
+ * `search_postings_list (audit, term, agentic_score desc, domain) include (...)`, the "C" collation
+ * of `term` and `domain`, and the helper functions are in that migration: drizzle-kit has no
+ * syntax for them.
+ */
+export const searchPostings = pgTable("search_postings", {
+  /** The site is in an audit-only bucket (other, spam): its lists are apart from discovery's. */
+  audit: boolean("audit").notNull(),
+  term: text("term").notNull(),
+  agenticScore: smallint("agentic_score").notNull(),
+  domain: text("domain").notNull(),
+  /** has_structured_api 8, has_mcp_server 4, has_openapi 2, has_llms_txt 1. */
+  signalBits: smallint("signal_bits").notNull(),
+  category: text("category").notNull(),
+  /**
+   * A 256-bit Bloom signature of the site's words (their 3- to 6-letter prefixes) and tags, in
+   * four parts: it rules out most sites that lack another word or tag of the query before any of
+   * them is read in full.
+   */
+  signature0: bigint("signature_0", { mode: "bigint" }).notNull(),
+  signature1: bigint("signature_1", { mode: "bigint" }).notNull(),
+  signature2: bigint("signature_2", { mode: "bigint" }).notNull(),
+  signature3: bigint("signature_3", { mode: "bigint" }).notNull(),
+});

@@ -1,0 +1,119 @@
+/**
+ * The terms of the search index (`search_postings`, migration 0005) and the first step of every
+ * search: turning the query's words into the terms whose lists hold their matches.
+ *
+ * A word is stemmed as English by Postgres; a word of 3 or more letters matches as a prefix, so it
+ * stands for every indexed lexeme that begins with its stem. Those lexemes are found by a skip
+ * scan of the list index (one descent per distinct lexeme), up to MAX_WORD_TERMS + 1: a word with
+ * more is "wide" and is checked on each candidate rather than read as lists.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import type { SiteFilters } from "./site-filters.ts";
+import { MIN_PREFIX_LENGTH } from "./text-query.ts";
+
+/** A word whose prefix expands to more lexemes than this is not read as lists. */
+export const MAX_WORD_TERMS = 32;
+
+/** Bits of `signal_bits` (SQL function search_signal_bits). */
+export const SIGNAL_BITS = { hasApi: 8, hasMcp: 4, hasOpenapi: 2, hasLlmsTxt: 1 } as const;
+
+export const tagTerm = (tag: string) => `t:${tag}`;
+export const categoryTerm = (category: string) => `c:${category}`;
+export const signalTerm = (bits: number) => `p:${bits}`;
+
+/** The `signal_bits` values a site may have under the filters' flags, and the mask they fix. */
+export function allowedSignalBits(filters: SiteFilters): { values: number[]; mask: number; bits: number } {
+  let mask = 0;
+  let bits = 0;
+  for (const [name, bit] of Object.entries(SIGNAL_BITS)) {
+    const wanted = filters[name as keyof typeof SIGNAL_BITS];
+    if (wanted === undefined) continue;
+    mask |= bit;
+    if (wanted) bits |= bit;
+  }
+  const values = Array.from({ length: 16 }, (_, value) => value).filter((value) => (value & mask) === bits);
+  return { values, mask, bits };
+}
+
+/** A 256-bit signature as four signed 64-bit parts (SQL function search_signature). */
+export type Signature = readonly [bigint, bigint, bigint, bigint];
+
+export const EMPTY_SIGNATURE: Signature = [0n, 0n, 0n, 0n];
+
+export const mergeSignatures = (a: Signature, b: Signature): Signature =>
+  [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]] as const;
+
+export const isEmptySignature = (signature: Signature) => signature.every((part) => part === 0n);
+
+/** One stem of a query word, with the lexeme terms it stands for. */
+export interface StemTerms {
+  /** Position of its word in the query (1-based). */
+  position: number;
+  stem: string;
+  prefix: boolean;
+  /** `w:` terms in byte order; MAX_WORD_TERMS + 1 of them when the word is wide. */
+  terms: string[];
+  /** What a site containing the word must hold in its signature. */
+  signature: Signature;
+}
+
+export const isWide = (stem: StemTerms) => stem.terms.length > MAX_WORD_TERMS;
+
+/**
+ * The statement of the first step: every stem of the query's words, with its terms among the
+ * lists of one inventory (discovery or audit) and its signature. A stop word yields no stem.
+ */
+export function stemTermsStatement(words: string[], audit: boolean): SQL {
+  const prefixes = words.map((word) => word.length >= MIN_PREFIX_LENGTH);
+  // Lexemes beginning with the stem lie in [w:stem, w:stem + U+10FFFF) in byte order; the exact
+  // lexeme alone in [w:stem, w:stem + U+0001).
+  return sql`
+    with recursive stems as (
+      select w.position::int, w.prefix, v.lexeme as stem, 'w:' || v.lexeme as low,
+        'w:' || v.lexeme || case when w.prefix then U&'\\+10FFFF' else chr(1) end as high
+      from unnest(${sql.param(words)}::text[], ${sql.param(prefixes)}::boolean[]) with ordinality as w(word, prefix, position),
+        unnest(to_tsvector('english', w.word)) as v(lexeme)
+    ),
+    found as (
+      select s.position, s.stem, s.high, 1 as found_count,
+        (select p.term from search_postings p
+         where p.audit = ${audit} and p.term >= s.low and p.term < s.high order by p.term limit 1) as term
+      from stems s
+      union all
+      select f.position, f.stem, f.high, f.found_count + 1,
+        (select p.term from search_postings p
+         where p.audit = ${audit} and p.term > f.term and p.term < f.high order by p.term limit 1)
+      from found f
+      where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
+    )
+    select s.position, s.stem, s.prefix,
+      coalesce((select array_agg(f.term order by f.term) from found f
+                where f.position = s.position and f.stem = s.stem and f.term is not null), '{}') as terms,
+      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature
+    from stems s
+    order by s.position, s.stem`;
+}
+
+export const parseSignature = (parts: unknown): Signature => {
+  const values = (parts as (string | number)[]).map((part) => BigInt(part));
+  return [values[0] ?? 0n, values[1] ?? 0n, values[2] ?? 0n, values[3] ?? 0n] as const;
+};
+
+export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
+  return rows.map((row) => ({
+    position: Number(row.position),
+    stem: String(row.stem),
+    prefix: Boolean(row.prefix),
+    terms: (row.terms as string[]) ?? [],
+    signature: parseSignature(row.signature),
+  }));
+}
+
+/** The statement giving the signature a site with tag `tag` holds. */
+export const tagSignatureStatement = (tag: string): SQL =>
+  sql`select search_signature(array['#' || ${tag}])::text[] as signature`;
+
+/** A tsquery of stems as they are (no second stemming), each a prefix where its word is one. */
+export function stemQueryText(stems: StemTerms[]): string {
+  return stems.map(({ stem, prefix }) => `'${stem.replaceAll("'", "''")}'${prefix ? ":*" : ""}`).join(" & ");
+}
