@@ -299,9 +299,15 @@ function pgBatchRunner(client: pg.Client): RunSqlBatch {
 async function timeSearch(run: RunSqlBatch, testCase: Case): Promise<{ ms: number; driver: DriverKind | "none" }> {
   let driver: DriverKind | "none" = "none";
   const started = performance.now();
-  await runSearchQuery(run, { q: testCase.q, filters: testCase.filters, page: testCase.page }, (plan) => {
-    driver = plan.driver.kind;
-  });
+  await runSearchQuery(
+    run,
+    { q: testCase.q, filters: testCase.filters, page: testCase.page },
+    {
+      observePlan: (plan) => {
+        driver = plan.driver.kind;
+      },
+    },
+  );
   return { ms: performance.now() - started, driver };
 }
 

@@ -29,6 +29,8 @@ export async function loadDemoIndexIfEmpty(options: { databaseUrl: string; local
       .values(rows.slice(start, start + BATCH_ROWS))
       .onConflictDoNothing({ target: sites.domain });
   }
+  // Search plans with the index statistics; an embedded database has no autovacuum to gather them.
+  await db.execute(sql`analyze sites, search_postings`);
   return rows.length;
 }
 

@@ -1,25 +1,33 @@
 -- Search over posting lists (docs/discovery.md, "How a search runs"). Every searchable term of a
 -- site gets a row in search_postings, and one btree keeps each term's sites in organic order
--- (agentic_score descending, then domain), so a search reads the shortest list of its terms from
--- the top and stops after the sites it needs. It replaces the GIN search of migrations 0002-0003,
--- whose cost grew with the number of matches.
+-- (agentic_score descending, then the domain's hash, then the domain), so a search reads the
+-- shortest list of its terms from the top and stops after the sites it needs. It replaces the GIN
+-- search of migrations 0002-0003, whose cost grew with the number of matches.
 
 -- The GIN search goes: its index, column and helper.
 DROP INDEX "sites_search";--> statement-breakpoint
 ALTER TABLE "sites" DROP COLUMN "facets";--> statement-breakpoint
 DROP FUNCTION site_facets(text, text[], boolean, boolean, boolean, boolean, boolean, boolean, boolean);--> statement-breakpoint
 
--- The organic tie-break is the domain in byte order on every server, whatever its locale. The
--- vector is rebuilt around the change (a generated column pins the type of what it reads), now
--- without positions: nothing ranks by them.
+-- Organic order breaks ties of agentic_score by a hash of the domain, not by its spelling: a name
+-- chosen to sort first ("aaa-…") gains nothing, and sites named alike are not bunched together.
+-- The domain itself decides between equal hashes, in byte order on every server whatever its
+-- locale. The vector is rebuilt around the collation change (a generated column pins the type of
+-- what it reads), now without positions: nothing ranks by them.
+DROP INDEX "sites_score_order";--> statement-breakpoint
+DROP INDEX "sites_category_score_order";--> statement-breakpoint
 ALTER TABLE "sites" DROP COLUMN "search_vector";--> statement-breakpoint
 ALTER TABLE "sites" ALTER COLUMN "domain" TYPE text COLLATE "C";--> statement-breakpoint
 ALTER TABLE "sites" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (strip(to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, translate(domain, '.-_', '   ')))) STORED NOT NULL;--> statement-breakpoint
+ALTER TABLE "sites" ADD COLUMN "organic_tiebreak" bigint GENERATED ALWAYS AS (('x' || left(encode(sha256("domain"::bytea), 'hex'), 16))::bit(64)::bigint) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "sites_score_order" ON "sites" USING btree ("agentic_score" DESC NULLS LAST,"organic_tiebreak","domain");--> statement-breakpoint
+CREATE INDEX "sites_category_score_order" ON "sites" USING btree ("category","agentic_score" DESC NULLS LAST,"organic_tiebreak","domain");--> statement-breakpoint
 
 CREATE TABLE "search_postings" (
 	"audit" boolean NOT NULL,
 	"term" text COLLATE "C" NOT NULL,
 	"agentic_score" smallint NOT NULL,
+	"organic_tiebreak" bigint NOT NULL,
 	"domain" text COLLATE "C" NOT NULL,
 	"signal_bits" smallint NOT NULL,
 	"category" text NOT NULL,
@@ -45,19 +53,17 @@ AS $$
 $$;--> statement-breakpoint
 
 -- The items a signature holds: each lexeme's prefixes of 3 to 6 letters (a shorter lexeme whole),
--- and each tag behind '#'. A query word's own prefixes are then a subset of the items of any site
--- it matches (searchSignatureItems in src/domain/search/search-terms.ts).
+-- and each tag behind '#'. The items of a query word (search_query_items) are then among the items
+-- of every site it matches, so a signature never rules out a match.
 CREATE FUNCTION search_signature_items(vector tsvector, tags text[]) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
 	SELECT array(
-		SELECT DISTINCT item FROM (
-			SELECT CASE WHEN length(lexeme) < 3 THEN lexeme ELSE left(lexeme, size) END AS item
-			FROM unnest(vector) AS lexemes(lexeme), generate_series(3, 6) AS size
-			WHERE size <= greatest(length(lexeme), 3)
-			UNION ALL
-			SELECT '#' || tag FROM unnest(tags) AS tag
-		) AS items
+		SELECT CASE WHEN length(lexeme) < 3 THEN lexeme ELSE left(lexeme, size) END
+		FROM unnest(vector) AS lexemes(lexeme), generate_series(3, 6) AS size
+		WHERE size <= greatest(length(lexeme), 3)
+		UNION ALL
+		SELECT '#' || tag FROM unnest(tags) AS tag
 	)
 $$;--> statement-breakpoint
 
@@ -99,15 +105,20 @@ AS $$
 	)
 $$;--> statement-breakpoint
 
--- The postings of one site, as the trigger writes them and the backfill below.
+-- The postings of one site, as the trigger writes them and the backfill below. In PL/pgSQL so
+-- that the signature is computed once per site, not once per posting.
 CREATE FUNCTION search_postings_of(site sites) RETURNS SETOF search_postings
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 AS $$
-	SELECT search_is_audit(site.category), term, site.agentic_score, site.domain, bits, site.category,
-		signature[1], signature[2], signature[3], signature[4]
-	FROM (SELECT search_signal_bits(site.has_structured_api, site.has_mcp_server, site.has_openapi, site.has_llms_txt) AS bits) AS b,
-		LATERAL unnest(search_terms(site.search_vector, site.tags, site.category, bits)) AS term,
-		(SELECT search_signature(search_signature_items(site.search_vector, site.tags)) AS signature) AS s
+DECLARE
+	bits smallint := search_signal_bits(site.has_structured_api, site.has_mcp_server, site.has_openapi, site.has_llms_txt);
+	signature bigint[] := search_signature(search_signature_items(site.search_vector, site.tags));
+BEGIN
+	RETURN QUERY
+		SELECT search_is_audit(site.category), term, site.agentic_score, site.organic_tiebreak, site.domain, bits, site.category,
+			signature[1], signature[2], signature[3], signature[4]
+		FROM unnest(search_terms(site.search_vector, site.tags, site.category, bits)) AS term;
+END
 $$;--> statement-breakpoint
 
 -- Keeps search_postings in step with sites, in the statement that changes the site. An update
@@ -128,6 +139,7 @@ BEGIN
 			AND p.term = ANY (search_terms(OLD.search_vector, OLD.tags, OLD.category,
 				search_signal_bits(OLD.has_structured_api, OLD.has_mcp_server, OLD.has_openapi, OLD.has_llms_txt)))
 			AND p.agentic_score = OLD.agentic_score
+			AND p.organic_tiebreak = OLD.organic_tiebreak
 			AND p.domain = OLD.domain;
 	END IF;
 	IF TG_OP IN ('INSERT', 'UPDATE') THEN
@@ -141,7 +153,7 @@ INSERT INTO search_postings SELECT p.* FROM sites, LATERAL search_postings_of(si
 
 -- Each term's list in organic order, with what a search checks on the way: the signal bits, the
 -- category and the signature are read from the index alone.
-CREATE INDEX "search_postings_list" ON "search_postings" ("audit", "term", "agentic_score" DESC, "domain") INCLUDE ("signal_bits", "category", "signature_0", "signature_1", "signature_2", "signature_3");--> statement-breakpoint
+CREATE INDEX "search_postings_list" ON "search_postings" ("audit", "term", "agentic_score" DESC, "organic_tiebreak", "domain") INCLUDE ("signal_bits", "category", "signature_0", "signature_1", "signature_2", "signature_3");--> statement-breakpoint
 -- A search picks its shortest list from the planner's statistics of this column.
 ALTER TABLE "search_postings" ALTER COLUMN "term" SET STATISTICS 2000;--> statement-breakpoint
 

@@ -2,13 +2,14 @@ import { bigint, boolean, pgTable, smallint, text } from "drizzle-orm/pg-core";
 
 /**
  * The search index: one row per searchable term of each site, so that every term's sites can be
- * read in organic order (agentic_score descending, then domain) straight from one btree. Terms are
+ * read in organic order (agentic_score descending, organic_tiebreak, domain) straight from one
+ * btree. Terms are
  * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`, `c:<category>` and
  * `p:<signal bits>` (which of the four filterable signals the site has, 0-15).
  *
  * Written only by the trigger `sites_search_postings` on `sites` (migration 0005), in the same
  * statement as the site, so it is never out of step. The list index
- * `search_postings_list (audit, term, agentic_score desc, domain) include (...)`, the "C" collation
+ * `search_postings_list (audit, term, agentic_score desc, organic_tiebreak, domain) include (...)`, the "C" collation
  * of `term` and `domain`, and the helper functions are in that migration: drizzle-kit has no
  * syntax for them.
  */
@@ -17,6 +18,7 @@ export const searchPostings = pgTable("search_postings", {
   audit: boolean("audit").notNull(),
   term: text("term").notNull(),
   agenticScore: smallint("agentic_score").notNull(),
+  organicTiebreak: bigint("organic_tiebreak", { mode: "bigint" }).notNull(),
   domain: text("domain").notNull(),
   /** has_structured_api 8, has_mcp_server 4, has_openapi 2, has_llms_txt 1. */
   signalBits: smallint("signal_bits").notNull(),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -63,6 +64,13 @@ export const sites = pgTable(
      * (split at dots, hyphens and underscores) as plain words, without positions (nothing ranks
      * by them). Kept in step by Postgres itself; search reads it through `search_postings`.
      */
+    /**
+     * Breaks ties of agentic_score in organic order: the first 8 bytes of the domain's SHA-256,
+     * so no name sorts first by its spelling (the domain itself decides between equal hashes).
+     */
+    organicTiebreak: bigint("organic_tiebreak", { mode: "bigint" })
+      .notNull()
+      .generatedAlwaysAs(sql`('x' || left(encode(sha256("domain"::bytea), 'hex'), 16))::bit(64)::bigint`),
     searchVector: tsvector("search_vector")
       .notNull()
       .generatedAlwaysAs(
@@ -74,10 +82,15 @@ export const sites = pgTable(
     check("sites_category_known", sql`${table.category} in (${categoryList})`),
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
-    // Organic order is (agentic_score desc, domain): top lists walk this index. The domain column
-    // has the "C" collation (migration 0005), so the tie-break is byte order on every server.
-    index("sites_score_order").on(table.agenticScore.desc(), table.domain),
-    index("sites_category_score_order").on(table.category, table.agenticScore.desc(), table.domain),
+    // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
+    // The domain column has the "C" collation (migration 0005): byte order on every server.
+    index("sites_score_order").on(table.agenticScore.desc(), table.organicTiebreak, table.domain),
+    index("sites_category_score_order").on(
+      table.category,
+      table.agenticScore.desc(),
+      table.organicTiebreak,
+      table.domain,
+    ),
     // The recrawl cron takes the stalest sites first.
     index("sites_last_crawled_at").on(table.lastCrawledAt),
   ],

@@ -4,7 +4,14 @@
  * scopes each search with that token, since other files write to the same database meanwhile.
  */
 import { describe, expect, it } from "vitest";
-import { domainsOf, expectedSidecar, expectOrganicOrder, SEARCH_ID_FORMAT, searchOk } from "../support/search.ts";
+import {
+  domainsOf,
+  expectedSidecar,
+  expectOrganicOrder,
+  SEARCH_ID_FORMAT,
+  searchOk,
+  sortOrganic,
+} from "../support/search.ts";
 import { expectedSiteRecord, insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, expectInvalid } from "../support/worker.ts";
 
@@ -76,10 +83,9 @@ describe("GET /api/v1/search: q", () => {
     }));
     const pinned = { domain: `low-${t}.test`, name: `${t} Pinned`, description: "Low scores here.", agenticScore: 5 };
     await insertSites([...others, pinned]);
-    const organic = others
-      .map((site) => ({ domain: site.domain, agentic_score: site.agenticScore }))
-      .sort((a, b) => b.agentic_score - a.agentic_score || (a.domain < b.domain ? -1 : 1))
-      .map((site) => site.domain);
+    const organic = (
+      await sortOrganic(others.map((site) => ({ domain: site.domain, agentic_score: site.agenticScore })))
+    ).map((site) => site.domain);
 
     // Without naming the domain the low score sorts last.
     const plain = await searchOk(get, { q: `low ${t}` });
@@ -107,34 +113,39 @@ describe("GET /api/v1/search: filters", () => {
     const t = uniqueToken();
     const get = asClient();
     const d = (name: string) => `${name}-${t}.test`;
-    await insertSites(
-      [
-        {
-          domain: d("all"),
-          agenticScore: 100,
-          category: "ai-tools",
-          tags: ["mcp", "openapi", "payment"],
-          hasLlmsTxt: true,
-          hasAiPlugin: true,
-          hasOpenapi: true,
-          hasRobotsAi: true,
-          hasStructuredApi: true,
-          hasMcpServer: true,
-          hasSchemaOrg: true,
-        },
-        {
-          domain: d("api"),
-          agenticScore: 15,
-          category: "finance",
-          tags: ["payment", "search"],
-          hasStructuredApi: true,
-        },
-        { domain: d("mcp"), agenticScore: 20, category: "developer", tags: ["mcp"], hasMcpServer: true },
-        { domain: d("oas"), agenticScore: 20, category: "developer", tags: ["openapi"], hasOpenapi: true },
-        { domain: d("llms"), agenticScore: 15, category: "data", hasLlmsTxt: true },
-        { domain: d("none"), agenticScore: 0, category: "news", tags: ["search"] },
-      ].map((site) => ({ ...site, name: `${t} ${site.domain}` })),
-    );
+    const listed = [
+      {
+        domain: d("all"),
+        agenticScore: 100,
+        category: "ai-tools",
+        tags: ["mcp", "openapi", "payment"],
+        hasLlmsTxt: true,
+        hasAiPlugin: true,
+        hasOpenapi: true,
+        hasRobotsAi: true,
+        hasStructuredApi: true,
+        hasMcpServer: true,
+        hasSchemaOrg: true,
+      },
+      {
+        domain: d("api"),
+        agenticScore: 15,
+        category: "finance",
+        tags: ["payment", "search"],
+        hasStructuredApi: true,
+      },
+      { domain: d("mcp"), agenticScore: 20, category: "developer", tags: ["mcp"], hasMcpServer: true },
+      { domain: d("oas"), agenticScore: 20, category: "developer", tags: ["openapi"], hasOpenapi: true },
+      { domain: d("llms"), agenticScore: 15, category: "data", hasLlmsTxt: true },
+      { domain: d("none"), agenticScore: 0, category: "news", tags: ["search"] },
+    ];
+    await insertSites(listed.map((site) => ({ ...site, name: `${t} ${site.domain}` })));
+    const score = new Map(listed.map((site) => [site.domain, site.agenticScore]));
+    /** The named sites in organic order (the tie-break is the domain's hash, not its spelling). */
+    const organic = async (names: string[]) =>
+      (await sortOrganic(names.map((name) => ({ domain: d(name), agentic_score: score.get(d(name)) ?? 0 })))).map(
+        (site) => site.domain,
+      );
 
     const cases: [Record<string, string | number | boolean>, string[]][] = [
       [{}, ["all", "mcp", "oas", "api", "llms", "none"]],
@@ -162,7 +173,7 @@ describe("GET /api/v1/search: filters", () => {
     ];
     for (const [filters, expected] of cases) {
       const body = await searchOk(get, { q: t, ...filters });
-      expect(domainsOf(body), JSON.stringify(filters)).toEqual(expected.map(d));
+      expect(domainsOf(body), JSON.stringify(filters)).toEqual(await organic(expected));
       expect(body.total, JSON.stringify(filters)).toBe(expected.length);
     }
 
@@ -197,13 +208,18 @@ describe("GET /api/v1/search: paging and order", () => {
     const sites = Array.from({ length: 45 }, (_, i) => ({
       domain: `p${String(44 - i).padStart(2, "0")}-${t}.test`,
       name: `${t} Paged ${i}`,
-      // Many ties, so the domain tie-break decides much of the order.
+      // Many ties, so the tie-break decides much of the order.
       agenticScore: (i % 5) * 20 + (i % 2) * 5,
     }));
     await insertSites(sites);
-    const expected = [...sites]
+    const expected = (
+      await sortOrganic(sites.map((site) => ({ domain: site.domain, agentic_score: site.agenticScore })))
+    ).map((site) => site.domain);
+    // Ties are not broken by spelling: a name chosen to sort first gains nothing.
+    const byScoreThenName = [...sites]
       .sort((a, b) => b.agenticScore - a.agenticScore || (a.domain < b.domain ? -1 : 1))
       .map((site) => site.domain);
+    expect(expected).not.toEqual(byScoreThenName);
 
     const pages = [];
     for (const page of [1, 2, 3, 4]) {

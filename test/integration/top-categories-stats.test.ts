@@ -143,7 +143,7 @@ describe("GET /api/v1/top", () => {
     // ...while another limit is a new entry that shows it.
     const otherLimit = await topOk(get, "?category=education&has_mcp=true&limit=38");
     expect(otherLimit.cache).toBe("MISS");
-    expect(otherLimit.body.results[0]?.domain).toBe(`0-${t}-late.test`);
+    expect(otherLimit.body.results.map((site) => site.domain)).toContain(`0-${t}-late.test`);
     expect(otherLimit.body.total).toBeGreaterThan(first.body.total);
   });
 

@@ -1,6 +1,5 @@
 /** Search calls and the fixed parts of their answers, as the interface spec states them. */
 import { expect } from "vitest";
-import { sqlRows } from "./sites.ts";
 
 /** 128 random bits in unpadded base64url. */
 export const SEARCH_ID_FORMAT = /^[A-Za-z0-9_-]{22}$/;
@@ -91,19 +90,27 @@ export function expectedSidecar({
 }
 
 /**
- * Asserts organic order: agentic_score descending, ties by domain ascending. "Ascending" is the
- * database's own text order (its collation decides where hyphens and dots sort), so each run of
- * tied domains is compared with the order Postgres gives them.
+ * The organic tie-break of a domain, computed apart from the database: the first 8 bytes of its
+ * SHA-256 as a signed 64-bit integer (sites.organic_tiebreak, migration 0005).
  */
-export async function expectOrganicOrder(results: { domain: string; agentic_score: number }[]) {
-  for (let i = 1; i < results.length; i++) {
-    const [before, after] = [results[i - 1]!, results[i]!];
-    expect(before.agentic_score, `${before.domain} before ${after.domain}`).toBeGreaterThanOrEqual(after.agentic_score);
-  }
-  if (results.length < 2) return;
-  const sorted = await sqlRows<{ domain: string }>(
-    "select domain from unnest($1::int[], $2::text[]) as listed(score, domain) order by score desc, domain asc",
-    [results.map((site) => site.agentic_score), results.map((site) => site.domain)],
+export async function organicTiebreak(domain: string): Promise<bigint> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(domain));
+  return new DataView(digest).getBigInt64(0);
+}
+
+/** Sites sorted in organic order: agentic_score descending, then the tie-break, then the domain. */
+export async function sortOrganic<T extends { domain: string; agentic_score: number }>(sites: T[]): Promise<T[]> {
+  const keyed = await Promise.all(sites.map(async (site) => ({ site, tiebreak: await organicTiebreak(site.domain) })));
+  keyed.sort(
+    (a, b) =>
+      b.site.agentic_score - a.site.agentic_score ||
+      (a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0) ||
+      (a.site.domain < b.site.domain ? -1 : 1),
   );
-  expect(results.map((site) => site.domain)).toEqual(sorted.map((row) => row.domain));
+  return keyed.map(({ site }) => site);
+}
+
+/** Asserts organic order: agentic_score descending, ties by the domain's hash (organicTiebreak). */
+export async function expectOrganicOrder(results: { domain: string; agentic_score: number }[]) {
+  expect(results.map((site) => site.domain)).toEqual((await sortOrganic(results)).map((site) => site.domain));
 }

@@ -10,6 +10,7 @@ import {
   type Signature,
   type StemTerms,
   stemQueryText,
+  WIDE_RANGE_LIMIT,
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
 import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
@@ -69,11 +70,13 @@ describe("filters", () => {
 });
 
 const signature = (bit: number): Signature => [1n << BigInt(bit), 0n, 0n, 0n];
-const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
+const stem = (stem: string, terms: string[], bit = 0, postings?: number): StemTerms => ({
   position: 1,
   stem,
   prefix: stem.length >= 3,
   terms,
+  range: { low: `w:${stem}`, high: `w:${stem}\u{10FFFF}` },
+  ...(postings === undefined ? {} : { postings }),
   signature: signature(bit),
 });
 /** Statistics from fixed list lengths; a term not named is long. */
@@ -130,16 +133,21 @@ describe("search plan", () => {
     expect(flagged?.signals).toBeUndefined();
   });
 
-  it("checks a wide word on each site instead of reading its lists", () => {
-    const wide = stem(
-      "pro",
-      Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`),
-      5,
-    );
-    const plan = planSearch({ stems: [wide], filters: {}, statistics: lengths({}) });
-    expect(plan?.driver.kind).toBe("signals");
-    expect(plan?.exactStems).toEqual([wide]);
-    expect(plan?.signature).toEqual(signature(5));
+  it("reads a wide word with few postings as one range, and checks a common one on each site", () => {
+    const terms = Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`);
+    const few = stem("pro", terms, 5, 900);
+    const ranged = planSearch({
+      stems: [few],
+      filters: { category: "data" },
+      statistics: lengths({ "c:data": 80_000 }),
+    });
+    expect(ranged?.driver).toEqual({ kind: "word", terms: [], range: few.range });
+    expect(ranged?.exactStems).toEqual([]);
+    const common = stem("pro", terms, 5, WIDE_RANGE_LIMIT + 1);
+    const checked = planSearch({ stems: [common], filters: {}, statistics: lengths({}) });
+    expect(checked?.driver.kind).toBe("signals");
+    expect(checked?.exactStems).toEqual([common]);
+    expect(checked?.signature).toEqual(signature(5));
   });
 
   it("prefers words when nothing is known of the lists", () => {

@@ -22,6 +22,7 @@ import {
   type StemTerms,
   signalTerm,
   tagTerm,
+  WIDE_RANGE_LIMIT,
 } from "./search-terms.ts";
 import type { SiteFilters } from "./site-filters.ts";
 
@@ -30,7 +31,11 @@ export type DriverKind = "word" | "tag" | "category" | "signals";
 export interface SearchPlan {
   /** Whether the lists are those of the audit-only buckets (an explicit other or spam). */
   audit: boolean;
-  driver: { kind: DriverKind; terms: string[] };
+  /**
+   * The lists read: `terms`, merged in organic order, or for a wide word `range`, the postings of
+   * every term in [low, high) read at once and sorted.
+   */
+  driver: { kind: DriverKind; terms: string[]; range?: { low: string; high: string } };
   /** The checks on each index entry; undefined when the driver already ensures them. */
   signals?: { mask: number; bits: number };
   category?: Category;
@@ -47,6 +52,7 @@ export const isAuditCategory = (category: Category | undefined) =>
 interface Candidate {
   kind: DriverKind;
   terms: string[];
+  range?: { low: string; high: string };
   stem?: StemTerms;
   /** Estimated sites across the terms' lists; Infinity when unknown. */
   sites: number;
@@ -69,13 +75,18 @@ export function planSearch(input: {
   const estimate = (terms: string[]) =>
     terms.reduce((sum, term) => sum + (statistics.listLength(term) ?? Number.POSITIVE_INFINITY), 0);
   const signals = allowedSignalBits(filters);
-  // In order of preference when the estimates tie (or are unknown): words are the most selective.
-  const candidates: Candidate[] = [
+  // A wide word with few postings is read as one range; its count is exact, not an estimate.
+  const ranged: Candidate[] = stems
+    .filter((stem) => isWide(stem) && stem.postings !== undefined && stem.postings <= WIDE_RANGE_LIMIT)
+    .map((stem) => ({ kind: "word", terms: [], range: stem.range, stem, sites: stem.postings ?? 0 }));
+  const lists: Omit<Candidate, "sites">[] = [
     ...listed.map((stem) => ({ kind: "word" as const, terms: stem.terms, stem })),
     ...(filters.tag ? [{ kind: "tag" as const, terms: [tagTerm(filters.tag)] }] : []),
     ...(filters.category ? [{ kind: "category" as const, terms: [categoryTerm(filters.category)] }] : []),
     { kind: "signals" as const, terms: signals.values.map(signalTerm) },
-  ].map((candidate) => ({ ...candidate, sites: estimate(candidate.terms) }));
+  ];
+  // In order of preference when the estimates tie (or are unknown): words are the most selective.
+  const candidates = [...ranged, ...lists.map((candidate) => ({ ...candidate, sites: estimate(candidate.terms) }))];
   const driver = candidates.reduce((best, candidate) => (candidate.sites < best.sites ? candidate : best));
 
   const exactStems = stems.filter((stem) => stem !== driver.stem);
@@ -87,7 +98,7 @@ export function planSearch(input: {
   }
   return {
     audit: isAuditCategory(filters.category),
-    driver: { kind: driver.kind, terms: driver.terms },
+    driver: { kind: driver.kind, terms: driver.terms, ...(driver.range ? { range: driver.range } : {}) },
     ...(driver.kind !== "signals" && signals.mask !== 0 ? { signals: { mask: signals.mask, bits: signals.bits } } : {}),
     ...(driver.kind !== "category" && filters.category ? { category: filters.category } : {}),
     signature,

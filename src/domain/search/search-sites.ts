@@ -29,7 +29,6 @@ import {
   type TermStatistics,
 } from "./search-statistics.ts";
 import {
-  isEmptySignature,
   parseSignature,
   parseStemTerms,
   stemQueryText,
@@ -64,17 +63,19 @@ export interface SearchPage {
 /**
  * Plan settings of the second step. Its merge must stream each list from its index in organic
  * order and stop early: the planner, seeing only row estimates, would otherwise often sort or
- * hash whole lists. JIT is off because its compile time exceeds such a query's run time.
+ * hash whole lists, or hand a list to parallel workers that read far past what the merge takes.
+ * JIT is off because its compile time exceeds such a query's run time.
  */
-const STREAMING_PLAN_SETTINGS = [
-  "enable_seqscan",
-  "enable_bitmapscan",
-  "enable_sort",
-  "enable_hashagg",
-  "enable_hashjoin",
-  "enable_mergejoin",
-  "jit",
-].map((setting) => sql.raw(`set local ${setting} = off`));
+const STREAMING_PLAN_SETTINGS = Object.entries({
+  enable_seqscan: "off",
+  enable_bitmapscan: "off",
+  enable_sort: "off",
+  enable_hashagg: "off",
+  enable_hashjoin: "off",
+  enable_mergejoin: "off",
+  max_parallel_workers_per_gather: "0",
+  jit: "off",
+}).map(([setting, value]) => sql.raw(`set local ${setting} = ${value}`));
 
 /** The q that names a domain (it has a dot and is a host name), in the index's form. */
 function domainNamedBy(q: string | undefined): string | null {
@@ -86,7 +87,7 @@ export async function searchSites({ ctx, input }: { ctx: DomainContext; input: S
 }
 
 /** The first step's statements and how to read their results. */
-function firstStep(input: SearchInput, words: string[], pinnedDomain: string | null) {
+function firstStep(input: SearchInput, words: string[], pinnedDomain: string | null, given?: TermStatistics) {
   const { filters } = input;
   const statements: SQL[] = [];
   const take = (statement: SQL) => statements.push(statement) - 1;
@@ -100,13 +101,13 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
           where ${sites.domain} = ${pinnedDomain} and ${filterCondition(filters)}
             and ${sites.searchVector} @@ to_tsquery('english', ${terms})`)
       : -1;
-  const known = cachedStatistics();
+  const known = given ?? cachedStatistics();
   const statisticsAt = known ? -1 : take(statisticsStatement());
   return {
     statements,
     read(results: SqlRow[][]) {
       const statistics: TermStatistics = known ?? parseStatistics(results[statisticsAt]?.[0]);
-      if (!known) rememberStatistics(statistics);
+      if (statisticsAt >= 0) rememberStatistics(statistics);
       const pinned = pinnedAt >= 0 ? results[pinnedAt]?.[0] : undefined;
       return {
         stems: stemsAt >= 0 ? parseStemTerms(results[stemsAt] ?? []) : [],
@@ -121,23 +122,50 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
 /** `sql` for a bigint parameter (sent as text: JSON has no 64-bit integers). */
 const bigintParam = (value: bigint) => sql`${value.toString()}::bigint`;
 
-/** One driver list, filtered by the checks the index entry can answer, in organic order. */
-function listBranch(plan: SearchPlan, term: string, minScore: number, excluded: string | undefined): SQL {
-  const checks: SQL[] = [sql`p.audit = ${plan.audit}`, sql`p.term = ${term}`];
+/** The columns of organic order in the index, for selects and for `order by`. */
+const ORGANIC_KEY = ["agentic_score", "organic_tiebreak", "domain"] as const;
+const organicKey = (alias: string) =>
+  sql.join(
+    ORGANIC_KEY.map((column) => sql.raw(`${alias}.${column}`)),
+    sql`, `,
+  );
+const organicOrder = (alias: string) =>
+  sql.raw(`${alias}.agentic_score desc, ${alias}.organic_tiebreak, ${alias}.domain`);
+
+/** The checks an index entry answers by itself, beside which lists it belongs to. */
+function entryChecks(plan: SearchPlan, minScore: number, excluded: string | undefined): SQL[] {
+  const checks: SQL[] = [sql`p.audit = ${plan.audit}`];
   if (minScore > 0) checks.push(sql`p.agentic_score >= ${minScore}::smallint`);
   if (excluded) checks.push(sql`p.domain <> ${excluded}`);
   if (plan.signals) checks.push(sql`(p.signal_bits & ${plan.signals.mask}::smallint) = ${plan.signals.bits}::smallint`);
   if (plan.category) checks.push(sql`p.category = ${plan.category}`);
-  if (!isEmptySignature(plan.signature)) {
-    plan.signature.forEach((part, index) => {
-      if (part !== 0n) {
-        const column = sql.identifier(`signature_${index}`);
-        checks.push(sql`(p.${column} & ${bigintParam(part)}) = ${bigintParam(part)}`);
-      }
-    });
+  plan.signature.forEach((part, index) => {
+    if (part === 0n) return;
+    const column = sql.raw(`p.signature_${index}`);
+    checks.push(sql`(${column} & ${bigintParam(part)}) = ${bigintParam(part)}`);
+  });
+  return checks;
+}
+
+/**
+ * The driver's sites in organic order, each once. Its lists are merged, each read from the index
+ * in organic order; a wide word's range is read whole and sorted.
+ */
+function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
+  const where = (termCondition: SQL) => sql.join([termCondition, ...checks], sql` and `);
+  const { range, terms } = plan.driver;
+  if (range) {
+    return sql`select distinct ${organicKey("p")} from search_postings p
+      where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)} order by ${organicOrder("p")}`;
   }
-  return sql`(select p.agentic_score, p.domain from search_postings p
-    where ${sql.join(checks, sql` and `)} order by p.agentic_score desc, p.domain)`;
+  const branches = terms.map(
+    (term) => sql`(select ${organicKey("p")} from search_postings p where ${where(sql`p.term = ${term}`)}
+      order by ${organicOrder("p")})`,
+  );
+  // A word's lexemes may share a site (`team` and `teams`); other drivers' lists never do.
+  const distinct = plan.driver.kind === "word" && branches.length > 1 ? sql`distinct` : sql``;
+  return sql`select ${distinct} ${organicKey("u")} from (${sql.join(branches, sql` union all `)}) u
+    order by ${organicOrder("u")}`;
 }
 
 /**
@@ -148,41 +176,40 @@ function matchesStatement(
   plan: SearchPlan,
   input: { minScore: number; excluded?: string; offset: number; limit: number },
 ) {
-  const branches = plan.driver.terms.map((term) => listBranch(plan, term, input.minScore, input.excluded));
-  // A word's lexemes may share a site (`team` and `teams`); other drivers' lists never do.
-  const distinct = plan.driver.kind === "word" && branches.length > 1 ? sql`distinct` : sql``;
-  const merged = sql`select ${distinct} u.agentic_score, u.domain from (${sql.join(branches, sql` union all `)}) u
-    order by u.agentic_score desc, u.domain`;
+  const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
   const exact: SQL[] = [];
   if (plan.exactStems.length) exact.push(sql`s.search_vector @@ ${stemQueryText(plan.exactStems)}::tsquery`);
   if (plan.exactTag !== undefined) exact.push(sql`s.tags @> array[${plan.exactTag}]::text[]`);
   const checked = exact.length
-    ? sql`select m.agentic_score, m.domain from (${merged}) m join sites s on s.domain = m.domain
-        where ${sql.join(exact, sql` and `)} order by m.agentic_score desc, m.domain`
-    : merged;
+    ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.domain = m.domain
+        where ${sql.join(exact, sql` and `)} order by ${organicOrder("m")}`
+    : stream;
   return sql`
     with matches as materialized (
-      select c.agentic_score, c.domain from (${checked}) c
-      order by c.agentic_score desc, c.domain limit ${SEARCH_RESULT_WINDOW + 1}
+      select ${organicKey("c")} from (${checked}) c order by ${organicOrder("c")} limit ${SEARCH_RESULT_WINDOW + 1}
     )
     select counted.total, page.*
     from (select count(*)::int as total from matches) counted
     left join lateral (
-      select ${siteRecordSql("s")} from (
-        select k.domain from matches k order by k.agentic_score desc, k.domain offset ${input.offset} limit ${input.limit}
+      select ${siteRecordSql("s")}, s.organic_tiebreak from (
+        select k.domain from matches k order by ${organicOrder("k")} offset ${input.offset} limit ${input.limit}
       ) wanted join sites s on s.domain = wanted.domain
     ) page on true
-    order by page.agentic_score desc, page.domain`;
+    order by ${organicOrder("page")}`;
 }
 
-/**
- * The search itself over any `RunSqlBatch` (the benchmark runs it over a direct connection);
- * `observePlan` sees the plan it chose.
- */
+export interface SearchOptions {
+  /** List lengths to plan with instead of the index's own (tests force each kind of driver). */
+  statistics?: TermStatistics;
+  /** Sees the plan the search chose. */
+  observePlan?: (plan: SearchPlan) => void;
+}
+
+/** The search itself over any `RunSqlBatch` (the benchmark runs it over a direct connection). */
 export async function runSearchQuery(
   run: RunSqlBatch,
   input: SearchInput,
-  observePlan?: (plan: SearchPlan) => void,
+  { statistics: given, observePlan }: SearchOptions = {},
 ): Promise<SearchPage> {
   const pageStart = (input.page - 1) * SEARCH_PAGE_SIZE;
   const pageOf = (results: SiteRecord[], counted: number): SearchPage => {
@@ -202,7 +229,7 @@ export async function runSearchQuery(
   if (input.q && words.length === 0) return pageOf([], 0);
 
   const pinnedDomain = domainNamedBy(input.q);
-  const first = firstStep(input, words, pinnedDomain);
+  const first = firstStep(input, words, pinnedDomain, given);
   const { stems, tagSignature, pinned, statistics } = first.read(await run(first.statements));
   // Words that are all stop words leave nothing to match.
   if (words.length && stems.length === 0) return pageOf([], 0);

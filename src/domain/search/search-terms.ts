@@ -4,15 +4,21 @@
  *
  * A word is stemmed as English by Postgres; a word of 3 or more letters matches as a prefix, so it
  * stands for every indexed lexeme that begins with its stem. Those lexemes are found by a skip
- * scan of the list index (one descent per distinct lexeme), up to MAX_WORD_TERMS + 1: a word with
- * more is "wide" and is checked on each candidate rather than read as lists.
+ * scan of the list index (one descent per distinct lexeme), up to MAX_WORD_TERMS + 1. A word with
+ * more is "wide": merging that many lists would cost more to plan than to run, so its postings
+ * are counted instead (up to WIDE_RANGE_LIMIT + 1). Up to that many, they are read as one range
+ * of the index and sorted; beyond it the word is common enough to be checked on the sites another
+ * list yields.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
 import { MIN_PREFIX_LENGTH } from "./text-query.ts";
 
-/** A word whose prefix expands to more lexemes than this is not read as lists. */
+/** A word whose prefix expands to more lexemes than this is not read as merged lists. */
 export const MAX_WORD_TERMS = 32;
+
+/** A wide word with at most this many postings is read as one sorted range of the index. */
+export const WIDE_RANGE_LIMIT = 20_000;
 
 /** Bits of `signal_bits` (SQL function search_signal_bits). */
 export const SIGNAL_BITS = { hasApi: 8, hasMcp: 4, hasOpenapi: 2, hasLlmsTxt: 1 } as const;
@@ -53,6 +59,10 @@ export interface StemTerms {
   prefix: boolean;
   /** `w:` terms in byte order; MAX_WORD_TERMS + 1 of them when the word is wide. */
   terms: string[];
+  /** The range of the index's terms the word covers, [low, high) in byte order. */
+  range: { low: string; high: string };
+  /** For a wide word: its postings, counted up to WIDE_RANGE_LIMIT + 1. */
+  postings?: number;
   /** What a site containing the word must hold in its signature. */
   signature: Signature;
 }
@@ -86,11 +96,17 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       from found f
       where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
     )
-    select s.position, s.stem, s.prefix,
-      coalesce((select array_agg(f.term order by f.term) from found f
-                where f.position = s.position and f.stem = s.stem and f.term is not null), '{}') as terms,
+    select s.position, s.stem, s.prefix, s.low, s.high, t.terms,
+      case when cardinality(t.terms) > ${MAX_WORD_TERMS} then
+        (select count(*)::int from (
+          select 1 from search_postings p where p.audit = ${audit} and p.term >= s.low and p.term < s.high
+          limit ${WIDE_RANGE_LIMIT + 1}) counted)
+      end as postings,
       search_signature(search_query_items(s.stem, s.prefix))::text[] as signature
-    from stems s
+    from stems s, lateral (
+      select coalesce(array_agg(f.term order by f.term), '{}') as terms from found f
+      where f.position = s.position and f.stem = s.stem and f.term is not null
+    ) t
     order by s.position, s.stem`;
 }
 
@@ -105,6 +121,8 @@ export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
     stem: String(row.stem),
     prefix: Boolean(row.prefix),
     terms: (row.terms as string[]) ?? [],
+    range: { low: String(row.low), high: String(row.high) },
+    ...(row.postings === null || row.postings === undefined ? {} : { postings: Number(row.postings) }),
     signature: parseSignature(row.signature),
   }));
 }

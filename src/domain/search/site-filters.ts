@@ -46,10 +46,15 @@ export function filterCondition(filters: SiteFilters): SQL {
 }
 
 /**
- * Organic order: agentic_score descending, then domain ascending in byte order (the
- * sites_score_order index, whose nulls-last the order repeats so the index serves it).
+ * Organic order: agentic_score descending, then the domain's hash (organic_tiebreak), then the
+ * domain in byte order: the sites_score_order index, whose nulls-last the order repeats so that
+ * the index serves it.
  */
-export const organicOrder = [sql`${sites.agenticScore} desc nulls last`, sql`${sites.domain} asc`];
+export const organicOrder = [
+  sql`${sites.agenticScore} desc nulls last`,
+  sql`${sites.organicTiebreak} asc`,
+  sql`${sites.domain} asc`,
+];
 
 /** Names the filter set canonically, for cache keys: the same filters give the same name. */
 export function filterKey(filters: SiteFilters): string {

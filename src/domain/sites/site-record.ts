@@ -30,7 +30,7 @@ export interface SiteRecord {
 }
 
 /** The stored columns a Site record is made of (never the search vector or the evidence). */
-export type SiteRecordRow = Omit<SiteRow, "searchVector" | "signalEvidence" | "scoreVersion">;
+export type SiteRecordRow = Omit<SiteRow, "searchVector" | "organicTiebreak" | "signalEvidence" | "scoreVersion">;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
   return {
@@ -63,6 +63,7 @@ export function toSiteRecord(row: SiteRecordRow): SiteRecord {
 
 const {
   searchVector: _vector,
+  organicTiebreak: _tiebreak,
   signalEvidence: _evidence,
   scoreVersion: _version,
   ...recordColumns
