@@ -54,7 +54,12 @@ async function referenceSearch(db: Database, q: string | undefined, filters: Sit
 /** Statistics under which the lists of one kind are the shortest, so that kind drives. */
 const forcing = (kind: DriverKind): TermStatistics => {
   const prefix = { word: "w:", tag: "t:", category: "c:", signals: "p:" }[kind];
-  return { listLength: (term) => (term.startsWith(prefix) ? 1 : 1_000_000) };
+  // A wide word's range competes as a word: short when words are forced, long otherwise.
+  const length = (forced: boolean) => (forced ? 1 : 1_000_000);
+  return {
+    listLength: (term) => length(term.startsWith(prefix)),
+    rangeLength: () => length(kind === "word"),
+  };
 };
 
 const random = seededRandom(7);

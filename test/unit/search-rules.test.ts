@@ -70,17 +70,19 @@ describe("filters", () => {
 });
 
 const signature = (bit: number): Signature => [1n << BigInt(bit), 0n, 0n, 0n];
-const stem = (stem: string, terms: string[], bit = 0, postings?: number): StemTerms => ({
+const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
   position: 1,
   stem,
   prefix: stem.length >= 3,
   terms,
   range: { low: `w:${stem}`, high: `w:${stem}\u{10FFFF}` },
-  ...(postings === undefined ? {} : { postings }),
   signature: signature(bit),
 });
-/** Statistics from fixed list lengths; a term not named is long. */
-const lengths = (known: Record<string, number>) => ({ listLength: (term: string) => known[term] ?? 1_000_000 });
+/** Statistics from fixed list lengths (a term not named is long) and one length for any range. */
+const lengths = (known: Record<string, number>, range = 1_000_000) => ({
+  listLength: (term: string) => known[term] ?? 1_000_000,
+  rangeLength: () => range,
+});
 
 describe("search plan", () => {
   it("reads the shortest list and checks the rest", () => {
@@ -134,20 +136,23 @@ describe("search plan", () => {
   });
 
   it("reads a wide word with few postings as one range, and checks a common one on each site", () => {
-    const terms = Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`);
-    const few = stem("pro", terms, 5, 900);
-    const ranged = planSearch({
-      stems: [few],
-      filters: { category: "data" },
-      statistics: lengths({ "c:data": 80_000 }),
-    });
-    expect(ranged?.driver).toEqual({ kind: "word", terms: [], range: few.range });
+    const wide = stem(
+      "pro",
+      Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`),
+      5,
+    );
+    const few = lengths({ "c:data": 80_000 }, 900);
+    const ranged = planSearch({ stems: [wide], filters: { category: "data" }, statistics: few });
+    expect(ranged?.driver).toEqual({ kind: "word", terms: [], range: wide.range });
     expect(ranged?.exactStems).toEqual([]);
-    const common = stem("pro", terms, 5, WIDE_RANGE_LIMIT + 1);
-    const checked = planSearch({ stems: [common], filters: {}, statistics: lengths({}) });
+    const many = lengths({}, WIDE_RANGE_LIMIT + 1);
+    const checked = planSearch({ stems: [wide], filters: {}, statistics: many });
     expect(checked?.driver.kind).toBe("signals");
-    expect(checked?.exactStems).toEqual([common]);
+    expect(checked?.exactStems).toEqual([wide]);
     expect(checked?.signature).toEqual(signature(5));
+    // Unknown statistics: the range is read, since nothing says it is long.
+    const unknown = planSearch({ stems: [wide], filters: {}, statistics: UNKNOWN_STATISTICS });
+    expect(unknown?.driver.range).toEqual(wide.range);
   });
 
   it("prefers words when nothing is known of the lists", () => {
@@ -176,6 +181,21 @@ describe("search statistics", () => {
     expect(statistics.listLength("w:team")).toBe(200);
     expect(statistics.listLength("c:data")).toBe(100);
     expect(statistics.listLength("w:rare")).toBe(10);
+  });
+
+  it("estimates a range from the common terms in it and the histogram buckets it spans", () => {
+    const statistics = parseStatistics({
+      rows: 1000,
+      terms: ["w:team", "w:teams"],
+      freqs: [0.2, 0.1],
+      n_distinct: 100,
+      // Four buckets of the other 70%: each 175 rows.
+      bounds: ["w:a", "w:tea", "w:teb", "w:tec", "w:z"],
+    });
+    expect(statistics.rangeLength("w:tea", "w:tea\u{10FFFF}")).toBe(300 + 175);
+    expect(statistics.rangeLength("w:x", "w:y")).toBe(0);
+    // Byte order, not UTF-16 order: U+10FFFF sorts after U+FFFF.
+    expect(statistics.rangeLength("w:tea", "w:tea\uFFFF")).toBe(300 + 175);
   });
 
   it("knows nothing of a table never analysed", () => {

@@ -75,10 +75,13 @@ export function planSearch(input: {
   const estimate = (terms: string[]) =>
     terms.reduce((sum, term) => sum + (statistics.listLength(term) ?? Number.POSITIVE_INFINITY), 0);
   const signals = allowedSignalBits(filters);
-  // A wide word with few postings is read as one range; its count is exact, not an estimate.
-  const ranged: Candidate[] = stems
-    .filter((stem) => isWide(stem) && stem.postings !== undefined && stem.postings <= WIDE_RANGE_LIMIT)
-    .map((stem) => ({ kind: "word", terms: [], range: stem.range, stem, sites: stem.postings ?? 0 }));
+  // A wide word is read as one range unless the statistics put it past WIDE_RANGE_LIMIT postings
+  // (then it is common enough to be checked on the sites another list yields).
+  const ranged: Candidate[] = stems.filter(isWide).flatMap((stem) => {
+    const postings = statistics.rangeLength(stem.range.low, stem.range.high);
+    if (postings !== undefined && postings > WIDE_RANGE_LIMIT) return [];
+    return [{ kind: "word" as const, terms: [], range: stem.range, stem, sites: postings ?? Number.POSITIVE_INFINITY }];
+  });
   const lists: Omit<Candidate, "sites">[] = [
     ...listed.map((stem) => ({ kind: "word" as const, terms: stem.terms, stem })),
     ...(filters.tag ? [{ kind: "tag" as const, terms: [tagTerm(filters.tag)] }] : []),

@@ -5,10 +5,10 @@
  * A word is stemmed as English by Postgres; a word of 3 or more letters matches as a prefix, so it
  * stands for every indexed lexeme that begins with its stem. Those lexemes are found by a skip
  * scan of the list index (one descent per distinct lexeme), up to MAX_WORD_TERMS + 1. A word with
- * more is "wide": merging that many lists would cost more to plan than to run, so its postings
- * are counted instead (up to WIDE_RANGE_LIMIT + 1). Up to that many, they are read as one range
- * of the index and sorted; beyond it the word is common enough to be checked on the sites another
- * list yields.
+ * more is "wide": merging that many lists would cost more to plan than to run. When the index
+ * statistics put its postings at WIDE_RANGE_LIMIT or fewer, they are read as one range of the
+ * index and sorted; beyond that the word is common enough to be checked on the sites another list
+ * yields (search-plan.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
@@ -61,8 +61,6 @@ export interface StemTerms {
   terms: string[];
   /** The range of the index's terms the word covers, [low, high) in byte order. */
   range: { low: string; high: string };
-  /** For a wide word: its postings, counted up to WIDE_RANGE_LIMIT + 1. */
-  postings?: number;
   /** What a site containing the word must hold in its signature. */
   signature: Signature;
 }
@@ -97,11 +95,6 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
     )
     select s.position, s.stem, s.prefix, s.low, s.high, t.terms,
-      case when cardinality(t.terms) > ${MAX_WORD_TERMS} then
-        (select count(*)::int from (
-          select 1 from search_postings p where p.audit = ${audit} and p.term >= s.low and p.term < s.high
-          limit ${WIDE_RANGE_LIMIT + 1}) counted)
-      end as postings,
       search_signature(search_query_items(s.stem, s.prefix))::text[] as signature
     from stems s, lateral (
       select coalesce(array_agg(f.term order by f.term), '{}') as terms from found f
@@ -122,7 +115,6 @@ export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
     prefix: Boolean(row.prefix),
     terms: (row.terms as string[]) ?? [],
     range: { low: String(row.low), high: String(row.high) },
-    ...(row.postings === null || row.postings === undefined ? {} : { postings: Number(row.postings) }),
     signature: parseSignature(row.signature),
   }));
 }
