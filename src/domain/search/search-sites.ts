@@ -1,7 +1,8 @@
 /**
  * Organic search. Every match is equally a match: results are ordered by agentic_score
- * descending, then domain ascending in byte order, except that a `q` naming an indexed domain
- * exactly puts that site first. Nothing paid or provider-funded enters the query.
+ * descending, ties broken by a hash of the domain (organic_tiebreak) and then the domain, except
+ * that a `q` naming an indexed domain exactly puts that site first. Nothing paid or
+ * provider-funded enters the query.
  *
  * Matches are counted up to the result window (1,000, i.e. 50 pages): beyond it `total` is
  * 1,000 and `total_exact` false, so total, page and has_next always agree.

@@ -1,5 +1,5 @@
 /**
- * The top list: the highest agentic scores, ties broken by domain ascending (the organic order),
+ * The top list: the highest agentic scores, ties broken as in organic order (a hash of the domain),
  * audit-only buckets left out unless named. Each distinct filter set and limit is cached for
  * 5 minutes, so a burst of identical requests costs one query.
  */

@@ -37,9 +37,9 @@ export const getTopRoute = createRoute({
   path: "/top",
   operationId: "getTopSites",
   tags: ["discovery"],
-  summary: "The highest agentic scores (ties by domain), cached 5 minutes per filter set",
+  summary: "The highest agentic scores, cached 5 minutes per filter set",
   description:
-    "Sites by `agentic_score` descending, then `domain`, filtered by category and the signal flags; the audit-only categories only when named. `limit` 1 to 100, default 50. Each filter set is cached 5 minutes (`X-Cache: HIT` or `MISS`).",
+    "Sites by `agentic_score` descending, ties broken by a hash of the domain as in search, filtered by category and the signal flags; the audit-only categories only when named. `limit` 1 to 100, default 50. Each filter set is cached 5 minutes (`X-Cache: HIT` or `MISS`).",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: { query: TopQuerySchema },

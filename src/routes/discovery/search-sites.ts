@@ -98,7 +98,7 @@ export const searchSitesRoute = createRoute({
   tags: ["discovery"],
   summary: "Search the index: organic results by agentic_score, with a query-free receipt",
   description:
-    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, then `domain`; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. 240 per hour per client; never cached.",
+    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. 240 per hour per client; never cached.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: {

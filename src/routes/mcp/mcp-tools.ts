@@ -118,7 +118,7 @@ export const MCP_TOOLS: McpTool[] = [
     name: "get_top_sites",
     title: "Top sites",
     description:
-      "The highest agentic scores (ties by domain), optionally filtered by category and signals; limit 1 to 100, default 50.",
+      "The highest agentic scores (ties broken by a hash of the domain), optionally filtered by category and signals; limit 1 to 100, default 50.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createParametersInput({ query: TopQuerySchema }),
     run: async (c, query) => {
