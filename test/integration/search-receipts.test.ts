@@ -14,7 +14,7 @@ describe("search receipts", () => {
     await insertSites([
       { domain: `a-${t}.test`, name: t, agenticScore: 90 },
       { domain: `b-${t}.test`, name: t, agenticScore: 70 },
-      { domain: `c-${t}.test`, name: t, agenticScore: 70 },
+      { domain: `c-${t}.test`, name: t, agenticScore: 60 },
     ]);
     const body = await searchOk(get, { q: t });
     expect(body.receipt_recorded).toBe(true);
