@@ -4,9 +4,8 @@
  * and walks search → detail → action interest, and the MCP conformance suite
  * (@modelcontextprotocol/conformance) runs its initialize, tools-list and tools-call scenarios.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,65 +13,21 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { probeMcpEndpoint } from "../../src/domain/crawl/mcp-probe.ts";
+import { type RunningService, startService } from "../support/npm-start.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 
 const EXPECTED_FAILURES = "test/e2e/mcp-conformance-expected-failures.yaml";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForStatus(url: string, status: number, deadlineMs: number): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < deadlineMs) {
-    const response = await fetch(url).catch(() => undefined);
-    if (response?.status === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer ${status} within ${deadlineMs} ms`);
-}
-
-let running: ChildProcess | undefined;
+let service: RunningService | undefined;
 let mcpUrl = "";
-const output: string[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  mcpUrl = `http://127.0.0.1:${port}/mcp`;
-  running = spawn("npm", ["start"], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      PGLITE_DATA_DIR: "memory",
-      PORT: String(port),
-      LOCAL_SQL_PORT: "0",
-      LOCAL_REDIS_PORT: "0",
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      TEST_DATABASE_URL: "",
-      TEST_REDIS_URL: "",
-      PUBLIC_ORIGIN: "",
-    },
-  });
-  running.stdout?.on("data", (chunk) => output.push(String(chunk)));
-  running.stderr?.on("data", (chunk) => output.push(String(chunk)));
-  await waitForStatus(`http://127.0.0.1:${port}/healthz`, 200, 90_000).catch((error) => {
-    throw new Error(`${error.message}\n${output.join("")}`);
-  });
-  expect(output.join("")).toMatch(/demo index: \d+ synthetic sites loaded/);
+  service = await startService({ PGLITE_DATA_DIR: "memory", PUBLIC_ORIGIN: "" });
+  mcpUrl = `${service.origin}/mcp`;
+  expect(service.output()).toMatch(/demo index: \d+ synthetic sites loaded/);
 });
 
-afterAll(() => {
-  // npm start runs in its own process group: end the stack and wrangler with it.
-  if (running?.pid) process.kill(-running.pid, "SIGTERM");
-  running = undefined;
-});
+afterAll(() => service?.stop());
 
 type Structured = Record<string, unknown>;
 

@@ -1,0 +1,69 @@
+/** `npm start` as the end-to-end tests run it: on a free port, its output kept, its group stopped. */
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until its status satisfies `accept`; gives the response and the time it took. */
+export async function pollStatus(url: string, accept: (status: number) => boolean, deadlineMs: number) {
+  const started = Date.now();
+  while (Date.now() - started < deadlineMs) {
+    const response = await fetch(url).catch(() => undefined);
+    if (response && accept(response.status)) return { response, elapsedMs: Date.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer as expected within ${deadlineMs} ms`);
+}
+
+export interface RunningService {
+  origin: string;
+  /** Everything `npm start` has printed so far. */
+  output(): string;
+  /** Ends the stack and wrangler with it (npm start runs in its own process group). */
+  stop(): void;
+}
+
+/**
+ * Starts `npm start` with `env` over the caller's environment, on free ports, never in front of
+ * the test servers unless `env` names them, and waits until /healthz answers 200.
+ */
+export async function startService(env: Record<string, string>, readyWithinMs = 90_000): Promise<RunningService> {
+  const port = await freePort();
+  const printed: string[] = [];
+  const child = spawn("npm", ["start"], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      TEST_DATABASE_URL: "",
+      TEST_REDIS_URL: "",
+      ...env,
+      PORT: String(port),
+      LOCAL_SQL_PORT: "0",
+      LOCAL_REDIS_PORT: "0",
+    },
+  });
+  child.stdout?.on("data", (chunk) => printed.push(String(chunk)));
+  child.stderr?.on("data", (chunk) => printed.push(String(chunk)));
+  const service: RunningService = {
+    origin: `http://127.0.0.1:${port}`,
+    output: () => printed.join(""),
+    stop: () => {
+      if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    },
+  };
+  await pollStatus(`${service.origin}/healthz`, (status) => status === 200, readyWithinMs).catch((error) => {
+    service.stop();
+    throw new Error(`${error.message}\n${service.output()}`);
+  });
+  return service;
+}
