@@ -49,8 +49,6 @@ export const EMPTY_SIGNATURE: Signature = [0n, 0n, 0n, 0n];
 export const mergeSignatures = (a: Signature, b: Signature): Signature =>
   [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]] as const;
 
-export const isEmptySignature = (signature: Signature) => signature.every((part) => part === 0n);
-
 /** One stem of a query word, with the lexeme terms it stands for. */
 export interface StemTerms {
   /** Position of its word in the query (1-based). */
