@@ -130,7 +130,7 @@ const organicKey = (alias: string) =>
     ORGANIC_KEY.map((column) => sql.raw(`${alias}.${column}`)),
     sql`, `,
   );
-const organicOrder = (alias: string) =>
+const organicOrderBy = (alias: string) =>
   sql.raw(`${alias}.agentic_score desc, ${alias}.organic_tiebreak, ${alias}.domain`);
 
 /** The checks an index entry answers by itself, beside which lists it belongs to. */
@@ -157,16 +157,16 @@ function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
   const { range, terms } = plan.driver;
   if (range) {
     return sql`select distinct ${organicKey("p")} from search_postings p
-      where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)} order by ${organicOrder("p")}`;
+      where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)} order by ${organicOrderBy("p")}`;
   }
   const branches = terms.map(
     (term) => sql`(select ${organicKey("p")} from search_postings p where ${where(sql`p.term = ${term}`)}
-      order by ${organicOrder("p")})`,
+      order by ${organicOrderBy("p")})`,
   );
   // A word's lexemes may share a site (`team` and `teams`); other drivers' lists never do.
   const distinct = plan.driver.kind === "word" && branches.length > 1 ? sql`distinct` : sql``;
   return sql`select ${distinct} ${organicKey("u")} from (${sql.join(branches, sql` union all `)}) u
-    order by ${organicOrder("u")}`;
+    order by ${organicOrderBy("u")}`;
 }
 
 /**
@@ -183,20 +183,20 @@ function matchesStatement(
   if (plan.exactTag !== undefined) exact.push(sql`s.tags @> array[${plan.exactTag}]::text[]`);
   const checked = exact.length
     ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.domain = m.domain
-        where ${sql.join(exact, sql` and `)} order by ${organicOrder("m")}`
+        where ${sql.join(exact, sql` and `)} order by ${organicOrderBy("m")}`
     : stream;
   return sql`
     with matches as materialized (
-      select ${organicKey("c")} from (${checked}) c order by ${organicOrder("c")} limit ${SEARCH_RESULT_WINDOW + 1}
+      select ${organicKey("c")} from (${checked}) c order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
     )
     select counted.total, page.*
     from (select count(*)::int as total from matches) counted
     left join lateral (
       select ${siteRecordSql("s")}, s.organic_tiebreak from (
-        select k.domain from matches k order by ${organicOrder("k")} offset ${input.offset} limit ${input.limit}
+        select k.domain from matches k order by ${organicOrderBy("k")} offset ${input.offset} limit ${input.limit}
       ) wanted join sites s on s.domain = wanted.domain
     ) page on true
-    order by ${organicOrder("page")}`;
+    order by ${organicOrderBy("page")}`;
 }
 
 export interface SearchOptions {
