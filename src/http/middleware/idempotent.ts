@@ -1,0 +1,108 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../context.ts";
+import { HttpProblem } from "../problem.ts";
+
+/** What a route behind `idempotent` may read: the validated key, and the scope it counts in. */
+export interface IdempotencyVariables {
+  idempotency: { key: string; scope: string };
+}
+
+export interface IdempotentOptions<E extends AppEnv = AppEnv> {
+  /** Names the kind of write in lock keys and logs, e.g. "commercial-acceptance". */
+  name: string;
+  /** Who the key is scoped to, e.g. the authenticated claim: one claim's key never meets another's. */
+  scope: (c: Context<E>) => string;
+  /** The request header carrying the key. */
+  header: string;
+  /** Length bounds of the key; the interface gives 8–128 for acceptances, 8–200 for outcomes. */
+  minLength: number;
+  maxLength: number;
+  /** How long a concurrent duplicate waits for the first request before going on (ms). */
+  waitMs?: number;
+}
+
+/** The shared lock store: Redis, or anything that speaks the same two commands. */
+export interface LockStore {
+  set(key: string, value: string, options: { nx: true; px: number }): Promise<unknown>;
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+}
+
+const LOCK_TTL_MS = 30_000;
+const POLL_MS = 50;
+// Deletes the lock only while it is still ours, so a slow request cannot free a later holder's lock.
+const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0';
+
+function keyPattern(minLength: number, maxLength: number): RegExp {
+  return new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:-]{${minLength - 1},${maxLength - 1}}$`);
+}
+
+async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Validates an idempotency key header (400 `INVALID_IDEMPOTENCY_KEY` when missing or malformed:
+ * a letter or digit, then letters, digits and `._:-`, within the length bounds) and holds a Redis
+ * lock on (name, scope, key) while the handler runs, so identical requests racing each other do
+ * the work once and the rest replay the stored answer. The lock only spares duplicate work: the
+ * handler's write must still be guarded by a unique constraint on (scope, key) holding the request
+ * fingerprint, which decides replay (200) and conflict (409). A duplicate that waits longer than
+ * `waitMs` goes on and meets that constraint. When Redis cannot take the lock the request is
+ * refused with 503 `IDEMPOTENCY_UNAVAILABLE` (fail closed: a double write costs more than a retry).
+ *
+ * @example route.use(idempotent({ name: "outcome", scope: (c) => c.var.actor.claimId, header: "Idempotency-Key", minLength: 8, maxLength: 200 }));
+ */
+export function idempotent<E extends AppEnv = AppEnv>(options: IdempotentOptions<E>) {
+  const pattern = keyPattern(options.minLength, options.maxLength);
+  const waitMs = options.waitMs ?? 5_000;
+  return createMiddleware<E & { Variables: IdempotencyVariables }>(async (c, next) => {
+    const key = c.req.header(options.header);
+    if (!key || !pattern.test(key)) {
+      throw new HttpProblem(
+        400,
+        "INVALID_IDEMPOTENCY_KEY",
+        "Invalid idempotency key",
+        `Send the ${options.header} header: ${options.minLength} to ${options.maxLength} characters, a letter or digit first, then letters, digits, ".", "_", ":" or "-".`,
+        { errors: [{ location: "header", field: options.header, message: "missing or malformed" }] },
+      );
+    }
+    const scope = options.scope(c as unknown as Context<E>);
+    const { redis, config } = c.var.deps;
+    const store = redis as unknown as LockStore;
+    const lockKey = `${config.REDIS_KEY_PREFIX}:idem:${options.name}:${await sha256Hex(`${scope}\n${key}`)}`;
+    const holder = crypto.randomUUID();
+    const acquired = await acquireLock(store, lockKey, holder, waitMs);
+    c.set("idempotency", { key, scope });
+    try {
+      await next();
+    } finally {
+      if (acquired) await store.eval(RELEASE_SCRIPT, [lockKey], [holder]).catch(() => undefined);
+    }
+  });
+}
+
+/** True once the lock is ours; false when the wait ran out (the database still decides). */
+async function acquireLock(store: LockStore, lockKey: string, holder: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let result: unknown;
+    try {
+      result = await store.set(lockKey, holder, { nx: true, px: LOCK_TTL_MS });
+    } catch (error) {
+      console.error("idempotency lock unavailable", error);
+      throw new HttpProblem(
+        503,
+        "IDEMPOTENCY_UNAVAILABLE",
+        "Service unavailable",
+        "Idempotent writes are paused while their lock store is unreachable; retry with the same key.",
+        {},
+        { "Retry-After": "5" },
+      );
+    }
+    if (result === "OK") return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
