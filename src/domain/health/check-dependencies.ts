@@ -1,4 +1,7 @@
 /** Reachability of the service's two stores, each probed with its own deadline. */
+import { sql } from "drizzle-orm";
+import type { Database } from "../../adapters/db.ts";
+import type { Redis } from "../../adapters/redis.ts";
 
 export interface DependencyStatus {
   ok: boolean;
@@ -38,4 +41,9 @@ async function probe(run: () => Promise<unknown>, timeoutMs: number): Promise<De
 export async function checkDependencies(probes: DependencyProbes, timeoutMs: number): Promise<DependencyReport> {
   const [database, redis] = await Promise.all([probe(probes.database, timeoutMs), probe(probes.redis, timeoutMs)]);
   return { ok: database.ok && redis.ok, database, redis };
+}
+
+/** The stores' own probes: a trivial query and PING. */
+export function storeProbes(stores: { db: Database; redis: Redis }): DependencyProbes {
+  return { database: () => stores.db.execute(sql`select 1`), redis: () => stores.redis.ping() };
 }

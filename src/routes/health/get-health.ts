@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
-import { checkDependencies } from "../../domain/health/check-dependencies.ts";
+import { checkDependencies, storeProbes } from "../../domain/health/check-dependencies.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { HttpProblem } from "../../http/problem.ts";
 import { problemResponses } from "../shared/schemas.ts";
@@ -30,10 +29,7 @@ export const getHealthRoute = createRoute({
 export function registerGetHealth(app: OpenAPIHono<AppEnv>) {
   app.openapi(getHealthRoute, async (c) => {
     const { db, redis, config } = c.var.deps;
-    const report = await checkDependencies(
-      { database: () => db.execute(sql`select 1`), redis: () => redis.ping() },
-      config.HEALTH_TIMEOUT_MS,
-    );
+    const report = await checkDependencies(storeProbes({ db, redis }), config.HEALTH_TIMEOUT_MS);
     c.header("Cache-Control", "no-store");
     if (!report.ok) {
       const down = [!report.database.ok && "database", !report.redis.ok && "redis"].filter(Boolean);
