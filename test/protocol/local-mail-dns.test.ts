@@ -6,6 +6,7 @@
 import { Resend } from "resend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
+import { createResendMailer, MailError } from "../../src/adapters/mail.ts";
 
 let stack: LocalStack;
 
@@ -66,6 +67,35 @@ describe("the mail outbox (Resend's send API)", () => {
       await fetch(`${stack.outboxUrl}/messages?to=${encodeURIComponent(to)}`)
     ).json()) as unknown[];
     expect(listed).toEqual([]);
+  });
+});
+
+describe("the service's mailer against the outbox", () => {
+  it("sends the plain-text part, the sender from configuration and its headers", async () => {
+    const to = unique("mailer");
+    const mailer = createResendMailer({
+      apiKey: stack.mailApiKey,
+      from: "Svc <mail@svc.example>",
+      baseUrl: stack.mailApiUrl,
+    });
+    const { id } = await mailer.send({ to, subject: "Hello", text: "plain", headers: { "X-Entity-Ref-ID": "1" } });
+    const [message] = (await (
+      await fetch(`${stack.outboxUrl}/messages?to=${encodeURIComponent(to)}`)
+    ).json()) as Record<string, unknown>[];
+    expect(message).toMatchObject({ id, from: "Svc <mail@svc.example>", subject: "Hello", text: "plain", html: null });
+    expect(message?.headers).toEqual({ "X-Entity-Ref-ID": "1" });
+  });
+
+  it("throws a MailError that says whether a retry may help", async () => {
+    const refused = createResendMailer({ apiKey: "re_wrong", from: "mail@svc.example", baseUrl: stack.mailApiUrl });
+    await expect(refused.send({ to: unique("x"), subject: "s", text: "t" })).rejects.toMatchObject({
+      name: "MailError",
+      retryable: false,
+    });
+    const unreachable = createResendMailer({ apiKey: "k", from: "mail@svc.example", baseUrl: "http://127.0.0.1:9" });
+    const error = await unreachable.send({ to: unique("y"), subject: "s", text: "t" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailError);
+    expect((error as MailError).retryable).toBe(true);
   });
 });
 
