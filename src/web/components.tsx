@@ -2,14 +2,10 @@
 import type { Child } from "hono/jsx";
 
 /**
- * A table wider than a phone, in a box of its own that scrolls sideways so the page does not.
- * Browsers make such a scroller keyboard-focusable themselves while it overflows, so it takes no
- * tabindex: a tab stop on every table would be noise on a wide screen where nothing scrolls.
+ * A table too wide for a phone. On a narrow screen each row becomes a block of its cells, one per
+ * line (the column heads stay for screen readers only), so every column can be read without
+ * scrolling sideways; on a wider screen it is an ordinary table.
  */
-export function ScrollingTable({ children }: { children: Child }) {
-  return (
-    <div class="table-scroll">
-      <table>{children}</table>
-    </div>
-  );
+export function StackingTable({ children }: { children: Child }) {
+  return <table class="stacking">{children}</table>;
 }

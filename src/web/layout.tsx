@@ -5,8 +5,9 @@
  * landmarks, skip link and navigation, and the same Content-Security-Policy fits them all
  * (`pageSecurityHeaders`). Text and attribute values are escaped by JSX.
  */
+
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import { raw } from "hono/utils/html";
 import { buildSiteLinks, describeService, OPENAPI_MEDIA_TYPE, type SiteLinks } from "../routes/web/agent-documents.ts";
 import { SITE_STYLESHEET } from "./styles.ts";
 

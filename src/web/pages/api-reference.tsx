@@ -8,7 +8,7 @@ import type { Child } from "hono/jsx";
 import type { OpenApiDocument } from "../../routes/openapi-spec.ts";
 import { buildSiteLinks } from "../../routes/web/agent-documents.ts";
 import { OPENAPI_DOCUMENT_PATH } from "../../routes/web/openapi-document.ts";
-import { ScrollingTable } from "../components.tsx";
+import { StackingTable } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 
@@ -244,7 +244,7 @@ function ParametersView({ parameters }: { parameters: Operation["parameters"] })
   return (
     <>
       <h4>Parameters</h4>
-      <ScrollingTable>
+      <StackingTable>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -273,7 +273,7 @@ function ParametersView({ parameters }: { parameters: Operation["parameters"] })
             );
           })}
         </tbody>
-      </ScrollingTable>
+      </StackingTable>
     </>
   );
 }
@@ -325,7 +325,7 @@ function OperationView(tagged: TaggedOperation) {
         </>
       ) : null}
       <h4>Responses</h4>
-      <ScrollingTable>
+      <StackingTable>
         <thead>
           <tr>
             <th scope="col">Status</th>
@@ -358,7 +358,7 @@ function OperationView(tagged: TaggedOperation) {
             ),
           )}
         </tbody>
-      </ScrollingTable>
+      </StackingTable>
     </section>
   );
 }

@@ -14,7 +14,7 @@ import {
   RECEIPT_LIFETIME_DAYS,
 } from "../../domain/receipts/receipt-constants.ts";
 import { buildSiteLinks, describeService } from "../../routes/web/agent-documents.ts";
-import { ScrollingTable } from "../components.tsx";
+import { StackingTable } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 
@@ -226,7 +226,7 @@ export function PrivacyPage({ origin }: { origin: string }) {
           The <code>provider_exchange</code> constants of the <a href={links.descriptor}>index descriptor</a>, as
           published there.
         </p>
-        <ScrollingTable>
+        <StackingTable>
           <thead>
             <tr>
               <th scope="col">Flag</th>
@@ -247,7 +247,7 @@ export function PrivacyPage({ origin }: { origin: string }) {
               </tr>
             ))}
           </tbody>
-        </ScrollingTable>
+        </StackingTable>
         <p>
           Demand reports are limited to the authenticated claim domain (<code>{policy.provider_demand_scope}</code>) and
           never return individual receipts; topic and action-type rows need{" "}
