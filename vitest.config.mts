@@ -12,14 +12,14 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["test/unit/**/*.test.ts"],
+          include: ["test/unit/**/*.test.{ts,tsx}"],
         },
       },
       {
         test: {
           name: "protocol",
           environment: "node",
-          include: ["test/protocol/**/*.test.ts"],
+          include: ["test/protocol/**/*.test.{ts,tsx}"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           environment: "node",
-          include: ["test/e2e/**/*.test.ts"],
+          include: ["test/e2e/**/*.test.{ts,tsx}"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
@@ -42,7 +42,7 @@ export default defineConfig({
         ],
         test: {
           name: "integration",
-          include: ["test/integration/**/*.test.ts"],
+          include: ["test/integration/**/*.test.{ts,tsx}"],
           globalSetup: ["test/support/integration-stack.ts"],
           testTimeout: 30_000,
         },
@@ -57,7 +57,7 @@ export default defineConfig({
         ],
         test: {
           name: "integration-guarded",
-          include: ["test/integration-guarded/**/*.test.ts"],
+          include: ["test/integration-guarded/**/*.test.{ts,tsx}"],
           testTimeout: 30_000,
         },
       },

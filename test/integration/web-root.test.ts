@@ -12,7 +12,7 @@ import { matchAiUserAgent, parseRobotsTxt } from "../../src/domain/crawl/detect-
 import { walkHtml } from "../../src/domain/crawl/site-metadata.ts";
 import { PROVIDER_EXCHANGE_POLICY } from "../../src/domain/descriptor/provider-exchange-policy.ts";
 import { buildSiteLinks } from "../../src/routes/web/agent-documents.ts";
-import { PRIVACY_ANCHORS } from "../../src/routes/web/privacy-page.ts";
+import { PRIVACY_ANCHORS } from "../../src/web/pages/privacy.tsx";
 import { searchOk } from "../support/search.ts";
 import { insertSites, uniqueToken } from "../support/sites.ts";
 import { asClient, call, expectProblem } from "../support/worker.ts";

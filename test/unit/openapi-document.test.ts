@@ -13,7 +13,7 @@ import {
   SECURITY_SCHEMES,
   withOrigin,
 } from "../../src/routes/openapi-spec.ts";
-import { renderApiReference } from "../../src/routes/web/api-reference.ts";
+import { renderApiReference } from "../../src/web/pages/api-reference.tsx";
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 
@@ -153,7 +153,7 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the reference page", () => {
-  it("lists every operation and escapes what the document says", () => {
+  it("lists every operation and escapes what the document says", async () => {
     const hostile = withOrigin(
       {
         ...document,
@@ -162,7 +162,7 @@ describe("the reference page", () => {
       },
       "https://svc.example",
     );
-    const html = renderApiReference(hostile);
+    const html = await renderApiReference(hostile, "https://svc.example");
     expect(html).not.toContain("<script");
     expect(html).toContain("&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt;");
     expect(html).not.toContain("<b>bold</b>");
