@@ -1,17 +1,45 @@
 /**
  * Loads the synthetic demo index (db/seed/demo-index.ts) into an empty database, over the same
- * driver the Worker uses. A database holding any site is left alone.
+ * driver the Worker uses: the sites with their signal evidence, and their score histories. A
+ * database holding any site is left alone.
  *
  * Usage: DATABASE_URL=… [DATABASE_LOCAL_HTTP=true] [DEMO_SITES=3000] npm run seed
  */
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
-import { sites } from "../db/schema/index.ts";
-import { generateDemoSites } from "../db/seed/demo-index.ts";
-import { createDatabase } from "../src/adapters/db.ts";
+import { eq, sql } from "drizzle-orm";
+import { siteScoreHistory, sites } from "../db/schema/index.ts";
+import { type DemoScoreEntry, generateDemoIndex } from "../db/seed/demo-index.ts";
+import { createDatabase, type Database } from "../src/adapters/db.ts";
 import { parseSettings } from "../src/config.ts";
 
 const BATCH_ROWS = 500;
+
+/** Appends past scores to the history of the sites they name by domain. */
+function insertScoreHistory(db: Database, entries: DemoScoreEntry[]) {
+  const rows = JSON.stringify(
+    entries.map((entry) => ({
+      domain: entry.domain,
+      recorded_at: entry.recordedAt.toISOString(),
+      agentic_score: entry.agenticScore,
+      score_version: entry.scoreVersion,
+    })),
+  );
+  const past = sql`jsonb_to_recordset(${rows}::jsonb) as past(domain text, recorded_at timestamptz, agentic_score smallint, score_version integer)`;
+  return db
+    .insert(siteScoreHistory)
+    .select(
+      db
+        .select({
+          siteId: sites.id,
+          recordedAt: sql`past.recorded_at`.as("recorded_at"),
+          agenticScore: sql`past.agentic_score`.as("agentic_score"),
+          scoreVersion: sql`past.score_version`.as("score_version"),
+        })
+        .from(sites)
+        .innerJoin(past, eq(sites.domain, sql`past.domain`)),
+    )
+    .onConflictDoNothing();
+}
 
 /** Inserts `count` demo sites when the index is empty; returns how many it inserted. */
 export async function loadDemoIndexIfEmpty(options: { databaseUrl: string; localHttp: boolean; count: number }) {
@@ -21,13 +49,22 @@ export async function loadDemoIndexIfEmpty(options: { databaseUrl: string; local
     .from(sql`(select 1) as one`);
   if (existing?.any) return 0;
   // Crawl times are spread over the 30 days before now, so the demo index looks as fresh as a live one.
-  const rows = generateDemoSites({ count: options.count, now: new Date() });
+  const { sites: rows, history } = await generateDemoIndex({ count: options.count, now: new Date() });
+  const historyByDomain = new Map<string, DemoScoreEntry[]>();
+  for (const entry of history) {
+    const entries = historyByDomain.get(entry.domain);
+    if (entries) entries.push(entry);
+    else historyByDomain.set(entry.domain, [entry]);
+  }
   for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    // on conflict: a concurrent loader may have begun too; each domain is inserted once.
-    await db
-      .insert(sites)
-      .values(rows.slice(start, start + BATCH_ROWS))
-      .onConflictDoNothing({ target: sites.domain });
+    const batch = rows.slice(start, start + BATCH_ROWS);
+    const entries = batch.flatMap((row) => historyByDomain.get(row.domain) ?? []);
+    // One transaction per batch, so no site is left without its history. On conflict: a
+    // concurrent loader may have begun too; each domain and each past score is inserted once.
+    await db.batch([
+      db.insert(sites).values(batch).onConflictDoNothing({ target: sites.domain }),
+      insertScoreHistory(db, entries),
+    ]);
   }
   // Search plans with the index statistics; an embedded database has no autovacuum to gather them.
   await db.execute(sql`analyze sites, search_postings`);

@@ -2,10 +2,14 @@
  * A deterministic generator of a synthetic index on reserved `.example` domains (RFC 2606): the
  * demo data `npm start` loads into an empty database, and the large indexes of the benchmarks.
  * The same seed always gives the same sites. None of these sites exist.
+ *
+ * `demoSites` gives the site rows alone (what the benchmarks load); `generateDemoIndex` adds what
+ * the site detail shows: each site's signal evidence and its score history.
  */
-import { agenticScore, SCORE_VERSION } from "../../src/domain/scoring/agentic-score.ts";
+import { agenticScore, SCORE_VERSION, type Signals } from "../../src/domain/scoring/agentic-score.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 import type { NewSiteRow } from "../schema/sites.ts";
+import { demoSignalEvidence } from "./demo-evidence.ts";
 
 /** mulberry32: a small, fast PRNG with a 32-bit state; good enough for varied test data. */
 export function seededRandom(seed: number): () => number {
@@ -187,6 +191,9 @@ const SIGNAL_BASE: Record<SignalField, number> = {
 
 const DAY_MS = 86_400_000;
 
+/** The seed of the demo index and of the benchmarks' indexes. */
+export const DEMO_SEED = 20261122;
+
 export interface DemoIndexOptions {
   count: number;
   seed?: number;
@@ -218,7 +225,7 @@ export function generateDemoSites(options: DemoIndexOptions): NewSiteRow[] {
 /** The same sites one at a time, for indexes too large to hold in memory at once. */
 export function* demoSites({
   count,
-  seed = 20261122,
+  seed = DEMO_SEED,
   now = new Date("2026-11-01T00:00:00Z"),
 }: DemoIndexOptions): Generator<NewSiteRow> {
   const random = seededRandom(seed);
@@ -280,4 +287,93 @@ export function* demoSites({
       updatedAt: crawledAt,
     };
   }
+}
+
+/** The signals a generated site row has. */
+export function demoSiteSignals(site: NewSiteRow): Signals {
+  return {
+    has_llms_txt: Boolean(site.hasLlmsTxt),
+    has_ai_plugin: Boolean(site.hasAiPlugin),
+    has_openapi: Boolean(site.hasOpenapi),
+    has_structured_api: Boolean(site.hasStructuredApi),
+    has_mcp_server: Boolean(site.hasMcpServer),
+    has_robots_ai: Boolean(site.hasRobotsAi),
+    has_schema_org: Boolean(site.hasSchemaOrg),
+  };
+}
+
+/** FNV-1a: a 32-bit hash of a string, to seed a site's own random stream. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** One past score of a site, as `site_score_history` keeps it (the site named by its domain). */
+export interface DemoScoreEntry {
+  domain: string;
+  recordedAt: Date;
+  agenticScore: number;
+  scoreVersion: number;
+}
+
+export type ScoreTrend = "rising" | "dropping" | "steady";
+
+/** The recrawl interval the cron keeps (RECRAWL_AFTER_HOURS, 168); each crawl lands within half a day of it. */
+const RECRAWL_INTERVAL_MS = 7 * DAY_MS;
+
+/**
+ * A site's score history, newest first: its current score at its last crawl, then one entry per
+ * weekly crawl before it, back to when it was first indexed (at most 8 crawls). A rising site
+ * gained a signal now and then, so each step back may drop one it has; a dropping site lost some,
+ * so each step back may add one it lacks; a steady site kept its signals. Every score comes from
+ * the scoring formula. Drawn from the site's own random stream (seed and domain), so the site rows
+ * and their order stay exactly as `demoSites` gives them.
+ */
+export function demoScoreHistory(site: NewSiteRow, seed = DEMO_SEED): { trend: ScoreTrend; entries: DemoScoreEntry[] } {
+  const random = seededRandom(hashText(`${seed}:${site.domain}`));
+  const roll = random();
+  const trend: ScoreTrend = roll < 0.3 ? "rising" : roll < 0.5 ? "dropping" : "steady";
+  const crawls = 2 + Math.floor(random() * 7);
+  const firstIndexed = (site.createdAt as Date).getTime();
+  let signals: Signals = demoSiteSignals(site);
+  let at = (site.lastCrawledAt as Date).getTime();
+  const entries: DemoScoreEntry[] = [];
+  for (let crawl = 0; crawl < crawls && at >= firstIndexed; crawl++) {
+    entries.push({
+      domain: site.domain,
+      recordedAt: new Date(at),
+      agenticScore: agenticScore(signals),
+      scoreVersion: SCORE_VERSION,
+    });
+    if (trend !== "steady" && random() < 0.6) {
+      // Before a rising site's gain it lacked a signal it has now; before a drop it had one more.
+      const changeable = SIGNAL_FIELDS.filter((field) => signals[field] === (trend === "rising"));
+      if (changeable.length > 0) signals = { ...signals, [pick(random, changeable)]: trend !== "rising" };
+    }
+    at -= RECRAWL_INTERVAL_MS + Math.floor((random() - 0.5) * DAY_MS);
+  }
+  return { trend, entries };
+}
+
+export interface DemoIndex {
+  /** The site rows of `demoSites`, each with the signal evidence its last crawl recorded. */
+  sites: NewSiteRow[];
+  /** Every site's score history. */
+  history: DemoScoreEntry[];
+}
+
+/**
+ * The demo index as `npm start` loads it: `demoSites`' rows, each with the evidence the crawler's
+ * detectors record for a synthetic site with its signals (see demo-evidence.ts), and each site's
+ * score history. Deterministic for the same options.
+ */
+export async function generateDemoIndex(options: DemoIndexOptions): Promise<DemoIndex> {
+  const sites: NewSiteRow[] = [];
+  const history: DemoScoreEntry[] = [];
+  for (const site of demoSites(options)) {
+    sites.push({ ...site, signalEvidence: await demoSignalEvidence(site.domain, demoSiteSignals(site)) });
+    history.push(...demoScoreHistory(site, options.seed).entries);
+  }
+  return { sites, history };
 }

@@ -4,6 +4,7 @@
  */
 import IORedis from "ioredis";
 import RedisMock from "ioredis-mock";
+import { type MockKeySpace, memoryExpiryCommands } from "./memory-expiry-commands.ts";
 
 export type RedisReply = { result: unknown } | { error: string };
 
@@ -49,7 +50,11 @@ export async function openRedisServerBackend(url: string): Promise<RedisBackend>
 }
 
 export function openMemoryBackend(): RedisBackend {
-  const redis = new RedisMock() as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const mock = new RedisMock();
+  const redis = mock as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  // Where ioredis-mock's commands differ from Redis on what the service sends (SET's options in
+  // lower case, KEEPTTL, EXPIRE's conditions, TTL's rounding), Redis' own rules run instead.
+  const exactCommands = memoryExpiryCommands(mock as unknown as MockKeySpace);
   // ioredis-mock awaits between commands; running one request at a time keeps scripts and
   // MULTI blocks atomic with respect to other requests, as a Redis server does.
   let queue: Promise<unknown> = Promise.resolve();
@@ -59,6 +64,8 @@ export function openMemoryBackend(): RedisBackend {
     return next;
   };
   const run = async ([name, ...args]: string[]): Promise<unknown> => {
+    const exact = exactCommands.get((name ?? "").toLowerCase());
+    if (exact) return exact(args);
     const method = redis[(name ?? "").toLowerCase()];
     if (typeof method !== "function") throw new Error(`ERR unknown command '${name}'`);
     const result = await method.apply(redis, args);

@@ -209,6 +209,166 @@ describe.each(variants)("local stack in front of $name", ({ server }) => {
         expect((await ratelimit.limit("another")).success).toBe(true);
       }
     });
+
+    // Every command and option the service sends (the JSON cache's SET … ex, the rate limiter's
+    // scripts with their INCRBY and PEXPIRE) and the expiry grammar around them, through the real
+    // client: the same assertions hold on the in-memory store and on a Redis server.
+    describe("Redis behaviour the service relies on", () => {
+      const key = (name: string) => `${prefix}:fidelity:${name}`;
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+      it("keeps a cached value for the cache's lifetime, then forgets it (SET … ex as the client sends it)", async () => {
+        await redis.set(key("cache"), { top: ["a.example"] }, { ex: 300 });
+        expect(await redis.ttl(key("cache"))).toBe(300);
+        expect(await redis.get(key("cache"))).toEqual({ top: ["a.example"] });
+        await redis.set(key("short"), "v", { px: 100 });
+        expect(await redis.get(key("short"))).toBe("v");
+        await sleep(250);
+        expect(await redis.get(key("short"))).toBeNull();
+        expect(await redis.ttl(key("short"))).toBe(-2);
+      });
+
+      it.each(["EX", "ex", "Ex", "eX"])("reads SET's expiry option %s in any letter case", async (option) => {
+        const name = key(`case-${option}`);
+        expect(await redis.exec(["SET", name, "v", option, "60"])).toBe("OK");
+        expect(await redis.ttl(name)).toBe(60);
+        expect(await redis.exec(["set", name, "v", option === "EX" ? "PX" : "px", "90000"])).toBe("OK");
+        expect(await redis.ttl(name)).toBe(90);
+      });
+
+      it("sets only absent keys with NX and only present ones with XX, in any letter case", async () => {
+        expect(await redis.set(key("nx"), "first", { nx: true })).toBe("OK");
+        expect(await redis.set(key("nx"), "second", { nx: true })).toBeNull();
+        expect(await redis.exec(["SET", key("nx"), "third", "Nx"])).toBeNull();
+        expect(await redis.get(key("nx"))).toBe("first");
+        expect(await redis.set(key("xx"), "first", { xx: true })).toBeNull();
+        expect(await redis.get(key("xx"))).toBeNull();
+        await redis.set(key("xx"), "first");
+        expect(await redis.exec(["SET", key("xx"), "second", "xX", "EX", "30"])).toBe("OK");
+        expect(await redis.get(key("xx"))).toBe("second");
+        expect(await redis.ttl(key("xx"))).toBe(30);
+      });
+
+      it("keeps the TTL with KEEPTTL and drops it on a plain SET", async () => {
+        await redis.set(key("keep"), "a", { ex: 120 });
+        expect(await redis.set(key("keep"), "b", { keepTtl: true })).toBe("OK");
+        expect(await redis.ttl(key("keep"))).toBe(120);
+        expect(await redis.exec(["SET", key("keep"), "c", "KEEPTTL"])).toBe("OK");
+        expect(await redis.ttl(key("keep"))).toBe(120);
+        expect(await redis.get(key("keep"))).toBe("c");
+        await redis.set(key("keep"), "d");
+        expect(await redis.ttl(key("keep"))).toBe(-1);
+      });
+
+      it("answers SET … GET with the old value, combined with NX and an expiry", async () => {
+        expect(await redis.set(key("get"), "old")).toBe("OK");
+        expect(await redis.set(key("get"), "new", { get: true, ex: 40 })).toBe("old");
+        expect(await redis.ttl(key("get"))).toBe(40);
+        expect(await redis.set(key("get"), "newer", { nx: true, get: true })).toBe("new");
+        expect(await redis.get(key("get"))).toBe("new");
+        expect(await redis.set(key("get-absent"), "v", { get: true })).toBeNull();
+        await redis.hset(key("get-hash"), { f: "v" });
+        await expect(redis.set(key("get-hash"), "v", { get: true })).rejects.toThrow(/WRONGTYPE/);
+      });
+
+      it.each([
+        [["NX", "XX"], /syntax error/],
+        [["EX", "10", "PX", "10"], /syntax error/],
+        [["KEEPTTL", "EX", "10"], /syntax error/],
+        [["EX"], /syntax error/],
+        [["SOON"], /syntax error/],
+        [["EX", "0"], /invalid expire time in 'set' command/],
+        [["px", "-5"], /invalid expire time in 'set' command/],
+        [["EX", "ten"], /not an integer or out of range/],
+        [["EX", "1.5"], /not an integer or out of range/],
+      ])("refuses SET with %j as Redis does, writing nothing", async (options, message) => {
+        const name = key(`bad-${options.join("-")}`);
+        await expect(redis.exec(["SET", name, "v", ...options])).rejects.toThrow(message);
+        expect(await redis.exists(name)).toBe(0);
+      });
+
+      it("sets, tightens and reads expiries with EXPIRE and PEXPIRE and their NX, XX, GT and LT", async () => {
+        const name = key("expire");
+        expect(await redis.expire(name, 60)).toBe(0);
+        expect(await redis.ttl(name)).toBe(-2);
+        await redis.set(name, "v");
+        expect(await redis.ttl(name)).toBe(-1);
+        expect(await redis.pttl(name)).toBe(-1);
+        expect(await redis.expire(name, 60, "XX")).toBe(0);
+        expect(await redis.expire(name, 60, "GT")).toBe(0);
+        expect(await redis.expire(name, 60, "NX")).toBe(1);
+        expect(await redis.ttl(name)).toBe(60);
+        expect(await redis.exec(["EXPIRE", name, "30", "nx"])).toBe(0);
+        expect(await redis.exec(["EXPIRE", name, "30", "gt"])).toBe(0);
+        expect(await redis.exec(["expire", name, "90", "Gt"])).toBe(1);
+        expect(await redis.ttl(name)).toBe(90);
+        expect(await redis.expire(name, 120, "LT")).toBe(0);
+        expect(await redis.pexpire(name, 45_000, "LT")).toBe(1);
+        expect(await redis.ttl(name)).toBe(45);
+        expect(await redis.pttl(name)).toBeGreaterThan(44_000);
+        expect(await redis.pttl(name)).toBeLessThanOrEqual(45_000);
+        await expect(redis.exec(["EXPIRE", name, "10", "NX", "XX"])).rejects.toThrow(/not compatible/);
+        await expect(redis.exec(["EXPIRE", name, "10", "GT", "LT"])).rejects.toThrow(/not compatible/);
+        await expect(redis.exec(["EXPIRE", name, "10", "SOON"])).rejects.toThrow(/Unsupported option SOON/);
+        await expect(redis.exec(["EXPIRE", name, "ten"])).rejects.toThrow(/not an integer or out of range/);
+        expect(await redis.ttl(name)).toBe(45);
+      });
+
+      it("deletes a key whose new expiry is not in the future", async () => {
+        for (const [command, time] of [
+          ["EXPIRE", "0"],
+          ["EXPIRE", "-10"],
+          ["PEXPIRE", "-1"],
+        ] as const) {
+          const name = key(`past-${command}-${time}`);
+          await redis.set(name, "v");
+          expect(await redis.exec([command, name, time])).toBe(1);
+          expect(await redis.exists(name)).toBe(0);
+          expect(await redis.ttl(name)).toBe(-2);
+        }
+      });
+
+      it("rounds TTL to the nearest second, as Redis does", async () => {
+        await redis.set(key("round-down"), "v", { px: 1_400 });
+        expect(await redis.ttl(key("round-down"))).toBe(1);
+        await redis.set(key("round-up"), "v", { px: 2_700 });
+        expect(await redis.ttl(key("round-up"))).toBe(3);
+      });
+
+      it("keeps a TTL through INCRBY, as the rate limiter's counters need", async () => {
+        await redis.set(key("counter"), "1", { ex: 50 });
+        expect(await redis.incrby(key("counter"), 2)).toBe(3);
+        expect(await redis.ttl(key("counter"))).toBe(50);
+      });
+
+      it("expires the rate limiter's counters two windows and a second after their first count", async () => {
+        const limiterPrefix = key("rl");
+        const ratelimit = new Ratelimit({ redis, limiter: Ratelimit.slidingWindow(5, "10 s"), prefix: limiterPrefix });
+        await ratelimit.limit("client");
+        await ratelimit.limit("client");
+        const counters = await redis.keys(`${limiterPrefix}:client:*`);
+        expect(counters).toHaveLength(1);
+        const left = await redis.pttl(counters[0] as string);
+        expect(left).toBeGreaterThan(20_000);
+        expect(left).toBeLessThanOrEqual(21_000);
+        expect(await redis.get(counters[0] as string)).toBe(2);
+      });
+
+      it("runs the same commands in pipelines and MULTI/EXEC", async () => {
+        const pipeline = redis.pipeline();
+        pipeline.set(key("piped"), "v", { ex: 70 });
+        pipeline.ttl(key("piped"));
+        pipeline.set(key("piped"), "w", { keepTtl: true });
+        pipeline.ttl(key("piped"));
+        expect(await pipeline.exec()).toEqual(["OK", 70, "OK", 70]);
+        const multi = redis.multi();
+        multi.set(key("multi"), "v", { px: 80_000, nx: true });
+        multi.pttl(key("multi"));
+        const [set, pttl] = (await multi.exec()) as [string, number];
+        expect(set).toBe("OK");
+        expect(pttl).toBeGreaterThan(79_000);
+      });
+    });
   });
 });
 
