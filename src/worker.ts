@@ -6,7 +6,8 @@
  * - A cron runs every task declared for its expression, whichever groups declared them, each
  *   whatever the others do; a failed task fails the run (after the others finished).
  * - A queue has one consumer per Worker: two groups consuming the same queue are refused when
- *   the Worker is built (at module load, so `wrangler deploy` and the tests catch it).
+ *   the Worker is built, at module load, so it never starts (and the unit tests, which load every
+ *   entry, fail first).
  * - A cron or queue the Worker has no job for is logged and throws, so the run shows as failed in
  *   the Cron Events and the tail, and a batch's messages are retried (then dead-lettered) rather
  *   than dropped.

@@ -4,7 +4,7 @@
  */
 import worker from "../../functions/all.ts";
 
-const { fetch, queue, scheduled } = worker;
+const { queue, scheduled } = worker;
 if (!queue || !scheduled) throw new Error("functions/all.ts must export queue and scheduled handlers");
 
-export default { fetch, queue, scheduled };
+export default { queue, scheduled };
