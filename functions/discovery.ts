@@ -1,9 +1,5 @@
 /** The discovery Worker: descriptor, search, top, site, categories, stats. */
-import { createApp } from "../src/app.ts";
-import { createGroups } from "../src/routes/groups.ts";
+import { discoveryGroup } from "../src/routes/discovery/index.ts";
+import { createWorker } from "../src/worker.ts";
 
-const app = createApp(createGroups(["discovery"]), { catalog: createGroups() });
-
-export default {
-  fetch: (request, env, ctx) => app.fetch(request, env as Record<string, unknown>, ctx),
-} satisfies ExportedHandler;
+export default createWorker([discoveryGroup]);

@@ -1,9 +1,5 @@
 /** The exchange Worker: public action interests. */
-import { createApp } from "../src/app.ts";
-import { createGroups } from "../src/routes/groups.ts";
+import { exchangeGroup } from "../src/routes/exchange/index.ts";
+import { createWorker } from "../src/worker.ts";
 
-const app = createApp(createGroups(["exchange"]), { catalog: createGroups() });
-
-export default {
-  fetch: (request, env, ctx) => app.fetch(request, env as Record<string, unknown>, ctx),
-} satisfies ExportedHandler;
+export default createWorker([exchangeGroup]);

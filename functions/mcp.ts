@@ -1,9 +1,5 @@
 /** The mcp Worker: the service's MCP server. */
-import { createApp } from "../src/app.ts";
-import { createGroups } from "../src/routes/groups.ts";
+import { mcpGroup } from "../src/routes/mcp/index.ts";
+import { createWorker } from "../src/worker.ts";
 
-const app = createApp(createGroups(["mcp"]), { catalog: createGroups() });
-
-export default {
-  fetch: (request, env, ctx) => app.fetch(request, env as Record<string, unknown>, ctx),
-} satisfies ExportedHandler;
+export default createWorker([mcpGroup]);

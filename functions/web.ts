@@ -1,9 +1,5 @@
 /** The web Worker: the public web root (pages, OpenAPI document, manifests). */
-import { createApp } from "../src/app.ts";
-import { createGroups } from "../src/routes/groups.ts";
+import { webGroup } from "../src/routes/web/index.ts";
+import { createWorker } from "../src/worker.ts";
 
-const app = createApp(createGroups(["web"]), { catalog: createGroups() });
-
-export default {
-  fetch: (request, env, ctx) => app.fetch(request, env as Record<string, unknown>, ctx),
-} satisfies ExportedHandler;
+export default createWorker([webGroup]);

@@ -20,6 +20,9 @@ import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawl/crawl-site.ts";
 import { recordCrawl } from "../domain/crawl/record-crawl.ts";
 import type { OpenFetcher } from "../domain/crawl/types.ts";
 
+/** The crawl queue's name (the producer's binding is CRAWL_QUEUE); wrangler.toml names its consumer. */
+export const CRAWL_QUEUE = "crawl-jobs";
+
 /** Deliveries of one job, first included; wrangler.toml's max_retries is this minus one. */
 export const CRAWL_MAX_ATTEMPTS = 4;
 

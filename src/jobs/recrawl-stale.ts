@@ -3,6 +3,10 @@ import type { Config } from "../config.ts";
 import { enqueueStaleRecrawls } from "../domain/crawl/enqueue-stale-recrawls.ts";
 import type { CrawlContext } from "../domain/crawl/request-crawls.ts";
 
+/** When the recrawl runs: every 10 minutes (wrangler.toml lists it for each environment that runs it). */
+export const RECRAWL_CRON = "*/10 * * * *";
+
+/** Queues one bounded batch of the stalest sites for a recrawl. */
 export async function recrawlStaleSites(ctx: CrawlContext & { config: Config }): Promise<void> {
   const { stale, queued } = await enqueueStaleRecrawls({
     ctx,

@@ -1,11 +1,15 @@
 /** Every endpoint group of the service; the all-in-one Worker mounts them all. */
-import type { RouteGroup } from "../http/routes.ts";
-import { createChecksGroup } from "./checks/index.ts";
-import { createDiscoveryGroup } from "./discovery/index.ts";
-import { createExchangeGroup } from "./exchange/index.ts";
-import { createMcpGroup } from "./mcp/index.ts";
-import { createWebGroup } from "./web/index.ts";
+import type { GroupDefinition, RouteGroup } from "../http/routes.ts";
+import { checksGroup, createChecksGroup } from "./checks/index.ts";
+import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
+import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
+import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
+import { createWebGroup, webGroup } from "./web/index.ts";
 
+/**
+ * Every group's endpoints. Every Worker builds them all to describe the whole service, so this
+ * table names route factories only, never a group's jobs (which would then be in every bundle).
+ */
 export const GROUP_FACTORIES = {
   discovery: createDiscoveryGroup,
   checks: createChecksGroup,
@@ -16,6 +20,10 @@ export const GROUP_FACTORIES = {
 
 export type GroupName = keyof typeof GROUP_FACTORIES;
 
+/** Every group with the jobs it owns, in GROUP_FACTORIES' order: what the all-in-one Worker runs. */
+export const ALL_GROUPS: GroupDefinition[] = [discoveryGroup, checksGroup, exchangeGroup, mcpGroup, webGroup];
+
+/** Builds the named groups' endpoints (every group's by default). */
 export function createGroups(names: GroupName[] = Object.keys(GROUP_FACTORIES) as GroupName[]): RouteGroup[] {
   return names.map((name) => GROUP_FACTORIES[name]());
 }

@@ -6,8 +6,8 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../functions/all.ts";
 import { FIXTURE_EXPECTATIONS } from "../fixtures/web/expectations.ts";
+import worker from "../support/all-in-one-jobs.ts";
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
 import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, expectInvalid, expectProblem } from "../support/worker.ts";

@@ -1,9 +1,12 @@
-/** The checks group: live check, live MCP verification and crawl submission. */
-import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+/** The checks group: live check, live MCP verification and crawl submission, and the crawl jobs. */
+import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { CRAWL_QUEUE, consumeCrawlBatch } from "../../jobs/crawl-consumer.ts";
+import { RECRAWL_CRON, recrawlStaleSites } from "../../jobs/recrawl-stale.ts";
 import { registerCheckSite } from "./check-site.ts";
 import { registerSubmitSite } from "./submit-site.ts";
 import { registerVerifyMcp } from "./verify-mcp.ts";
 
+/** Builds the checks group's endpoints. */
 export function createChecksGroup(): RouteGroup {
   const routes = createRoutes();
   registerCheckSite(routes);
@@ -11,3 +14,16 @@ export function createChecksGroup(): RouteGroup {
   registerSubmitSite(routes);
   return { name: "checks", routes };
 }
+
+/**
+ * The checks group in a Worker: its endpoints, the consumer of the crawl queue that /submit and
+ * the recrawl fill, and the recrawl of the stalest sites.
+ */
+export const checksGroup: GroupDefinition = {
+  name: "checks",
+  createRoutes: createChecksGroup,
+  jobs: {
+    crons: [{ cron: RECRAWL_CRON, name: "recrawl stale sites", run: recrawlStaleSites }],
+    queues: [{ queue: CRAWL_QUEUE, consume: consumeCrawlBatch }],
+  },
+};

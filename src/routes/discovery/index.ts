@@ -1,5 +1,5 @@
 /** The discovery group: descriptor, search, top, site, categories, stats. */
-import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { registerGetCategories } from "./get-categories.ts";
 import { registerGetDescriptor } from "./get-descriptor.ts";
 import { registerGetSite } from "./get-site.ts";
@@ -7,6 +7,7 @@ import { registerGetStats } from "./get-stats.ts";
 import { registerGetTop } from "./get-top.ts";
 import { registerSearchSites } from "./search-sites.ts";
 
+/** Builds the discovery group's endpoints. */
 export function createDiscoveryGroup(): RouteGroup {
   const routes = createRoutes();
   registerGetDescriptor(routes);
@@ -17,3 +18,6 @@ export function createDiscoveryGroup(): RouteGroup {
   registerGetStats(routes);
   return { name: "discovery", routes };
 }
+
+/** The discovery group in a Worker: its endpoints; it owns no jobs. */
+export const discoveryGroup: GroupDefinition = { name: "discovery", createRoutes: createDiscoveryGroup };

@@ -1,0 +1,75 @@
+/**
+ * Each Worker bundles only the jobs it runs: `wrangler deploy --dry-run` of every environment
+ * (as `npm test` runs it, with esbuild's metafile), and no module of src/jobs/ in the bundle of an
+ * environment whose groups own no jobs. Every Worker builds every group's routes to describe the
+ * whole service, so this holds only while a group's jobs stay apart from its route factory.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { experimental_readRawConfig } from "wrangler";
+import { ALL_GROUPS } from "../../src/routes/groups.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+const environments = [
+  "",
+  ...Object.keys(experimental_readRawConfig({ config: join(root, "wrangler.toml") }).rawConfig.env ?? {}),
+];
+
+interface Metafile {
+  outputs: Record<string, { entryPoint?: string; inputs: Record<string, { bytesInOutput: number }> }>;
+}
+
+let outDir = "";
+const bundledJobModules = new Map<string, string[]>();
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), "worker-bundles-"));
+  await Promise.all(
+    environments.map(async (environment) => {
+      const name = environment || "all";
+      const metafile = join(outDir, `${name}.json`);
+      await promisify(execFile)(
+        join(root, "node_modules/.bin/wrangler"),
+        [
+          "deploy",
+          "--dry-run",
+          "--outdir",
+          join(outDir, name),
+          "--metafile",
+          metafile,
+          ...(environment ? ["--env", environment] : []),
+        ],
+        { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
+      );
+      const { outputs } = JSON.parse(await readFile(metafile, "utf8")) as Metafile;
+      const bundle = Object.values(outputs).find((output) => output.entryPoint);
+      const jobModules = Object.entries(bundle?.inputs ?? {})
+        .filter(([path, input]) => path.startsWith("src/jobs/") && input.bytesInOutput > 0)
+        .map(([path]) => path);
+      bundledJobModules.set(environment, jobModules.sort());
+    }),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+describe.each(environments.map((name) => ({ name, label: name || "the default" })))(
+  "the bundle of $label",
+  ({ name }) => {
+    const groups = name ? ALL_GROUPS.filter((group) => group.name === name) : ALL_GROUPS;
+    const ownsJobs = groups.some((group) => (group.jobs?.crons?.length ?? 0) + (group.jobs?.queues?.length ?? 0) > 0);
+
+    it(ownsJobs ? "holds its groups' jobs" : "holds no job, its groups owning none", () => {
+      const modules = bundledJobModules.get(name);
+      expect(modules).toBeDefined();
+      if (ownsJobs) expect(modules).not.toEqual([]);
+      else expect(modules).toEqual([]);
+    });
+  },
+);
