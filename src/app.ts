@@ -9,6 +9,7 @@ import { requestId } from "hono/request-id";
 import { ConfigError } from "./config.ts";
 import { DomainError } from "./domain/errors.ts";
 import type { AppEnv } from "./http/context.ts";
+import { domainErrorProblem } from "./http/domain-error-table.ts";
 import { dependencies } from "./http/middleware/dependencies.ts";
 import { readCors } from "./http/middleware/read-cors.ts";
 import { HttpProblem, internalProblem, notFoundProblem, problemResponse } from "./http/problem.ts";
@@ -18,20 +19,9 @@ import { registerGetHealth } from "./routes/health/get-health.ts";
 
 export const API_PREFIX = "/api/v1";
 
-const DOMAIN_ERROR_STATUS = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409, unavailable: 503 } as const;
-const DOMAIN_ERROR_TITLE = {
-  invalid: "Invalid request",
-  forbidden: "Forbidden",
-  not_found: "Not found",
-  conflict: "Conflict",
-  unavailable: "Service unavailable",
-} as const;
-
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
-  if (error instanceof DomainError) {
-    return new HttpProblem(DOMAIN_ERROR_STATUS[error.kind], error.code, DOMAIN_ERROR_TITLE[error.kind], error.message);
-  }
+  if (error instanceof DomainError) return domainErrorProblem(error);
   if (error instanceof HTTPException && error.status === 415) {
     // The interface answers every malformed body with 400; this one names what was wrong.
     return new HttpProblem(
