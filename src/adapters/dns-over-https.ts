@@ -5,6 +5,9 @@
  */
 import { formatAddress, parseIpLiteral } from "../domain/crawl/address-policy.ts";
 
+/** A lookup that failed; its message is plain words that may be shown to the person who asked. */
+export class DnsLookupError extends Error {}
+
 /** A host name's IPv4 and IPv6 addresses; [] when the name does not exist. Throws on DNS failure. */
 export type AddressResolver = (host: string) => Promise<string[]>;
 
@@ -39,8 +42,10 @@ export function createDohResolver(options: DohResolverOptions): AddressResolver 
       );
       return [...new Set(answers.flat())];
     } catch (error) {
-      if (signal.aborted) throw new Error(`DNS lookup of ${host} timed out after ${timeoutMs} ms`);
-      throw error;
+      if (signal.aborted) throw new DnsLookupError(`DNS lookup of ${host} timed out after ${timeoutMs} ms`);
+      if (error instanceof DnsLookupError) throw error;
+      // The runtime's words for a failed fetch ("internal error; reference = …") mean nothing to a reader.
+      throw new DnsLookupError(`DNS lookup of ${host} failed: the resolver could not be reached`);
     }
   };
 }
@@ -58,7 +63,7 @@ async function queryRecords(
   const response = await fetchImpl(url.href, { headers: { accept: "application/dns-json" }, signal });
   if (!response.ok) {
     await response.body?.cancel();
-    throw new Error(`DNS lookup of ${host} (${type}) failed: the resolver answered HTTP ${response.status}`);
+    throw new DnsLookupError(`DNS lookup of ${host} (${type}) failed: the resolver answered HTTP ${response.status}`);
   }
   const payload: unknown = await response.json();
   return readAddresses(payload, host, type);
@@ -66,15 +71,16 @@ async function queryRecords(
 
 function readAddresses(payload: unknown, host: string, type: RecordType): string[] {
   if (!isRecord(payload) || typeof payload.Status !== "number") {
-    throw new Error(`DNS lookup of ${host} (${type}) failed: malformed resolver answer`);
+    throw new DnsLookupError(`DNS lookup of ${host} (${type}) failed: malformed resolver answer`);
   }
   if (payload.Status === NXDOMAIN) return [];
   if (payload.Status !== NO_ERROR) {
     const name = RCODE_NAMES[payload.Status] ?? `status ${payload.Status}`;
-    throw new Error(`DNS lookup of ${host} (${type}) failed: ${name}`);
+    throw new DnsLookupError(`DNS lookup of ${host} (${type}) failed: ${name}`);
   }
   const answer = payload.Answer ?? [];
-  if (!Array.isArray(answer)) throw new Error(`DNS lookup of ${host} (${type}) failed: malformed resolver answer`);
+  if (!Array.isArray(answer))
+    throw new DnsLookupError(`DNS lookup of ${host} (${type}) failed: malformed resolver answer`);
   // A CNAME chain arrives as CNAME records followed by the target's addresses; only addresses count.
   return answer.flatMap((record: unknown) =>
     isRecord(record) && typeof record.type === "number" && ADDRESS_RECORD_TYPES.has(record.type)

@@ -530,7 +530,7 @@ describe("failures", () => {
     expectFailure(await guarded({ resolver })("http://public.test/hello"), "network");
   });
 
-  it("reports a refused connection as a short network failure", async () => {
+  it("reports a refused connection in plain words", async () => {
     const closed = await startServer(() => undefined);
     await closed.stop();
     const response = await createGuardedFetch({
@@ -539,7 +539,41 @@ describe("failures", () => {
       userAgent: USER_AGENT,
     })(`http://127.0.0.1:${closed.port}/`);
     expectFailure(response, "network");
-    if (!response.ok) expect(response.message).not.toMatch(/\n|\bat /);
+    if (!response.ok) expect(response.message).toBe(`127.0.0.1:${closed.port} refused the connection`);
+  });
+
+  it.each([
+    // workerd's words for a DNS or TLS failure, and for a refused connection.
+    [new Error("internal error; reference = 9ab8c7d6e5f4"), "no connection could be made to public.test"],
+    [new Error("Network connection lost."), "the connection to public.test was refused or cut before any answer"],
+    // Node's: the reason is only in the cause's code.
+    [
+      new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "CERT_HAS_EXPIRED" }) }),
+      "the secure connection to public.test failed: its TLS certificate or handshake could not be used",
+    ],
+    [
+      new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNRESET" }) }),
+      "public.test closed the connection before answering",
+    ],
+    [new TypeError("fetch failed"), "no connection could be made to public.test"],
+  ])("never passes the runtime's own words on: %s", async (error, message) => {
+    const failing: typeof fetch = () => Promise.reject(error);
+    const response = await guarded({ fetchImpl: failing })("http://public.test/hello");
+    expectFailure(response, "network");
+    if (!response.ok) expect(response.message).toBe(message);
+  });
+
+  it("never passes on the runtime's words for a DNS resolver it could not reach", async () => {
+    const unreachableResolver: typeof fetch = () => Promise.reject(new Error("internal error; reference = 1f2e3d"));
+    const response = await guarded({ resolver: createDohResolver({ url: doh.url, fetchImpl: unreachableResolver }) })(
+      "http://public.test/hello",
+    );
+    expectFailure(response, "network");
+    if (!response.ok) {
+      expect(response.message).toBe(
+        "could not resolve public.test: DNS lookup of public.test failed: the resolver could not be reached",
+      );
+    }
   });
 });
 

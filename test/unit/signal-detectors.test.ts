@@ -234,7 +234,7 @@ describe("detectLlmsTxt", () => {
     expect((await detectLlmsTxt(fakeSite({}, CHALLENGE).context)).status).toBe("blocked");
     const timeout = await detectLlmsTxt(fakeSite({}, { failure: "timeout" }).context);
     expect(timeout.status).toBe("error");
-    expect(timeout.reason).toBe("/llms.txt could not be fetched (timeout: fake timeout).");
+    expect(timeout.reason).toBe("/llms.txt could not be fetched: fake timeout.");
     expect(timeout.fetched[0]).toEqual({ url: `${ORIGIN}/llms.txt`, status: null, content_type: null });
     expect((await detectLlmsTxt(fakeSite({}, { status: 502 }).context)).status).toBe("error");
   });
