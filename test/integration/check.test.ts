@@ -123,7 +123,9 @@ describe("live checks of unreachable and malformed targets", () => {
   });
 
   it("says in plain words that /verify-mcp could not reach the endpoint", async () => {
-    const response = await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(`${CLOSED_PORT_ORIGIN}/mcp`)}`);
+    // TLS to a plain-HTTP server: workerd reports it only as "internal error; reference = …".
+    const tlsToPlainHttp = `https://${new URL(fixture("nothing")).host}/mcp`;
+    const response = await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(tlsToPlainHttp)}`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { verified: boolean; note: string };
     expect(body.verified).toBe(false);
