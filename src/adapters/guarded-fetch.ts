@@ -6,8 +6,9 @@
  *
  * What remains open: the runtime's fetch resolves the host name again by itself, so a name whose
  * DNS answer changes between our lookup and the connection (DNS rebinding) can still reach an
- * address we never saw. On Cloudflare's production network, fetch cannot reach private networks
- * at all, so these checks are defence in depth there and the primary guard elsewhere.
+ * address we never saw. The resolver a check passes in narrows that window (it never reuses an
+ * answer past its TTL, and refuses a name that moves to new addresses mid-check: see
+ * createCheckResolver); docs/crawling.md says what else protects production and what does not.
  *
  * `allowPrivate` turns off the address, host-name and port rules. It exists for local development
  * and tests against servers on 127.0.0.1 only and must never be set in production.
@@ -29,7 +30,7 @@ import type {
   ProbeResponse,
   SiteFetcher,
 } from "../domain/crawl/types.ts";
-import { type AddressResolver, DnsLookupError } from "./dns-over-https.ts";
+import { type AddressResolver, DnsAnswerChangedError, DnsLookupError } from "./dns-over-https.ts";
 
 /** How the guarded fetcher resolves, identifies itself and bounds each call. */
 export interface GuardedFetchOptions {
@@ -186,6 +187,7 @@ async function checkResolvedAddresses(
     );
   } catch (error) {
     if (signal.aborted) throw error;
+    if (error instanceof DnsAnswerChangedError) throw new ProbeStop("refused", error.message);
     const reason = error instanceof DnsLookupError ? error.message : `the DNS lookup of ${hostname} failed`;
     throw new ProbeStop("network", `could not resolve ${hostname}: ${reason}`);
   }

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDohResolver } from "../../src/adapters/dns-over-https.ts";
-import { createGuardedFetch, type GuardedFetchOptions } from "../../src/adapters/guarded-fetch.ts";
+import { createCheckResolver, createDohLookup, createDohResolver } from "../../src/adapters/dns-over-https.ts";
+import { createGuardedFetch, type GuardedFetchOptions, vetHostAddresses } from "../../src/adapters/guarded-fetch.ts";
 import type { ProbeResponse } from "../../src/domain/crawl/types.ts";
 import { type FakeDoh, startFakeDoh } from "../support/fake-doh.ts";
 
 const USER_AGENT = "AgentReadinessBot/1.0 (+https://example.org/bot)";
 /** Names the fake resolver maps to public addresses; the routed fetch sends them to the site. */
-const PUBLIC_HOSTS = new Set(["public.test", "www.public.test", "93.184.216.34"]);
+const PUBLIC_HOSTS = new Set(["public.test", "www.public.test", "93.184.216.34", "rebinding.test"]);
 const MIB = 1_048_576;
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
@@ -165,6 +165,15 @@ beforeAll(async () => {
     "zero.test": { A: ["0.0.0.0"] },
     "garbage.test": { A: ["not-an-address"] },
     "servfail.test": { status: 2 },
+    // The same private address beside a public one, its record's type spelt another way.
+    "spelled-string.test": { A: ["93.184.216.34", "10.0.0.8"], typeSpellings: ["number", "numeric-string"] },
+    "spelled-mnemonic.test": {
+      AAAA: ["2606:2800:220:1:248:1893:25c8:1946", "fd00::1"],
+      typeSpellings: ["number", "mnemonic"],
+      dataTrailingDot: true,
+    },
+    // Public, then another public address, with a TTL of 0: the shape of a rebinding name.
+    "rebinding.test": { ttl: 0, sequence: [{ A: ["93.184.216.34"] }, { A: ["93.184.216.36"] }] },
   });
 });
 
@@ -279,6 +288,8 @@ describe("the attack corpus", () => {
     "http://zero.test/",
     "http://garbage.test/",
     "http://nowhere.test/",
+    "http://spelled-string.test/",
+    "http://spelled-mnemonic.test/",
     // Redirects from the public fixture to private targets: each hop is re-checked.
     via("http://127.0.0.1/"),
     via("http://169.254.169.254/latest/meta-data/", 301),
@@ -332,6 +343,22 @@ describe("the attack corpus", () => {
     expect(await message("http://mixed.test/")).toBe("mixed.test resolves to 192.168.0.10, which is private");
     expect(await message("http://nowhere.test/")).toBe("the host name nowhere.test does not resolve");
     expect(canary.requests).toEqual([]);
+  });
+});
+
+describe("DNS rebinding within a check", () => {
+  it("refuses a name whose answer moved to a new address after the check vetted it", async () => {
+    const resolver = createCheckResolver(createDohLookup({ url: doh.url }));
+    expect(await vetHostAddresses("rebinding.test", { resolver, allowPrivate: false })).toBeNull();
+    const before = outbound.length;
+    const response = await guarded({ resolver })("http://rebinding.test/hello");
+    expectFailure(response, "refused");
+    if (!response.ok) {
+      expect(response.message).toBe(
+        "the DNS answer for rebinding.test changed during the check (first 93.184.216.34, then 93.184.216.36); a name that moves to new addresses between lookups is refused, as DNS rebinding would",
+      );
+    }
+    expect(outbound.length).toBe(before);
   });
 });
 
