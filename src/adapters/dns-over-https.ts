@@ -177,7 +177,7 @@ async function queryRecords(
 }
 
 /** Reads a DoH JSON answer (see the module comment for the spellings accepted). */
-export function readAnswer(payload: unknown, host: string, type: RecordType): DnsAnswer {
+function readAnswer(payload: unknown, host: string, type: RecordType): DnsAnswer {
   const malformed = (what: string) =>
     new DnsLookupError(`DNS lookup of ${host} (${type}) failed: malformed resolver answer (${what})`);
   if (!isRecord(payload)) throw malformed("not a JSON object");

@@ -29,6 +29,8 @@ interface CorpusCase {
   present: SignalField[];
   /** What the detectors must report beyond the status. */
   details?: Partial<Record<SignalField, Record<string, unknown>>>;
+  /** What the reasons must say, where the reading turns on something a reason should name. */
+  reasons?: Partial<Record<SignalField, RegExp>>;
   /** Our reading of the document against its standard: why the expectation is what it is. */
   reading: string;
 }
@@ -252,6 +254,7 @@ const CASES: Record<string, CorpusCase> = {
     path: "/openapi.yaml",
     type: YAML,
     present: [],
+    reasons: { has_openapi: /describes webhooks only/ },
     reading:
       "valid OpenAPI 3.1 that describes only webhooks (calls the provider makes): no path an agent can call, so no API by our rule",
   },
@@ -270,10 +273,13 @@ const CASES: Record<string, CorpusCase> = {
     "http://localhost:5001/openapi.yaml",
     "complete; its api.url points at a development host",
   ),
-  "plugin/plugin-azure-fastapi.json": manifest(
-    null,
-    "api.url is `$host/.well-known/openapi.yaml`: a template the sample fills in when serving; as published, no client can follow it",
-  ),
+  "plugin/plugin-azure-fastapi.json": {
+    ...manifest(
+      null,
+      "api.url is `$host/.well-known/openapi.yaml`: a template the sample fills in when serving; as published, no client can follow it",
+    ),
+    reasons: { has_ai_plugin: /template placeholder that was never filled in/ },
+  },
   "plugin/plugin-crashkurse.json": manifest("http://localhost:4444/openapi.yaml", "complete"),
   "plugin/plugin-etherscan.json": manifest("http://localhost:5001/openapi.yaml", "complete"),
   "plugin/plugin-gpt-time.json": manifest("http://localhost:1037/.well-known/openapi.yaml", "complete"),
@@ -413,6 +419,9 @@ describe("every detector over every corpus document, served alone", () => {
     expect(statuses, `${expectation.reading}\n${reasons}`).toEqual(expected);
     for (const [field, details] of Object.entries(expectation.details ?? {})) {
       expect(findings[field]!.details, `${field} of ${file}`).toMatchObject(details);
+    }
+    for (const [field, reason] of Object.entries(expectation.reasons ?? {})) {
+      expect(findings[field]!.reason, `${field} of ${file}`).toMatch(reason);
     }
   });
 });

@@ -450,6 +450,13 @@ describe("detectOpenApi", () => {
     expect(readOpenApiDocument(JSON.stringify({ openapi: 3, paths: { "/a": {} } }))).toHaveProperty("problem");
   });
 
+  it("says so when a document describes webhooks only", () => {
+    const webhooks = { openapi: "3.1.0", info: { title: "Hooks", version: "1" }, webhooks: { newPet: { post: {} } } };
+    expect(readOpenApiDocument(JSON.stringify(webhooks))).toEqual({
+      problem: "is an OpenAPI 3.1.0 document that describes webhooks only, no paths",
+    });
+  });
+
   it("survives an alias bomb", () => {
     const lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 0; i < 20; i++) {

@@ -107,7 +107,12 @@ export function readOpenApiDocument(text: string): OpenApiSummary | { problem: s
         : null;
   if (version === null) return { problem: "has no openapi or swagger version" };
   const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
-  if (pathCount === 0) return { problem: `is an OpenAPI ${version} document with no paths` };
+  // OpenAPI 3.1 allows a document of webhooks alone: calls the provider makes, none an agent can.
+  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
+  if (pathCount === 0) {
+    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
+    return { problem: `is an OpenAPI ${version} document ${what}` };
+  }
   const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
   return { version, title, pathCount };
 }
