@@ -54,10 +54,10 @@ const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "c
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 const RUNTIME_HEADERS = ["host", "accept-encoding", "content-length"];
 
-/** A failure carrying its kind, thrown inside a call and turned into a ProbeFailure at its edge. */
 /** The per-call time cap unless one is given. */
 const DEFAULT_TIMEOUT_MS = 5000;
 
+/** A failure carrying its kind, thrown inside a call and turned into a ProbeFailure at its edge. */
 class ProbeStop extends Error {
   constructor(
     readonly failure: FetchFailureKind,
