@@ -1,14 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCheckResolver, createDohLookup, createDohResolver } from "../../src/adapters/dns-over-https.ts";
 import { createGuardedFetch, type GuardedFetchOptions, vetHostAddresses } from "../../src/adapters/guarded-fetch.ts";
+import { createOutbound } from "../../src/adapters/outbound-fetch.ts";
 import type { ProbeResponse } from "../../src/domain/crawl/types.ts";
 import { type FakeDoh, startFakeDoh } from "../support/fake-doh.ts";
 
 const USER_AGENT = "AgentReadinessBot/1.0 (+https://example.org/bot)";
 /** Names the fake resolver maps to public addresses; the routed fetch sends them to the site. */
-const PUBLIC_HOSTS = new Set(["public.test", "www.public.test", "93.184.216.34", "rebinding.test"]);
+const PUBLIC_HOSTS = new Set([
+  "public.test",
+  "www.public.test",
+  "93.184.216.34",
+  "rebinding.test",
+  "rebinding-outbound.test",
+]);
 const MIB = 1_048_576;
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
@@ -174,6 +181,7 @@ beforeAll(async () => {
     },
     // Public, then another public address, with a TTL of 0: the shape of a rebinding name.
     "rebinding.test": { ttl: 0, sequence: [{ A: ["93.184.216.34"] }, { A: ["93.184.216.36"] }] },
+    "rebinding-outbound.test": { ttl: 0, sequence: [{ A: ["93.184.216.34"] }, { A: ["93.184.216.36"] }] },
   });
 });
 
@@ -359,6 +367,28 @@ describe("DNS rebinding within a check", () => {
       );
     }
     expect(outbound.length).toBe(before);
+  });
+
+  it("compares a request's vetting with its fetches: createOutbound shares one resolver", async () => {
+    const resolverOrigin = new URL(doh.url).origin;
+    const realFetch = globalThis.fetch;
+    // The outbound fetches through the global fetch: the resolver is reached, anything else is routed.
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
+      const target = new URL(input instanceof Request ? input.url : String(input));
+      return target.origin === resolverOrigin ? realFetch(input, init) : routedFetch(input, init);
+    });
+    try {
+      const outboundOfRequest = createOutbound({ DOH_URL: doh.url, FETCH_ALLOW_PRIVATE: false }, "https://svc.test");
+      expect(await outboundOfRequest.vetHost("rebinding-outbound.test")).toBeNull();
+      const before = outbound.length;
+      const fetchSite = outboundOfRequest.openFetcher({ deadline: Date.now() + 5000 });
+      const response = await fetchSite("http://rebinding-outbound.test/hello");
+      expectFailure(response, "refused");
+      if (!response.ok) expect(response.message).toMatch(/changed during the check/);
+      expect(outbound.length).toBe(before);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
