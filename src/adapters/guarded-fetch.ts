@@ -6,8 +6,9 @@
  *
  * What remains open: the runtime's fetch resolves the host name again by itself, so a name whose
  * DNS answer changes between our lookup and the connection (DNS rebinding) can still reach an
- * address we never saw. On Cloudflare's production network, fetch cannot reach private networks
- * at all, so these checks are defence in depth there and the primary guard elsewhere.
+ * address we never saw. The resolver a check passes in narrows that window (it never reuses an
+ * answer past its TTL, and refuses a name that moves to new addresses mid-check: see
+ * createCheckResolver); docs/crawling.md says what else protects production and what does not.
  *
  * `allowPrivate` turns off the address, host-name and port rules. It exists for local development
  * and tests against servers on 127.0.0.1 only and must never be set in production.
@@ -29,7 +30,7 @@ import type {
   ProbeResponse,
   SiteFetcher,
 } from "../domain/crawl/types.ts";
-import type { AddressResolver } from "./dns-over-https.ts";
+import { type AddressResolver, DnsAnswerChangedError, DnsLookupError } from "./dns-over-https.ts";
 
 /** How the guarded fetcher resolves, identifies itself and bounds each call. */
 export interface GuardedFetchOptions {
@@ -53,10 +54,10 @@ const BODY_HEADERS = ["content-type", "content-encoding", "content-language", "c
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 const RUNTIME_HEADERS = ["host", "accept-encoding", "content-length"];
 
-/** A failure carrying its kind, thrown inside a call and turned into a ProbeFailure at its edge. */
 /** The per-call time cap unless one is given. */
 const DEFAULT_TIMEOUT_MS = 5000;
 
+/** A failure carrying its kind, thrown inside a call and turned into a ProbeFailure at its edge. */
 class ProbeStop extends Error {
   constructor(
     readonly failure: FetchFailureKind,
@@ -148,7 +149,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): SiteFetcher {
           : fail("timeout", `no complete answer within ${timeoutMs} ms`);
       }
       if (error instanceof ProbeStop) return fail(error.failure, error.message);
-      return fail("network", describeNetworkError(error));
+      return fail("network", describeNetworkError(error, hostOf(current)));
     } finally {
       clearTimeout(timer);
     }
@@ -186,7 +187,9 @@ async function checkResolvedAddresses(
     );
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new ProbeStop("network", `could not resolve ${hostname}: ${shortMessage(error)}`);
+    if (error instanceof DnsAnswerChangedError) throw new ProbeStop("refused", error.message);
+    const reason = error instanceof DnsLookupError ? error.message : `the DNS lookup of ${hostname} failed`;
+    throw new ProbeStop("network", `could not resolve ${hostname}: ${reason}`);
   }
   if (addresses.length === 0) throw new ProbeStop("refused", `the host name ${hostname} does not resolve`);
   for (const address of addresses) {
@@ -292,18 +295,50 @@ function cancelQuietly(reader: ReadableStreamDefaultReader<Uint8Array>): void {
   reader.cancel().catch(() => undefined);
 }
 
-function shortMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return (message.split("\n")[0] ?? "").slice(0, 160) || "unknown error";
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the site";
+  }
 }
 
-// Node's fetch says only "fetch failed"; the cause's code (ECONNREFUSED…) is what tells failures apart.
-function describeNetworkError(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  const code =
-    typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string"
-      ? cause.code
+/** Connection failures by the system error code Node reports, in plain words. */
+const NETWORK_CODE_PHRASES: readonly [RegExp, (host: string) => string][] = [
+  [/^ECONNREFUSED$/, (host) => `${host} refused the connection`],
+  [/^(?:ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/, (host) => `${host} closed the connection before answering`],
+  [/^(?:ENOTFOUND|EAI_AGAIN|EAI_NODATA|EAI_NONAME)$/, (host) => `the host name of ${host} could not be resolved`],
+  [/^(?:ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)$/, (host) => `the connection to ${host} timed out`],
+  [/^(?:EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/, (host) => `${host} is not reachable on the network`],
+  [
+    /^(?:CERT_|ERR_TLS_|ERR_SSL_)|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/,
+    (host) => `the secure connection to ${host} failed: its TLS certificate or handshake could not be used`,
+  ],
+];
+
+/**
+ * Plain words for a failed connection. The runtime's own text never leaves: workerd reports
+ * most failures as "internal error; reference = …", which tells a person nothing, and Node's
+ * fetch says only "fetch failed" with the reason in its cause's code.
+ */
+function describeNetworkError(error: unknown, host: string): string {
+  const code = systemErrorCode(error);
+  const phrase = code ? NETWORK_CODE_PHRASES.find(([pattern]) => pattern.test(code))?.[1] : undefined;
+  if (phrase) return phrase(host);
+  // workerd's words for a connection refused or cut before any answer.
+  if (error instanceof Error && /network connection lost/i.test(error.message)) {
+    return `the connection to ${host} was refused or cut before any answer`;
+  }
+  return `no connection could be made to ${host}`;
+}
+
+function systemErrorCode(error: unknown): string | null {
+  const codeOf = (value: unknown): string | null =>
+    typeof value === "object" && value !== null && "code" in value && typeof value.code === "string"
+      ? value.code
       : null;
-  const message = shortMessage(error);
-  return code ? `${message} (${code})` : message;
+  const cause = error instanceof Error ? error.cause : undefined;
+  // Node reports a name with several addresses as an AggregateError of one failure per address.
+  const inner = cause instanceof AggregateError ? cause.errors[0] : undefined;
+  return codeOf(cause) ?? codeOf(inner) ?? codeOf(error);
 }

@@ -34,6 +34,8 @@ const ATTACKS = [
   "https://mixed-alias.example/",
   "https://v6-private-alias.example/",
   "https://cname-to-private.example/",
+  "https://spelled-private-alias.example/",
+  "https://mnemonic-private-alias.example/",
 ];
 
 function post(path: string, url: string) {

@@ -108,6 +108,46 @@ describe("POST /check input", () => {
   });
 });
 
+/** A port nothing listens on: a connection to it is refused at once. */
+const CLOSED_PORT_ORIGIN = "http://127.0.0.1:9";
+/** What the runtime says of a failed fetch, which a person cannot act on. */
+const RUNTIME_INTERNALS = /internal error|reference\s*=|TypeError|fetch failed|\bat \S+:\d+/i;
+
+describe("live checks of unreachable and malformed targets", () => {
+  it("says in plain words that /check could not reach the site", async () => {
+    const result = await checkOk(`${CLOSED_PORT_ORIGIN}/`);
+    expect(result.crawl_status).toBe("unreachable");
+    expect(result.crawl_note).toMatch(/could not be reached|refused the connection/);
+    expect(result.crawl_note).not.toMatch(RUNTIME_INTERNALS);
+    for (const field of SIGNALS) expect(result.signals[field]?.reason).not.toMatch(RUNTIME_INTERNALS);
+  });
+
+  it("says in plain words that /verify-mcp could not reach the endpoint", async () => {
+    // TLS to a plain-HTTP server: workerd reports it only as "internal error; reference = …".
+    const tlsToPlainHttp = `https://${new URL(fixture("nothing")).host}/mcp`;
+    const response = await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(tlsToPlainHttp)}`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { verified: boolean; note: string };
+    expect(body.verified).toBe(false);
+    expect(body.note).toMatch(/could not be reached/);
+    expect(body.note).not.toMatch(RUNTIME_INTERNALS);
+  });
+
+  it.each(["https://.example.com/", "https://shop..example.com/", `https://${"a".repeat(64)}.example.com/`])(
+    "refuses the malformed host of %s with a message naming the problem",
+    async (url) => {
+      const checked = await expectProblem(await check({ url }), 400, "INVALID_URL");
+      expect(checked.detail).toMatch(/host name .*(empty label|longer than 63)/);
+      const verified = await expectProblem(
+        await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(url)}`),
+        400,
+        "INVALID_URL",
+      );
+      expect(verified.detail).toMatch(/host name .*(empty label|longer than 63)/);
+    },
+  );
+});
+
 describe("POST /check limit", () => {
   it("answers the 11th check in an hour from one address with 429 and Retry-After", async () => {
     const client = asClient(newClientIp());

@@ -17,6 +17,20 @@ export interface FakeZone {
   httpStatus?: number;
   /** Never answer. */
   hang?: boolean;
+  /** The TTL of every record; 300 unless given. */
+  ttl?: number;
+  /**
+   * Answers that change from one query to the next: the n-th query of a type answers the n-th
+   * entry's addresses (the last entry repeats). A and AAAA are ignored when this is given.
+   */
+  sequence?: { A?: string[]; AAAA?: string[] }[];
+  /**
+   * How the address records spell their `type`, in turn (cycling): 1, "1" or "A". The JSON DoH
+   * format has no RFC, so a resolver may use any of them. Numbers unless given.
+   */
+  typeSpellings?: ("number" | "numeric-string" | "mnemonic")[];
+  /** Write address data with a trailing dot ("93.184.216.34."). */
+  dataTrailingDot?: boolean;
 }
 
 /** One query the fake resolver received. */
@@ -42,6 +56,13 @@ const TYPE_NUMBERS: Record<string, number> = { A: 1, AAAA: 28, CNAME: 5 };
 export async function startFakeDoh(zones: Record<string, FakeZone>, port = 0): Promise<FakeDoh> {
   const lookup = (name: string): FakeZone | undefined => zones[name.toLowerCase().replace(/\.$/, "")];
   const queries: FakeDohQuery[] = [];
+  const queryCounts = new Map<string, number>();
+  const spellType = (type: string, index: number, zone: FakeZone | undefined): number | string => {
+    const spellings = zone?.typeSpellings ?? ["number"];
+    const spelling = spellings[index % spellings.length];
+    const number = TYPE_NUMBERS[type] ?? 0;
+    return spelling === "mnemonic" ? type : spelling === "numeric-string" ? String(number) : number;
+  };
   const server: Server = createServer((request, response) => {
     const params = new URL(request.url ?? "/", "http://fake-doh").searchParams;
     const name = params.get("name") ?? "";
@@ -54,20 +75,34 @@ export async function startFakeDoh(zones: Record<string, FakeZone>, port = 0): P
       response.end("resolver trouble");
       return;
     }
-    const answer: { name: string; type: number; TTL: number; data: string }[] = [];
+    const answer: { name: string; type: number | string; TTL: number; data: string }[] = [];
     let status = zone ? (zone.status ?? 0) : 3;
     let current = zone;
     let currentName = name;
     // Follows the chain so the payload looks like a recursive resolver's.
     for (let depth = 0; current?.cname && depth < 8; depth++) {
-      answer.push({ name: `${currentName}.`, type: TYPE_NUMBERS.CNAME ?? 5, TTL: 300, data: `${current.cname}.` });
+      answer.push({
+        name: `${currentName}.`,
+        type: TYPE_NUMBERS.CNAME ?? 5,
+        TTL: current.ttl ?? 300,
+        data: `${current.cname}.`,
+      });
       currentName = current.cname;
       current = lookup(currentName);
       if (!current) status = 3;
     }
-    const records = type === "A" ? current?.A : type === "AAAA" ? current?.AAAA : undefined;
-    for (const data of records ?? []) {
-      answer.push({ name: `${currentName}.`, type: TYPE_NUMBERS[type] ?? 0, TTL: 300, data });
+    const countKey = `${currentName.toLowerCase()} ${type}`;
+    const count = queryCounts.get(countKey) ?? 0;
+    queryCounts.set(countKey, count + 1);
+    const step = current?.sequence ? current.sequence[Math.min(count, current.sequence.length - 1)] : current;
+    const records = type === "A" ? step?.A : type === "AAAA" ? step?.AAAA : undefined;
+    for (const [index, address] of (records ?? []).entries()) {
+      answer.push({
+        name: `${currentName}.`,
+        type: spellType(type, index, current),
+        TTL: current?.ttl ?? 300,
+        data: current?.dataTrailingDot ? `${address}.` : address,
+      });
     }
     const payload = {
       Status: status,

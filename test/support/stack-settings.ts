@@ -2,6 +2,8 @@
  * Where the integration tests' local stack listens, and the Worker bindings that point at it.
  * Shared by vitest.config.mts (bindings) and the global setup (which starts the stack).
  */
+import type { FakeZone } from "./fake-doh.ts";
+
 export const TEST_SQL_PORT = Number(process.env.TEST_SQL_PORT ?? 15480);
 export const TEST_REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 15481);
 export const TEST_REDIS_TOKEN = "integration-test-token";
@@ -18,7 +20,14 @@ export const TEST_DNS_ZONES = {
   "mixed-alias.example": { A: ["93.184.216.34", "192.168.0.10"] },
   "v6-private-alias.example": { AAAA: ["fd12:3456::1"] },
   "cname-to-private.example": { cname: "intranet-alias.example" },
-};
+  // A private address beside a public one, its record's type spelt "1" or "AAAA" rather than a number.
+  "spelled-private-alias.example": { A: ["93.184.216.34", "10.1.2.3"], typeSpellings: ["number", "numeric-string"] },
+  "mnemonic-private-alias.example": {
+    AAAA: ["2606:2800:220:1:248:1893:25c8:1946", "fd12:3456::1"],
+    typeSpellings: ["number", "mnemonic"],
+    dataTrailingDot: true,
+  },
+} satisfies Record<string, FakeZone>;
 
 /**
  * The Worker's bindings in the integration tests. `allowPrivate` lets the crawler reach the fixture

@@ -239,6 +239,36 @@ describe("checkTargetUrl", () => {
     expect(checkTargetUrl("http://u:p@127.0.0.1/", loose).ok).toBe(false);
   });
 
+  it.each([
+    ["https://.example.com/", "the host name .example.com has an empty label (a leading dot or two dots in a row)"],
+    [
+      "https://shop..example.com/x",
+      "the host name shop..example.com has an empty label (a leading dot or two dots in a row)",
+    ],
+    [
+      `https://${"a".repeat(64)}.example.com/`,
+      `the host name ${"a".repeat(64)}.example.com has a label longer than 63 characters`,
+    ],
+    [
+      `https://${"abcdefghi.".repeat(26)}com/`,
+      `the host name ${"abcdefghi.".repeat(26)}com is longer than 253 characters`,
+    ],
+  ])("calls the host of %s malformed, with or without allowPrivate", (input, reason) => {
+    for (const allowPrivate of [false, true]) {
+      expect(checkTargetUrl(input, { allowPrivate })).toEqual({ ok: false, reason, malformed: true });
+    }
+  });
+
+  it("keeps a trailing dot and a 63-character label as well formed", () => {
+    expect(checkTargetUrl("https://example.com./", strict).ok).toBe(true);
+    expect(checkTargetUrl(`https://${"a".repeat(63)}.example.com/`, strict).ok).toBe(true);
+  });
+
+  it("calls a refusal of a well-formed URL not malformed", () => {
+    expect(checkTargetUrl("http://10.0.0.1/", strict)).toMatchObject({ ok: false, malformed: false });
+    expect(checkTargetUrl("ftp://example.com/", strict)).toMatchObject({ ok: false, malformed: false });
+  });
+
   it("returns the parsed URL", () => {
     const result = checkTargetUrl("https://Example.com/a/../b", strict);
     expect(result.ok && result.url.href).toBe("https://example.com/b");

@@ -1,14 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDohResolver } from "../../src/adapters/dns-over-https.ts";
-import { createGuardedFetch, type GuardedFetchOptions } from "../../src/adapters/guarded-fetch.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createCheckResolver, createDohLookup, createDohResolver } from "../../src/adapters/dns-over-https.ts";
+import { createGuardedFetch, type GuardedFetchOptions, vetHostAddresses } from "../../src/adapters/guarded-fetch.ts";
+import { createOutbound } from "../../src/adapters/outbound-fetch.ts";
 import type { ProbeResponse } from "../../src/domain/crawl/types.ts";
 import { type FakeDoh, startFakeDoh } from "../support/fake-doh.ts";
 
 const USER_AGENT = "AgentReadinessBot/1.0 (+https://example.org/bot)";
 /** Names the fake resolver maps to public addresses; the routed fetch sends them to the site. */
-const PUBLIC_HOSTS = new Set(["public.test", "www.public.test", "93.184.216.34"]);
+const PUBLIC_HOSTS = new Set([
+  "public.test",
+  "www.public.test",
+  "93.184.216.34",
+  "rebinding.test",
+  "rebinding-outbound.test",
+]);
 const MIB = 1_048_576;
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
@@ -165,6 +172,16 @@ beforeAll(async () => {
     "zero.test": { A: ["0.0.0.0"] },
     "garbage.test": { A: ["not-an-address"] },
     "servfail.test": { status: 2 },
+    // The same private address beside a public one, its record's type spelt another way.
+    "spelled-string.test": { A: ["93.184.216.34", "10.0.0.8"], typeSpellings: ["number", "numeric-string"] },
+    "spelled-mnemonic.test": {
+      AAAA: ["2606:2800:220:1:248:1893:25c8:1946", "fd00::1"],
+      typeSpellings: ["number", "mnemonic"],
+      dataTrailingDot: true,
+    },
+    // Public, then another public address, with a TTL of 0: the shape of a rebinding name.
+    "rebinding.test": { ttl: 0, sequence: [{ A: ["93.184.216.34"] }, { A: ["93.184.216.36"] }] },
+    "rebinding-outbound.test": { ttl: 0, sequence: [{ A: ["93.184.216.34"] }, { A: ["93.184.216.36"] }] },
   });
 });
 
@@ -279,6 +296,8 @@ describe("the attack corpus", () => {
     "http://zero.test/",
     "http://garbage.test/",
     "http://nowhere.test/",
+    "http://spelled-string.test/",
+    "http://spelled-mnemonic.test/",
     // Redirects from the public fixture to private targets: each hop is re-checked.
     via("http://127.0.0.1/"),
     via("http://169.254.169.254/latest/meta-data/", 301),
@@ -332,6 +351,44 @@ describe("the attack corpus", () => {
     expect(await message("http://mixed.test/")).toBe("mixed.test resolves to 192.168.0.10, which is private");
     expect(await message("http://nowhere.test/")).toBe("the host name nowhere.test does not resolve");
     expect(canary.requests).toEqual([]);
+  });
+});
+
+describe("DNS rebinding within a check", () => {
+  it("refuses a name whose answer moved to a new address after the check vetted it", async () => {
+    const resolver = createCheckResolver(createDohLookup({ url: doh.url }));
+    expect(await vetHostAddresses("rebinding.test", { resolver, allowPrivate: false })).toBeNull();
+    const before = outbound.length;
+    const response = await guarded({ resolver })("http://rebinding.test/hello");
+    expectFailure(response, "refused");
+    if (!response.ok) {
+      expect(response.message).toBe(
+        "the DNS answer for rebinding.test changed during the check (first 93.184.216.34, then 93.184.216.36); a name that moves to new addresses between lookups is refused, as DNS rebinding would",
+      );
+    }
+    expect(outbound.length).toBe(before);
+  });
+
+  it("compares a request's vetting with its fetches: createOutbound shares one resolver", async () => {
+    const resolverOrigin = new URL(doh.url).origin;
+    const realFetch = globalThis.fetch;
+    // The outbound fetches through the global fetch: the resolver is reached, anything else is routed.
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
+      const target = new URL(input instanceof Request ? input.url : String(input));
+      return target.origin === resolverOrigin ? realFetch(input, init) : routedFetch(input, init);
+    });
+    try {
+      const outboundOfRequest = createOutbound({ DOH_URL: doh.url, FETCH_ALLOW_PRIVATE: false }, "https://svc.test");
+      expect(await outboundOfRequest.vetHost("rebinding-outbound.test")).toBeNull();
+      const before = outbound.length;
+      const fetchSite = outboundOfRequest.openFetcher({ deadline: Date.now() + 5000 });
+      const response = await fetchSite("http://rebinding-outbound.test/hello");
+      expectFailure(response, "refused");
+      if (!response.ok) expect(response.message).toMatch(/changed during the check/);
+      expect(outbound.length).toBe(before);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
@@ -530,7 +587,7 @@ describe("failures", () => {
     expectFailure(await guarded({ resolver })("http://public.test/hello"), "network");
   });
 
-  it("reports a refused connection as a short network failure", async () => {
+  it("reports a refused connection in plain words", async () => {
     const closed = await startServer(() => undefined);
     await closed.stop();
     const response = await createGuardedFetch({
@@ -539,7 +596,41 @@ describe("failures", () => {
       userAgent: USER_AGENT,
     })(`http://127.0.0.1:${closed.port}/`);
     expectFailure(response, "network");
-    if (!response.ok) expect(response.message).not.toMatch(/\n|\bat /);
+    if (!response.ok) expect(response.message).toBe(`127.0.0.1:${closed.port} refused the connection`);
+  });
+
+  it.each([
+    // workerd's words for a DNS or TLS failure, and for a refused connection.
+    [new Error("internal error; reference = 9ab8c7d6e5f4"), "no connection could be made to public.test"],
+    [new Error("Network connection lost."), "the connection to public.test was refused or cut before any answer"],
+    // Node's: the reason is only in the cause's code.
+    [
+      new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "CERT_HAS_EXPIRED" }) }),
+      "the secure connection to public.test failed: its TLS certificate or handshake could not be used",
+    ],
+    [
+      new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNRESET" }) }),
+      "public.test closed the connection before answering",
+    ],
+    [new TypeError("fetch failed"), "no connection could be made to public.test"],
+  ])("never passes the runtime's own words on: %s", async (error, message) => {
+    const failing: typeof fetch = () => Promise.reject(error);
+    const response = await guarded({ fetchImpl: failing })("http://public.test/hello");
+    expectFailure(response, "network");
+    if (!response.ok) expect(response.message).toBe(message);
+  });
+
+  it("never passes on the runtime's words for a DNS resolver it could not reach", async () => {
+    const unreachableResolver: typeof fetch = () => Promise.reject(new Error("internal error; reference = 1f2e3d"));
+    const response = await guarded({ resolver: createDohResolver({ url: doh.url, fetchImpl: unreachableResolver }) })(
+      "http://public.test/hello",
+    );
+    expectFailure(response, "network");
+    if (!response.ok) {
+      expect(response.message).toBe(
+        "could not resolve public.test: DNS lookup of public.test failed: the resolver could not be reached",
+      );
+    }
   });
 });
 

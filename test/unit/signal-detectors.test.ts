@@ -9,7 +9,12 @@ import {
 } from "../../src/domain/crawl/blocking.ts";
 import { detectAiPlugin, readAiPluginManifest } from "../../src/domain/crawl/detect-ai-plugin.ts";
 import { detectLlmsTxt, readLlmsTitle } from "../../src/domain/crawl/detect-llms-txt.ts";
-import { detectOpenApi, readOpenApiDocument, readServiceDescLinks } from "../../src/domain/crawl/detect-openapi.ts";
+import {
+  detectOpenApi,
+  OPENAPI_FRAMEWORK_PATHS,
+  readOpenApiDocument,
+  readServiceDescLinks,
+} from "../../src/domain/crawl/detect-openapi.ts";
 import {
   AI_USER_AGENTS,
   detectRobotsAi,
@@ -224,6 +229,41 @@ describe("detectLlmsTxt", () => {
     expect(readLlmsTitle("   \n\t\n")).toEqual({ problem: "is empty" });
   });
 
+  it.each([
+    ["Forecasts\n=========\n\n> Weather.", "Forecasts"],
+    ["\n  Forecasts\n=", "Forecasts"],
+    ["Forecasts for\nevery harbour\n===\n", "Forecasts for every harbour"],
+    ["Forecasts\r\n====   \r\n", "Forecasts"],
+    ["   # Forecasts ##", "Forecasts"],
+    ["# C#", "C#"],
+  ])("reads the H1 title of %j, in ATX or setext form", (body, title) => {
+    expect(readLlmsTitle(body)).toEqual({ title });
+  });
+
+  it.each([
+    ["Forecasts\n---------", "starts with a level-2 heading, not an H1 title"],
+    ["## Forecasts", "starts with a level-2 heading, not an H1 title"],
+    ["#", "starts with an empty H1 title"],
+    ["# #", "starts with an empty H1 title"],
+    ["    # Forecasts", "does not start with a Markdown H1 title (# Title, or Title underlined with ===)"],
+    ["Forecasts\n\n=====", "does not start with a Markdown H1 title (# Title, or Title underlined with ===)"],
+    ["- Forecasts\n=====", "does not start with a Markdown H1 title (# Title, or Title underlined with ===)"],
+    ["> Forecasts\n=====", "does not start with a Markdown H1 title (# Title, or Title underlined with ===)"],
+    [
+      "User-agent: *\nDisallow: /\n# comment",
+      "does not start with a Markdown H1 title (# Title, or Title underlined with ===)",
+    ],
+  ])("finds no H1 title in %j", (body, problem) => {
+    expect(readLlmsTitle(body)).toEqual({ problem });
+  });
+
+  it("finds an llms.txt whose title is underlined", async () => {
+    const { context } = fakeSite({ "/llms.txt": { body: "Site Index\n==========\n\nAbout\n-----\n" } });
+    const finding = await detectLlmsTxt(context);
+    expect(finding.status).toBe("present");
+    expect(finding.details).toMatchObject({ title: "Site Index" });
+  });
+
   it("needs exactly 200", async () => {
     const { context } = fakeSite({ "/llms.txt": { status: 203, body: "# Title" } });
     expect((await detectLlmsTxt(context)).status).toBe("absent");
@@ -234,7 +274,7 @@ describe("detectLlmsTxt", () => {
     expect((await detectLlmsTxt(fakeSite({}, CHALLENGE).context)).status).toBe("blocked");
     const timeout = await detectLlmsTxt(fakeSite({}, { failure: "timeout" }).context);
     expect(timeout.status).toBe("error");
-    expect(timeout.reason).toBe("/llms.txt could not be fetched (timeout: fake timeout).");
+    expect(timeout.reason).toBe("/llms.txt could not be fetched: fake timeout.");
     expect(timeout.fetched[0]).toEqual({ url: `${ORIGIN}/llms.txt`, status: null, content_type: null });
     expect((await detectLlmsTxt(fakeSite({}, { status: 502 }).context)).status).toBe("error");
   });
@@ -270,6 +310,33 @@ describe("detectAiPlugin", () => {
     const badScheme = { ...VALID_MANIFEST, api: { type: "openapi", url: "javascript:alert(1)" } };
     expect(readAiPluginManifest(JSON.stringify(badScheme), ORIGIN)?.apiUrl).toBeNull();
     expect(readAiPluginManifest("[1,2]", ORIGIN)).toBeNull();
+  });
+
+  it("reads an api.url of host:port without a scheme with the manifest's scheme", () => {
+    const manifest = (url: string) => JSON.stringify({ ...VALID_MANIFEST, api: { type: "openapi", url } });
+    const read = (url: string, at: string) => readAiPluginManifest(manifest(url), at);
+    expect(read("localhost:5003/openapi.yaml", "http://localhost:5003/.well-known/ai-plugin.json")).toMatchObject({
+      problems: [],
+      apiUrl: "http://localhost:5003/openapi.yaml",
+    });
+    expect(read("api.site.example:8443/spec.json", `${ORIGIN}/.well-known/ai-plugin.json`)?.apiUrl).toBe(
+      "https://api.site.example:8443/spec.json",
+    );
+    // Without a port it is a valid relative path, and stays one.
+    expect(read("site.example/openapi.yaml", `${ORIGIN}/.well-known/ai-plugin.json`)?.apiUrl).toBe(
+      `${ORIGIN}/.well-known/site.example/openapi.yaml`,
+    );
+  });
+
+  it("refuses an api.url that opens with an unfilled template placeholder", () => {
+    // "${HOST}" spelt without a template literal's own placeholder syntax.
+    for (const url of ["$host/.well-known/openapi.yaml", "$" + "{HOST}/openapi.json", "{{ host }}/openapi.json"]) {
+      const read = readAiPluginManifest(JSON.stringify({ ...VALID_MANIFEST, api: { type: "openapi", url } }), ORIGIN);
+      expect(read?.apiUrl, url).toBeNull();
+      expect(read?.problems[0], url).toMatch(/starts with a template placeholder that was never filled in/);
+    }
+    const odata = { ...VALID_MANIFEST, api: { type: "openapi", url: "/odata/$metadata" } };
+    expect(readAiPluginManifest(JSON.stringify(odata), ORIGIN)?.apiUrl).toBe(`${ORIGIN}/odata/$metadata`);
   });
 
   it("rejects non-JSON and soft 404s, and reports blocks", async () => {
@@ -383,6 +450,13 @@ describe("detectOpenApi", () => {
     expect(readOpenApiDocument(JSON.stringify({ openapi: 3, paths: { "/a": {} } }))).toHaveProperty("problem");
   });
 
+  it("says so when a document describes webhooks only", () => {
+    const webhooks = { openapi: "3.1.0", info: { title: "Hooks", version: "1" }, webhooks: { newPet: { post: {} } } };
+    expect(readOpenApiDocument(JSON.stringify(webhooks))).toEqual({
+      problem: "is an OpenAPI 3.1.0 document that describes webhooks only, no paths",
+    });
+  });
+
   it("survives an alias bomb", () => {
     const lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 0; i < 20; i++) {
@@ -399,9 +473,54 @@ describe("detectOpenApi", () => {
     const finding = await detectOpenApi(fakeSite({}).context);
     expect(finding.status).toBe("absent");
     expect(finding.reason).toBe(
-      "No OpenAPI document at 11 common paths, and no API catalog, Link header or plugin manifest named one.",
+      "No OpenAPI document at 11 common paths, and no API catalog, Link header or plugin manifest named one, nor at 6 web frameworks' default paths.",
     );
-    expect(finding.fetched).toHaveLength(14);
+    expect(finding.fetched).toHaveLength(20);
+  });
+
+  it("finds a document nothing links to at a web framework's default path, after everything else", async () => {
+    const { context, calls } = fakeSite({ "/swagger/v1/swagger.json": json(VALID_OPENAPI) });
+    const finding = await detectOpenApi(context);
+    expect(finding.status).toBe("present");
+    expect(finding.reason).toBe(
+      "OpenAPI 3.1.0 document found at /swagger/v1/swagger.json (a web framework's default path).",
+    );
+    expect(finding.details).toMatchObject({ url: `${ORIGIN}/swagger/v1/swagger.json`, found_via: "framework default" });
+    const urls = calls.map((call) => call.url.slice(ORIGIN.length));
+    expect(urls.slice(-OPENAPI_FRAMEWORK_PATHS.length)).toEqual([...OPENAPI_FRAMEWORK_PATHS]);
+    expect(urls.slice(0, -OPENAPI_FRAMEWORK_PATHS.length)).not.toContain("/swagger/v1/swagger.json");
+  });
+
+  it.each(OPENAPI_FRAMEWORK_PATHS)("tries the framework default %s", async (path) => {
+    const finding = await detectOpenApi(fakeSite({ [path]: json(VALID_OPENAPI) }).context);
+    expect(finding.details).toMatchObject({ found_via: "framework default" });
+  });
+
+  it("fetches no framework default once a document is found, nor on a site that refused or ignored every common path", async () => {
+    const tried = async (routes: Record<string, FakeRoute>, fallback?: FakeRoute) => {
+      const { context, calls } = fakeSite(routes, fallback);
+      await detectOpenApi(context);
+      return calls.filter((call) => call.url.endsWith("/swagger/v1/swagger.json")).length;
+    };
+    expect(await tried({ "/openapi.json": json(VALID_OPENAPI) })).toBe(0);
+    expect(
+      await tried({ "/.well-known/ai-plugin.json": json(VALID_MANIFEST), "/plugin/spec.json": json(VALID_OPENAPI) }),
+    ).toBe(0);
+    expect(await tried({}, { status: 403 })).toBe(0);
+    expect(await tried({}, CHALLENGE)).toBe(0);
+    expect(await tried({}, { failure: "timeout" })).toBe(0);
+    expect(await tried({})).toBe(1);
+  });
+
+  it("fetches a default path a catalog names as that document, once", async () => {
+    const catalog = { linkset: [{ anchor: "/api/", "service-desc": [{ href: "/swagger/v1/swagger.json" }] }] };
+    const { context, calls } = fakeSite({
+      "/.well-known/api-catalog": json(catalog, "application/linkset+json"),
+      "/swagger/v1/swagger.json": json(VALID_OPENAPI),
+    });
+    const finding = await detectOpenApi(context);
+    expect(finding.details).toMatchObject({ found_via: "api-catalog" });
+    expect(calls.filter((call) => call.url.endsWith("/swagger/v1/swagger.json"))).toHaveLength(1);
   });
 
   it("reports blocked and failed document probes, but not a failed home page", async () => {

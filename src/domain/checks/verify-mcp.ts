@@ -5,7 +5,7 @@
 
 import { checkTargetUrl } from "../crawl/address-policy.ts";
 import { CRAWL_TIME_BUDGET_MS } from "../crawl/crawl-site.ts";
-import { refusedTargetError } from "../crawl/crawl-target.ts";
+import { refusedTargetError, targetRefusalError } from "../crawl/crawl-target.ts";
 import { probeMcpEndpoint, resolveVerifyTarget } from "../crawl/mcp-probe.ts";
 import { DomainError } from "../errors.ts";
 import type { CheckContext } from "./check-context.ts";
@@ -26,7 +26,7 @@ export async function verifyMcp({
   const target = resolveVerifyTarget(input.url);
   if (!target.ok) throw new DomainError("invalid", "INVALID_URL", `url is not usable: ${target.reason}`);
   const verdict = checkTargetUrl(target.url, { allowPrivate: ctx.allowPrivate });
-  if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
+  if (!verdict.ok) throw targetRefusalError(verdict);
 
   const refusal = await ctx.vetHost(new URL(target.url).hostname);
   if (refusal) throw refusedTargetError(refusal);

@@ -27,8 +27,12 @@ export type NonPublicClass =
 /** "public", or the reason an address is out of bounds. */
 export type AddressClass = "public" | NonPublicClass;
 
-/** The outcome of the static checks on a target URL. */
-export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
+/**
+ * The outcome of the static checks on a target URL. A refusal is `malformed` when the URL could
+ * never name a reachable site (no host, an empty or overlong label), as opposed to a well-formed
+ * URL the rules do not allow.
+ */
+export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string; malformed: boolean };
 
 const CLASS_PHRASES: Record<NonPublicClass, string> = {
   loopback: "a loopback address",
@@ -178,35 +182,56 @@ export function describeAddressClass(kind: NonPublicClass): string {
  * With allowPrivate (local development and tests), only the scheme and credential rules apply.
  */
 export function checkTargetUrl(input: string, options: { allowPrivate: boolean }): TargetCheck {
+  const malformed = (reason: string): TargetCheck => ({ ok: false, reason, malformed: true });
+  const refused = (reason: string): TargetCheck => ({ ok: false, reason, malformed: false });
   let url: URL;
   try {
     url = new URL(input);
   } catch {
-    return { ok: false, reason: "the URL is not a valid absolute URL" };
+    return malformed("the URL is not a valid absolute URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return { ok: false, reason: `the scheme ${url.protocol} is not allowed, only http: and https:` };
+    return refused(`the scheme ${url.protocol} is not allowed, only http: and https:`);
   }
-  if (url.username !== "" || url.password !== "") {
-    return { ok: false, reason: "URLs with credentials are not allowed" };
-  }
+  if (url.username !== "" || url.password !== "") return refused("URLs with credentials are not allowed");
+  const literal = parseIpLiteral(url.hostname);
+  // A broken name is broken in development too: no resolver or server could ever answer for it.
+  const nameProblem = literal ? null : describeHostNameProblem(url.hostname);
+  if (nameProblem) return malformed(nameProblem);
   if (options.allowPrivate) return { ok: true, url };
   if (url.port !== "" && url.port !== "80" && url.port !== "443") {
-    return { ok: false, reason: `the port ${url.port} is not allowed, only 80 and 443` };
+    return refused(`the port ${url.port} is not allowed, only 80 and 443`);
   }
-  const literal = parseIpLiteral(url.hostname);
   if (literal) {
     const kind = classifyAddress(literal);
     if (kind === "public") return { ok: true, url };
-    return { ok: false, reason: `the address ${formatAddress(literal)} is ${describeAddressClass(kind)}` };
+    return refused(`the address ${formatAddress(literal)} is ${describeAddressClass(kind)}`);
   }
   const refusal = refuseHostName(url.hostname);
-  return refusal ? { ok: false, reason: refusal } : { ok: true, url };
+  return refusal ? refused(refusal) : { ok: true, url };
+}
+
+/**
+ * What makes a host name impossible in DNS (RFC 1035 §2.3.4): no name at all, an empty label
+ * (".example.com", "shop..example.com"), a label over 63 characters or a name over 253. Null
+ * when the name is well formed. URL parsing accepts all of these, and a resolver would only
+ * answer with an error that hides the cause.
+ */
+export function describeHostNameProblem(hostname: string): string | null {
+  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+  if (name === "") return "the URL has no host";
+  if (name.split(".").some((label) => label === "")) {
+    return `the host name ${hostname} has an empty label (a leading dot or two dots in a row)`;
+  }
+  if (name.split(".").some((label) => label.length > 63)) {
+    return `the host name ${hostname} has a label longer than 63 characters`;
+  }
+  if (name.length > 253) return `the host name ${hostname} is longer than 253 characters`;
+  return null;
 }
 
 function refuseHostName(hostname: string): string | null {
   const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
-  if (name === "") return "the URL has no host";
   const labels = name.split(".");
   const top = labels[labels.length - 1] ?? "";
   if (PRIVATE_NAME_SUFFIXES.includes(top)) return `the host name ${name} belongs to a private network`;

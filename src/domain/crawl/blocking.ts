@@ -119,7 +119,7 @@ export function displayUrl(url: string, origin: string): string {
 export function describeUnusable(response: ProbeResponse, origin: string): ProbeVerdict | null {
   const where = displayUrl(response.url, origin);
   if (!response.ok) {
-    return { status: "error", reason: `${where} could not be fetched (${response.failure}: ${response.message})` };
+    return { status: "error", reason: `${where} could not be fetched: ${response.message}` };
   }
   const block = describeBlock(response);
   if (block) return { status: "blocked", reason: `${where} refused the crawler (${block})` };

@@ -18,6 +18,7 @@ import { detectSchemaOrg } from "./detect-schema-org.ts";
 import { detectStructuredApi } from "./detect-structured-api.ts";
 import { extractSiteMetadata } from "./site-metadata.ts";
 import type {
+  FetchFailureKind,
   ProbeAnswer,
   ProbeContext,
   ProbeResponse,
@@ -67,11 +68,20 @@ export interface SiteCrawl {
 
 const UNREACHABLE_FAILURES = new Set(["timeout", "network", "too_many_redirects", "refused", "deadline"]);
 
+/** The opening of the note for a home page that gave no answer, in the words a site owner uses. */
+const FAILURE_OPENINGS: Record<FetchFailureKind, string> = {
+  network: "The site could not be reached",
+  timeout: "The site did not answer in time",
+  deadline: "The site did not answer in time",
+  refused: "The home page was not fetched",
+  too_many_redirects: "The home page could not be fetched",
+  too_large: "The home page could not be read",
+};
+
 function crawlStatusOf(home: ProbeResponse): { status: CrawlStatus; note: string } {
   if (!home.ok) {
-    return UNREACHABLE_FAILURES.has(home.failure)
-      ? { status: "unreachable", note: `The home page could not be fetched: ${home.message}.` }
-      : { status: "error", note: `The home page could not be read: ${home.message}.` };
+    const note = `${FAILURE_OPENINGS[home.failure]}: ${home.message}.`;
+    return { status: UNREACHABLE_FAILURES.has(home.failure) ? "unreachable" : "error", note };
   }
   if (isBlockedAnswer(home))
     return { status: "blocked", note: `The home page answered ${home.status} to the crawler.` };

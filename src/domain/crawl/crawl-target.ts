@@ -24,7 +24,7 @@ export function parseCrawlTarget(input: string, allowPrivate: boolean): CrawlTar
     );
   }
   const verdict = checkTargetUrl(input.trim(), { allowPrivate });
-  if (!verdict.ok) throw new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${verdict.reason}.`);
+  if (!verdict.ok) throw targetRefusalError(verdict);
   const { url } = verdict;
   const hostname = normalizeDomain(url.hostname) ?? (allowPrivate ? url.hostname.replace(/\.$/, "") : null);
   if (!hostname) {
@@ -34,6 +34,16 @@ export function parseCrawlTarget(input: string, allowPrivate: boolean): CrawlTar
   // otherwise); it stays part of the key then.
   const host = url.port ? `${hostname}:${url.port}` : hostname;
   return { origin: `${url.protocol}//${host}`, domain: host };
+}
+
+/**
+ * The 400 for a URL the static checks refused: INVALID_URL when it is malformed (it could name
+ * no site at all), URL_NOT_ALLOWED when it is well formed but out of bounds.
+ */
+export function targetRefusalError(refusal: { reason: string; malformed: boolean }): DomainError {
+  return refusal.malformed
+    ? new DomainError("invalid", "INVALID_URL", `url is not usable: ${refusal.reason}.`)
+    : new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${refusal.reason}.`);
 }
 
 /** The 400 for a target refused only once its name was resolved (a private address behind it). */

@@ -3,7 +3,9 @@
  * plugins). Present when it parses as a JSON object with string `schema_version`,
  * `name_for_human`, `name_for_model`, `description_for_human` and `description_for_model`, an
  * `auth` object with a `type`, and an `api` object with a `type` and a `url` that resolves to an
- * http(s) URL. The OpenAPI detector fetches the same URL to follow `api.url`.
+ * http(s) URL (relative to the manifest; `host:port/path` without a scheme takes the manifest's
+ * scheme; a URL that opens with an unfilled template placeholder such as `$host` is refused). The
+ * OpenAPI detector fetches the same URL to follow `api.url`.
  */
 import {
   decideVerdict,
@@ -27,6 +29,28 @@ const REQUIRED_STRINGS = [
   "description_for_model",
 ] as const;
 
+/**
+ * A server-side template's placeholder where the host should be (`$host/…`, `${HOST}/…`,
+ * `{{host}}/…`): the manifest was served before its template was filled in, and no client can
+ * follow it.
+ */
+const UNFILLED_TEMPLATE = /^\s*(?:\$\{?[A-Za-z_]\w*\}?|\{\{[^}]*\}\})/;
+
+/** `host:port/path` without a scheme, as OpenAI's plugin quickstart writes `localhost:5003/openapi.yaml`. */
+const HOST_AND_PORT_WITHOUT_SCHEME = /^\s*[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?:\d{1,5}(?:[/?#]|$)/i;
+
+/**
+ * `api.url` made absolute. Relative references resolve against the manifest, as in any
+ * document. A reference that opens with `host:port` is, by URL syntax, a URI whose scheme is the
+ * host name ("localhost:"), which no client fetches; its author meant a host and port, so it is
+ * read with the manifest's own scheme, as a scheme-relative `//host:port/…` would be. A
+ * scheme-less `example.com/openapi.yaml` stays a relative path: that is a valid reading of it.
+ */
+function resolveApiUrl(reference: string, manifestUrl: string): string | null {
+  if (HOST_AND_PORT_WITHOUT_SCHEME.test(reference)) return resolveHttpUrl(`//${reference.trim()}`, manifestUrl);
+  return resolveHttpUrl(reference, manifestUrl);
+}
+
 /** What a manifest body holds, as far as it could be read. */
 export interface AiPluginManifest {
   /** Every rule the manifest breaks; empty when it is valid. */
@@ -49,8 +73,13 @@ export function readAiPluginManifest(body: string, manifestUrl: string): AiPlugi
   const api = manifest.api;
   let apiUrl: string | null = null;
   if (!isRecord(api) || typeof api.type !== "string") problems.push("api has no type");
-  if (isRecord(api) && typeof api.url === "string") apiUrl = resolveHttpUrl(api.url, manifestUrl);
-  if (apiUrl === null) problems.push("api.url is missing or not an http(s) URL");
+  const rawApiUrl = isRecord(api) && typeof api.url === "string" ? api.url : null;
+  if (rawApiUrl !== null && UNFILLED_TEMPLATE.test(rawApiUrl)) {
+    problems.push(`api.url "${rawApiUrl.slice(0, 80)}" starts with a template placeholder that was never filled in`);
+  } else {
+    if (rawApiUrl !== null) apiUrl = resolveApiUrl(rawApiUrl, manifestUrl);
+    if (apiUrl === null) problems.push("api.url is missing or not an http(s) URL");
+  }
   const nameForHuman = typeof manifest.name_for_human === "string" ? manifest.name_for_human : null;
   return { problems, apiUrl, nameForHuman };
 }

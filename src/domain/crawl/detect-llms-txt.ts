@@ -1,8 +1,9 @@
 /**
  * The llms.txt signal: a Markdown file for language models at /llms.txt, or at
  * /.well-known/llms.txt as a fallback (both probed at once). Present only when one answers 200 with
- * a body that is not an HTML page (a soft 404) and whose first non-blank line is an H1 title
- * (`# Title`), the one part llmstxt.org requires.
+ * a body that is not an HTML page (a soft 404) that opens with an H1 title, the one part
+ * llmstxt.org requires, written `# Title` or as a title underlined with `===` (Markdown's setext
+ * form, which real files use).
  */
 import { decideVerdict, isHtmlAnswer, judgeProbe, type ProbeVerdict, siteUrl } from "./blocking.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
@@ -13,16 +14,49 @@ interface LlmsVerdict extends ProbeVerdict {
   title?: string;
 }
 
-/** The H1 title of an llms.txt body, or why it has none. */
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
+const SETEXT_H1_UNDERLINE = /^ {0,3}=+[ \t]*$/;
+const SETEXT_H2_UNDERLINE = /^ {0,3}-+[ \t]*$/;
+/** Lines that start a block of their own, so they cannot start or continue a heading's paragraph. */
+const BLOCK_STARTS = [
+  /^ {4}|^ {0,3}\t/, // indented code
+  /^ {0,3}(?:`{3,}|~{3,})/, // fenced code
+  /^ {0,3}>/, // block quote
+  /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/, // list item
+  /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/, // thematic break
+  /^ {0,3}<[a-z/!?]/i, // HTML block
+];
+
+/**
+ * The H1 title of an llms.txt body, or why it has none. The first block of the file must be a
+ * level-1 heading in either form CommonMark gives it: ATX (`# Title`, with an optional closing
+ * run of `#`) or setext (a paragraph of one or more lines underlined with `=`). A paragraph
+ * underlined with `-` is a level-2 heading.
+ */
 export function readLlmsTitle(body: string): { title: string } | { problem: string } {
-  const firstLine = body
-    .replace(/^\uFEFF/, "")
-    .split(/\r\n|\r|\n/)
-    .find((line) => line.trim() !== "");
-  if (firstLine === undefined) return { problem: "is empty" };
-  const heading = /^#[ \t]+(\S.*)$/.exec(firstLine.trim());
-  if (!heading) return { problem: "does not start with a Markdown H1 title (# Title)" };
-  return { title: heading[1]!.replace(/[ \t]+#*[ \t]*$/, "").trim() };
+  const lines = body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
+  const start = lines.findIndex((line) => line.trim() !== "");
+  if (start < 0) return { problem: "is empty" };
+  const notH1 = { problem: "does not start with a Markdown H1 title (# Title, or Title underlined with ===)" };
+  const first = lines[start]!;
+  const atx = ATX_HEADING.exec(first);
+  if (atx) {
+    if (atx[1]!.length !== 1) return { problem: `starts with a level-${atx[1]!.length} heading, not an H1 title` };
+    const title = (atx[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
+    return title ? { title } : { problem: "starts with an empty H1 title" };
+  }
+  if (BLOCK_STARTS.some((pattern) => pattern.test(first))) return notH1;
+  // A setext heading: the paragraph's lines, up to the underline.
+  const paragraph = [first.trim()];
+  for (const line of lines.slice(start + 1)) {
+    if (SETEXT_H1_UNDERLINE.test(line)) return { title: paragraph.join(" ") };
+    if (SETEXT_H2_UNDERLINE.test(line)) return { problem: "starts with a level-2 heading, not an H1 title" };
+    if (line.trim() === "" || ATX_HEADING.test(line) || BLOCK_STARTS.slice(1).some((pattern) => pattern.test(line))) {
+      return notH1;
+    }
+    paragraph.push(line.trim());
+  }
+  return notH1;
 }
 
 function judgeLlmsAnswer(answer: ProbeAnswer, where: string): LlmsVerdict {

@@ -4,7 +4,10 @@
  * Where it looks, all at once: eleven common paths; the `service-desc` links of the RFC 9727 API
  * catalog (/.well-known/api-catalog); `Link: <…>; rel="service-desc"` headers on the home page;
  * and `api.url` of the AI plugin manifest. Documents named by those three are then fetched, their
- * relative references resolved against the document that named them.
+ * relative references resolved against the document that named them. Only when none of these
+ * holds a document, and the site answered at least one common path, are six web frameworks'
+ * default paths tried (OPENAPI_FRAMEWORK_PATHS): documents nothing links to, such as ASP.NET's
+ * /swagger/v1/swagger.json, at the cost of six more requests on sites without a document.
  *
  * Present when a document parses (JSON, or YAML with alias expansion capped) to an object with an
  * `openapi` or `swagger` string and at least one entry in `paths`. Only the document probes decide
@@ -13,6 +16,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import {
+  classifyResponse,
   combineStatus,
   displayUrl,
   isHtmlAnswer,
@@ -42,7 +46,27 @@ export const OPENAPI_COMMON_PATHS = [
   "/docs/openapi.json",
 ] as const;
 
-export type OpenApiSource = "common path" | "api-catalog" | "link header" | "ai-plugin";
+/**
+ * Where web frameworks serve their generated document by default, tried only after everything
+ * above found none, and only on a site that answered at least one common path (a site that refuses
+ * or ignores the crawler would refuse these too). Ordered by how widely the framework is used.
+ */
+export const OPENAPI_FRAMEWORK_PATHS = [
+  // ASP.NET Core with Swashbuckle (and NSwag): the route swagger/{documentName}/swagger.json, document "v1".
+  "/swagger/v1/swagger.json",
+  // Spring Boot with Springfox (Swagger 2).
+  "/v2/api-docs",
+  // NestJS: SwaggerModule.setup("api", …) serves the JSON at <path>-json.
+  "/api-json",
+  // ASP.NET Core 9+ with Microsoft.AspNetCore.OpenApi: MapOpenApi() at /openapi/{documentName}.json.
+  "/openapi/v1.json",
+  // Go with swaggo (gin-swagger, echo-swagger).
+  "/swagger/doc.json",
+  // Quarkus with SmallRye OpenAPI (YAML).
+  "/q/openapi",
+] as const;
+
+export type OpenApiSource = "common path" | "api-catalog" | "link header" | "ai-plugin" | "framework default";
 
 /** At most this many documents named by the catalog, Link headers and manifest are fetched. */
 const MAX_DISCOVERED = 8;
@@ -83,7 +107,12 @@ export function readOpenApiDocument(text: string): OpenApiSummary | { problem: s
         : null;
   if (version === null) return { problem: "has no openapi or swagger version" };
   const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
-  if (pathCount === 0) return { problem: `is an OpenAPI ${version} document with no paths` };
+  // OpenAPI 3.1 allows a document of webhooks alone: calls the provider makes, none an agent can.
+  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
+  if (pathCount === 0) {
+    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
+    return { problem: `is an OpenAPI ${version} document ${what}` };
+  }
   const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
   return { version, title, pathCount };
 }
@@ -165,20 +194,44 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     seen.add(url);
     discovered.push([url, source]);
   }
+  const documents: [ProbeResponse, OpenApiSource][] = commonResponses.map((response) => [response, "common path"]);
   const discoveredResponses = await Promise.all(discovered.map(([url]) => context.fetch(url)));
-
-  const documents: [ProbeResponse, OpenApiSource][] = [
-    ...commonResponses.map((response): [ProbeResponse, OpenApiSource] => [response, "common path"]),
+  documents.push(
     ...discoveredResponses.map((response, i): [ProbeResponse, OpenApiSource] => [response, discovered[i]![1]]),
-  ];
-  const verdicts: DocumentVerdict[] = documents.map(([response]) => judgeProbe(response, origin, judgeDocumentAnswer));
-  const fetched = [...commonResponses, catalog, home, manifest, ...discoveredResponses].map(fetchRecord);
+  );
+
+  const judge = ([response]: [ProbeResponse, OpenApiSource]): DocumentVerdict =>
+    judgeProbe(response, origin, judgeDocumentAnswer);
+  let verdicts = documents.map(judge);
+  const siteAnswers = commonResponses.some(
+    (response) => classifyResponse(response) !== "error" && classifyResponse(response) !== "blocked",
+  );
+  const frameworkTried = !verdicts.some((verdict) => verdict.status === "present") && siteAnswers;
+  // A default path a document already named was fetched as that document.
+  const frameworkUrls = OPENAPI_FRAMEWORK_PATHS.map((path) => siteUrl(origin, path)).filter((url) => !seen.has(url));
+  const frameworkResponses = frameworkTried ? await Promise.all(frameworkUrls.map((url) => context.fetch(url))) : [];
+  if (frameworkTried) {
+    const frameworkDocuments = frameworkResponses.map((response): [ProbeResponse, OpenApiSource] => [
+      response,
+      "framework default",
+    ]);
+    documents.push(...frameworkDocuments);
+    verdicts = [...verdicts, ...frameworkDocuments.map(judge)];
+  }
+  const fetched = [...commonResponses, catalog, home, manifest, ...discoveredResponses, ...frameworkResponses].map(
+    fetchRecord,
+  );
 
   const foundAt = verdicts.findIndex((verdict) => verdict.status === "present");
   if (foundAt >= 0) {
     const [response, source] = documents[foundAt]!;
     const { summary, reason } = verdicts[foundAt]!;
-    const via = source === "common path" ? "" : ` (named by the ${describeSource(source)})`;
+    const via =
+      source === "common path"
+        ? ""
+        : source === "framework default"
+          ? " (a web framework's default path)"
+          : ` (named by the ${describeSource(source)})`;
     return {
       status: "present",
       reason: toSentence(`${reason}${via}`),
@@ -205,9 +258,12 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
           .map(([url]) => displayUrl(url, origin))
           .join(", ")} did not hold one`
       : "and no API catalog, Link header or plugin manifest named one";
+  const frameworks = frameworkTried ? `, nor at ${OPENAPI_FRAMEWORK_PATHS.length} web frameworks' default paths` : "";
   return {
     status,
-    reason: toSentence(`no OpenAPI document at ${OPENAPI_COMMON_PATHS.length} common paths, ${namedElsewhere}`),
+    reason: toSentence(
+      `no OpenAPI document at ${OPENAPI_COMMON_PATHS.length} common paths, ${namedElsewhere}${frameworks}`,
+    ),
     fetched,
   };
 }

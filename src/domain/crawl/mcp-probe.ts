@@ -161,15 +161,15 @@ function readReply(answer: ProbeAnswer, id: number): ReplyReading {
   return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
 }
 
-/** Text from the target made safe to quote: no markup or control characters, at most 80 characters. */
-function quoteTarget(value: unknown): string {
+/** Text from the target made safe to quote: no markup or control characters, at most 80 characters unless told. */
+function quoteTarget(value: unknown, limit = ECHO_LIMIT): string {
   const text = String(value)
     .replace(/<[^>]*>?/g, " ")
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
     .replace(/[\u0000-\u001f\u007f<>]/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-  return text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT - 1)}…` : text;
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
 function clampNote(note: string): string {
@@ -184,8 +184,9 @@ function describeRpcError(error: unknown): string {
   return message ? `${code} (${message})` : code;
 }
 
+/** The fetcher's own plain explanation; it may name the target's host, so it is made safe to quote. */
 function describeFailure(failure: ProbeFailure): string {
-  return `${failure.failure} (${quoteTarget(failure.message)})`;
+  return quoteTarget(failure.message, NOTE_LIMIT);
 }
 
 const GATE_NAMES: Readonly<Record<number, string>> = {
