@@ -9,9 +9,9 @@ export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" }
 
 export const VerifyMcpQuerySchema = z.strictObject({
   url: z
-    .string({ error: "is required" })
-    .min(1, "must not be empty")
-    .max(2048, "must be at most 2048 characters")
+    .string()
+    .min(1)
+    .max(2048)
     .openapi({
       description: "The MCP endpoint; scheme optional (https assumed); a bare host means <origin>/mcp",
       example: "example.com/mcp",
