@@ -11,6 +11,7 @@ import { DomainError } from "./domain/errors.ts";
 import type { AppEnv } from "./http/context.ts";
 import { dependencies } from "./http/middleware/dependencies.ts";
 import { readCors } from "./http/middleware/read-cors.ts";
+import { rateLimitHeaders } from "./http/middleware/spend-rate-limit.ts";
 import { HttpProblem, internalProblem, notFoundProblem, problemResponse } from "./http/problem.ts";
 import { createRoutes, type RouteGroup } from "./http/routes.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
@@ -92,6 +93,7 @@ export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}):
   });
   app.use("*", readCors());
   app.use("*", dependencies());
+  app.use("*", rateLimitHeaders());
 
   registerGetHealth(app);
   for (const group of groups) {

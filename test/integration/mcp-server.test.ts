@@ -481,7 +481,7 @@ describe("rate limits over MCP", () => {
 });
 
 describe("rate limits over MCP, other tools", () => {
-  it("counts check_site against the REST check limit (10 per hour), before its arguments are read, as REST does", async () => {
+  it("counts check_site against the REST check limit (10 per hour) once its arguments are valid, as REST does", async () => {
     await awayFromWindowEdge(3600, 30);
     const client = asClient();
     const restCheck = (body: unknown) =>
@@ -490,12 +490,18 @@ describe("rate limits over MCP, other tools", () => {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
-    for (let i = 0; i < 5; i++) await expectProblem(await restCheck({}), 400, "VALIDATION_FAILED");
-    for (let i = 0; i < 5; i++) await callFails(client, "check_site", {}, "VALIDATION_FAILED");
+    // More refused requests than the limit, on both surfaces: none of them is counted.
+    for (let i = 0; i < 6; i++) await expectProblem(await restCheck({}), 400, "VALIDATION_FAILED");
+    for (let i = 0; i < 6; i++) await callFails(client, "check_site", {}, "VALIDATION_FAILED");
+    await callFails(client, "check_site", { url: "ftp://example.com/" }, "INVALID_URL");
 
-    const refused = await callFails(client, "check_site", { url: "https://example.com" }, "RATE_LIMITED");
+    const url = fixture("nothing");
+    for (let i = 0; i < 5; i++) expect((await restCheck({ url })).status).toBe(200);
+    for (let i = 0; i < 5; i++) await callOk(client, "check_site", { url });
+
+    const refused = await callFails(client, "check_site", { url }, "RATE_LIMITED");
     expect(refused).toMatchObject({ limit: 10, retry_after_seconds: expect.any(Number) });
-    await expectProblem(await restCheck({ url: "https://example.com" }), 429, "RATE_LIMITED");
+    await expectProblem(await restCheck({ url }), 429, "RATE_LIMITED");
   });
 
   it("answers submit_site's refusal of a URL with REST's code", async () => {
