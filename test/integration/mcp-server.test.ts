@@ -524,7 +524,7 @@ describe("the /mcp endpoint over HTTP", () => {
   it.each(["GET", "DELETE"])("answers %s with 405 and a JSON-RPC error, never HTML", async (method) => {
     const response = await asClient()("/mcp", { method, headers: { Accept: "text/event-stream" } });
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("POST");
+    expect(response.headers.get("allow")).toBe("POST, OPTIONS");
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",

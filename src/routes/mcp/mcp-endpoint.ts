@@ -23,7 +23,10 @@ const METHOD_NOT_ALLOWED_BODY = JSON.stringify({
   id: null,
 });
 
-/** Mounts POST /mcp and the 405 answers of the other methods on the site-root routes. */
+// POST, and OPTIONS for the CORS preflight of browser clients.
+const ALLOWED_METHODS = "POST, OPTIONS";
+
+/** Mounts POST /mcp and the 405 answer of every other method on the site-root routes. */
 export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
   siteRoutes.post(MCP_PATH, async (c) => {
     const server = createMcpServer(c);
@@ -39,10 +42,8 @@ export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
       await server.close();
     }
   });
-  siteRoutes.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, () => {
-    return new Response(METHOD_NOT_ALLOWED_BODY, {
-      status: 405,
-      headers: { "Content-Type": "application/json", Allow: "POST" },
-    });
+  // Every other method, in the JSON-RPC shape MCP clients read (a GET for a stream included).
+  siteRoutes.all(MCP_PATH, (c) => {
+    return c.body(METHOD_NOT_ALLOWED_BODY, 405, { "Content-Type": "application/json", Allow: ALLOWED_METHODS });
   });
 }
