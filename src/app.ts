@@ -19,6 +19,7 @@ import { HttpProblem, internalProblem, problemResponse } from "./http/problem.ts
 import { createRoutes, type RouteGroup } from "./http/routes.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
+import { MCP_PATH } from "./routes/mcp/mcp-endpoint.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -94,7 +95,7 @@ export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}):
     c.set("catalog", catalog);
     await next();
   });
-  app.use("*", readCors());
+  app.use("*", readCors({ except: [MCP_PATH] }));
   app.use("*", limitRequestHead());
   app.use("*", limitRequestBody());
   app.use("*", dependencies());

@@ -520,6 +520,86 @@ describe("rate limits over MCP, other tools", () => {
   });
 });
 
+describe("browser MCP clients on another origin", () => {
+  const PAGE_ORIGIN = "https://agent-console.example";
+  const BROWSER = { Origin: PAGE_ORIGIN, "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors" };
+
+  it("gets a CORS preflight that allows POST with the MCP headers", async () => {
+    const preflight = await asClient()("/mcp", {
+      method: "OPTIONS",
+      headers: {
+        ...BROWSER,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, accept, mcp-protocol-version, x-svc-synthetic",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-methods")?.split(/,\s*/)).toEqual(
+      expect.arrayContaining(["POST"]),
+    );
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        "content-type",
+        "accept",
+        "mcp-protocol-version",
+        "mcp-session-id",
+        "last-event-id",
+        "x-svc-synthetic",
+      ]),
+    );
+    expect(Number(preflight.headers.get("access-control-max-age"))).toBeGreaterThan(0);
+  });
+
+  it("can read the answers of POST /mcp, and searches like any client", async () => {
+    const client = asClient();
+    const { t, withMcp } = await tokenSites();
+    const response = await post(client, { jsonrpc: "2.0", id: 1, method: "tools/list" }, BROWSER);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const exposed = (response.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    expect(exposed).toContain("mcp-session-id");
+    expect(exposed).toContain("x-request-id");
+    await response.body?.cancel();
+
+    const search = await callOk<SearchBody>(client, "search_sites", { q: t }, BROWSER);
+    expect(domainsOf(search)).toContain(withMcp);
+  });
+
+  it("still cannot record an action interest, as POST /action-interests refuses it", async () => {
+    const client = asClient();
+    const { t, withMcp } = await tokenSites();
+    const search = await callOk<SearchBody>(client, "search_sites", { q: t });
+    const args = {
+      search_id: search.search_id,
+      domain: withMcp,
+      action_type: "demo",
+      caller_attests_principal_interest: true,
+      confirmation_version: "svc-action-interest-v1",
+    };
+    const refused = await callFails(client, "record_action_interest", args, "CROSS_ORIGIN_MUTATION", BROWSER);
+    const rest = await client("/api/v1/action-interests", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...BROWSER },
+      body: JSON.stringify(args),
+    });
+    const problem = await expectProblem(rest, 403, "CROSS_ORIGIN_MUTATION");
+    expect(refused).toStrictEqual({ code: "CROSS_ORIGIN_MUTATION", message: problem.detail });
+    expect(await sqlRows("select id from action_interest_receipts where search_id = $1", [search.search_id])).toEqual(
+      [],
+    );
+  });
+
+  it("keeps the other paths' CORS as it was: a preflight for POST elsewhere allows reads only", async () => {
+    const preflight = await asClient()("/api/v1/check", {
+      method: "OPTIONS",
+      headers: { ...BROWSER, "Access-Control-Request-Method": "POST" },
+    });
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
+  });
+});
+
 describe("the /mcp endpoint over HTTP", () => {
   it.each(["GET", "DELETE"])("answers %s with 405 and a JSON-RPC error, never HTML", async (method) => {
     const response = await asClient()("/mcp", { method, headers: { Accept: "text/event-stream" } });

@@ -3,11 +3,12 @@
  * gets a fresh server and transport (no session ids, nothing kept between requests, so any isolate
  * can answer any request), and the answer is one JSON body rather than an event stream. A
  * stateless server offers no GET stream and no session to DELETE: those, and any other method,
- * are answered 405 with a JSON-RPC error.
+ * are answered 405 with a JSON-RPC error. Pages on any origin may call it (`mcpCors`).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv } from "../../http/context.ts";
+import { mcpCors } from "../../http/middleware/mcp-cors.ts";
 import { createMcpServer } from "./mcp-server.ts";
 
 /** Where the MCP server is served, at the site root (the descriptor's `mcp_endpoint`). */
@@ -26,8 +27,9 @@ const METHOD_NOT_ALLOWED_BODY = JSON.stringify({
 // POST, and OPTIONS for the CORS preflight of browser clients.
 const ALLOWED_METHODS = "POST, OPTIONS";
 
-/** Mounts POST /mcp and the 405 answer of every other method on the site-root routes. */
+/** Mounts POST /mcp, its CORS, and the 405 answer of every other method on the site-root routes. */
 export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
+  siteRoutes.use(MCP_PATH, mcpCors());
   siteRoutes.post(MCP_PATH, async (c) => {
     const server = createMcpServer(c);
     const transport = new WebStandardStreamableHTTPServerTransport({
