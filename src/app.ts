@@ -1,6 +1,7 @@
 /**
- * Builds a Worker's Hono app: request id, read-only CORS, per-request dependencies, the health
- * endpoint, the endpoint groups under /api/v1, and the one error shape for everything else.
+ * Builds a Worker's Hono app: request id, read-only CORS, request size limits, per-request
+ * dependencies, the health endpoint, the endpoint groups under /api/v1, 404 or 405 for what no
+ * route answers, and the one error shape for everything else.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -10,12 +11,16 @@ import { ConfigError } from "./config.ts";
 import { DomainError } from "./domain/errors.ts";
 import type { AppEnv } from "./http/context.ts";
 import { domainErrorProblem } from "./http/domain-error-table.ts";
+import { unroutedRequestProblem } from "./http/method-not-allowed.ts";
 import { dependencies } from "./http/middleware/dependencies.ts";
 import { readCors } from "./http/middleware/read-cors.ts";
-import { HttpProblem, internalProblem, notFoundProblem, problemResponse } from "./http/problem.ts";
+import { limitRequestBody, limitRequestHead } from "./http/middleware/request-size.ts";
+import { rateLimitHeaders } from "./http/middleware/spend-rate-limit.ts";
+import { HttpProblem, internalProblem, problemResponse } from "./http/problem.ts";
 import { createRoutes, type RouteGroup } from "./http/routes.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
+import { MCP_PATH } from "./routes/mcp/mcp-endpoint.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -80,8 +85,11 @@ export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}):
     c.set("catalog", catalog);
     await next();
   });
-  app.use("*", readCors());
+  app.use("*", readCors({ except: [MCP_PATH] }));
+  app.use("*", limitRequestHead());
+  app.use("*", limitRequestBody());
   app.use("*", dependencies());
+  app.use("*", rateLimitHeaders());
 
   registerGetHealth(app);
   for (const group of groups) {
@@ -89,7 +97,8 @@ export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}):
     if (group.siteRoutes) app.route("/", group.siteRoutes);
   }
 
-  app.notFound((c) => problemResponse(notFoundProblem(), problemContext(c)));
+  const unroutedProblem = unroutedRequestProblem(app.routes);
+  app.notFound((c) => problemResponse(unroutedProblem(c), problemContext(c)));
   app.onError((error, c) => problemResponse(toProblem(error), problemContext(c)));
   return app;
 }

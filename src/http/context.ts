@@ -32,5 +32,7 @@ export interface AppEnv {
     endpoints: Record<string, string>;
     /** Every endpoint group of the service, served here or not (for the OpenAPI document). */
     catalog: RouteGroup[];
+    /** The RateLimit headers of the limit this request spent, for its reply (`spendRateLimit`). */
+    rateLimitHeaders?: Record<string, string>;
   };
 }

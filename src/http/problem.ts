@@ -9,7 +9,10 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 export interface FieldError {
   /** Where the field was: query, path, header or body. */
   location: "query" | "path" | "header" | "body";
-  /** The field's name; nested body members are dotted (`a.b`). Empty for the body as a whole. */
+  /**
+   * The field's name; nested body members are dotted (`a.b`). The location's own name (`body`,
+   * `query`, `path`, `headers`) when the whole of it is wrong, e.g. a JSON array as the body.
+   */
   field: string;
   message: string;
 }
@@ -82,6 +85,47 @@ export const validationProblem = (errors: FieldError[]) =>
 
 export const notFoundProblem = (detail = "No resource at this path.") =>
   new HttpProblem(404, "NOT_FOUND", "Not found", detail);
+
+/** 405 for a method the path does not have; `allow` is the Allow header's value. */
+export const methodNotAllowedProblem = (method: string, allow: string) =>
+  new HttpProblem(
+    405,
+    "METHOD_NOT_ALLOWED",
+    "Method not allowed",
+    `${method} is not allowed here; this path allows ${allow}.`,
+    {},
+    { Allow: allow },
+  );
+
+/** 413: the request body is larger than `limit` bytes (checked before the body is read). */
+export const contentTooLargeProblem = (limit: number) =>
+  new HttpProblem(
+    413,
+    "CONTENT_TOO_LARGE",
+    "Content too large",
+    `The request body is larger than ${limit} bytes, the most this service reads.`,
+    { limit_bytes: limit },
+  );
+
+/** 414: the request target (path and query) is longer than `limit` bytes. */
+export const uriTooLongProblem = (limit: number) =>
+  new HttpProblem(
+    414,
+    "URI_TOO_LONG",
+    "URI too long",
+    `The request's path and query are longer than ${limit} bytes, the most this service reads.`,
+    { limit_bytes: limit },
+  );
+
+/** 431: the request's header fields are larger than `limit` bytes in total; `largest` names the biggest. */
+export const headersTooLargeProblem = (limit: number, largest: string) =>
+  new HttpProblem(
+    431,
+    "HEADERS_TOO_LARGE",
+    "Request header fields too large",
+    `The request's header fields are larger than ${limit} bytes in total, the most this service reads; the largest is ${largest}.`,
+    { limit_bytes: limit },
+  );
 
 export const internalProblem = () =>
   new HttpProblem(500, "INTERNAL_ERROR", "Internal error", "The service failed to handle the request.");

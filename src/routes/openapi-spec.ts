@@ -6,7 +6,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_PREFIX } from "../app.ts";
 import { buildDescriptor, FREE_LIMITS, SERVICE_VERSION } from "../domain/descriptor/build-descriptor.ts";
+import { MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from "../http/middleware/request-size.ts";
 import type { RouteGroup } from "../http/routes.ts";
+import { problemResponses } from "./shared/schemas.ts";
 
 /** The generated document (an OpenAPI 3.1 object). */
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
@@ -47,14 +49,29 @@ export const SECURITY_SCHEMES = {
 /** What every operation shares, after the descriptor's own description. */
 const SHARED_RULES = [
   "Every error reply is an RFC 9457 `application/problem+json` document with a stable `code` and the `request_id`; validation failures list each offending field in `errors`.",
-  `Free limits: search ${FREE_LIMITS.search}, live verification ${FREE_LIMITS.live_verification}, \`POST /check\` ${FREE_LIMITS.check}; over a limit the reply is 429 with \`Retry-After\`.`,
+  `Free limits: search ${FREE_LIMITS.search}, live verification ${FREE_LIMITS.live_verification}, \`POST /check\` ${FREE_LIMITS.check}; over a limit the reply is 429 with \`Retry-After\`. A request is counted once its input has passed validation (a validation 400 costs nothing), and HEAD is never counted.`,
+  `A method a path does not have is 405 with \`Allow\`; a body over ${MAX_BODY_BYTES} bytes is 413, a path and query over ${MAX_REQUEST_TARGET_BYTES} bytes 414, header fields over ${MAX_HEADER_BYTES} bytes in total 431.`,
 ];
+
+type RouteDefinition = Extract<RegistryDefinition, { type: "route" }>["route"];
+
+/**
+ * A route with the refusals every request may meet before its handler runs (the size limits of
+ * `src/http/middleware/request-size.ts`): 414 and 431 on every operation, 413 where a body is read.
+ * A route's own entry for a status wins; statuses are listed in order.
+ */
+function withRequestSizeResponses(route: RouteDefinition): RouteDefinition {
+  const sizeProblems = route.request?.body ? problemResponses(413, 414, 431) : problemResponses(414, 431);
+  const responses: RouteDefinition["responses"] = { ...sizeProblems, ...route.responses };
+  const ordered = Object.keys(responses).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+  return { ...route, responses: Object.fromEntries(ordered.map((status) => [status, responses[status]!])) };
+}
 
 /** Copies one group's definitions into the registry the document is generated from. */
 function copyDefinitions(target: OpenAPIHono, group: RouteGroup): void {
   for (const definition of group.routes.openAPIRegistry.definitions as RegistryDefinition[]) {
     if (definition.type === "route") {
-      target.openAPIRegistry.registerPath(definition.route);
+      target.openAPIRegistry.registerPath(withRequestSizeResponses(definition.route));
     } else if (definition.type === "component") {
       target.openAPIRegistry.registerComponent(definition.componentType, definition.name, definition.component);
     } else {

@@ -172,7 +172,7 @@ describe("POST /api/v1/action-interests", () => {
     const cases: [Record<string, unknown>, string[]][] = [
       [{ ...valid, query: "plumbers near me" }, ["query"]],
       [{ ...valid, email: "someone@example.com" }, ["email"]],
-      [{ ...valid, prompt: "x", agent_id: "y" }, ["prompt, agent_id"]],
+      [{ ...valid, prompt: "x", agent_id: "y" }, ["prompt", "agent_id"]],
       [{ ...valid, search_id: undefined }, ["search_id"]],
       [{ ...valid, domain: undefined }, ["domain"]],
       [{ ...valid, action_type: undefined }, ["action_type"]],

@@ -340,7 +340,7 @@ describe("MCP tool errors carry the REST problem's code and message", () => {
 
     // Body tools name body fields, as REST does.
     const missing = await callFails(client, "check_site", {}, "VALIDATION_FAILED");
-    expect(missing.errors).toEqual([{ location: "body", field: "url", message: "is required and must be a string" }]);
+    expect(missing.errors).toEqual([{ location: "body", field: "url", message: "is required" }]);
   });
 
   it("answers a domain error (unknown domain) as a tool error with REST's code and message", async () => {
@@ -481,7 +481,7 @@ describe("rate limits over MCP", () => {
 });
 
 describe("rate limits over MCP, other tools", () => {
-  it("counts check_site against the REST check limit (10 per hour), before its arguments are read, as REST does", async () => {
+  it("counts check_site against the REST check limit (10 per hour) once its arguments are valid, as REST does", async () => {
     await awayFromWindowEdge(3600, 30);
     const client = asClient();
     const restCheck = (body: unknown) =>
@@ -490,12 +490,18 @@ describe("rate limits over MCP, other tools", () => {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
-    for (let i = 0; i < 5; i++) await expectProblem(await restCheck({}), 400, "VALIDATION_FAILED");
-    for (let i = 0; i < 5; i++) await callFails(client, "check_site", {}, "VALIDATION_FAILED");
+    // More refused requests than the limit, on both surfaces: none of them is counted.
+    for (let i = 0; i < 6; i++) await expectProblem(await restCheck({}), 400, "VALIDATION_FAILED");
+    for (let i = 0; i < 6; i++) await callFails(client, "check_site", {}, "VALIDATION_FAILED");
+    await callFails(client, "check_site", { url: "ftp://example.com/" }, "INVALID_URL");
 
-    const refused = await callFails(client, "check_site", { url: "https://example.com" }, "RATE_LIMITED");
+    const url = fixture("nothing");
+    for (let i = 0; i < 5; i++) expect((await restCheck({ url })).status).toBe(200);
+    for (let i = 0; i < 5; i++) await callOk(client, "check_site", { url });
+
+    const refused = await callFails(client, "check_site", { url }, "RATE_LIMITED");
     expect(refused).toMatchObject({ limit: 10, retry_after_seconds: expect.any(Number) });
-    await expectProblem(await restCheck({ url: "https://example.com" }), 429, "RATE_LIMITED");
+    await expectProblem(await restCheck({ url }), 429, "RATE_LIMITED");
   });
 
   it("answers submit_site's refusal of a URL with REST's code", async () => {
@@ -514,11 +520,91 @@ describe("rate limits over MCP, other tools", () => {
   });
 });
 
+describe("browser MCP clients on another origin", () => {
+  const PAGE_ORIGIN = "https://agent-console.example";
+  const BROWSER = { Origin: PAGE_ORIGIN, "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors" };
+
+  it("gets a CORS preflight that allows POST with the MCP headers", async () => {
+    const preflight = await asClient()("/mcp", {
+      method: "OPTIONS",
+      headers: {
+        ...BROWSER,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, accept, mcp-protocol-version, x-svc-synthetic",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-methods")?.split(/,\s*/)).toEqual(
+      expect.arrayContaining(["POST"]),
+    );
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        "content-type",
+        "accept",
+        "mcp-protocol-version",
+        "mcp-session-id",
+        "last-event-id",
+        "x-svc-synthetic",
+      ]),
+    );
+    expect(Number(preflight.headers.get("access-control-max-age"))).toBeGreaterThan(0);
+  });
+
+  it("can read the answers of POST /mcp, and searches like any client", async () => {
+    const client = asClient();
+    const { t, withMcp } = await tokenSites();
+    const response = await post(client, { jsonrpc: "2.0", id: 1, method: "tools/list" }, BROWSER);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const exposed = (response.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    expect(exposed).toContain("mcp-session-id");
+    expect(exposed).toContain("x-request-id");
+    await response.body?.cancel();
+
+    const search = await callOk<SearchBody>(client, "search_sites", { q: t }, BROWSER);
+    expect(domainsOf(search)).toContain(withMcp);
+  });
+
+  it("still cannot record an action interest, as POST /action-interests refuses it", async () => {
+    const client = asClient();
+    const { t, withMcp } = await tokenSites();
+    const search = await callOk<SearchBody>(client, "search_sites", { q: t });
+    const args = {
+      search_id: search.search_id,
+      domain: withMcp,
+      action_type: "demo",
+      caller_attests_principal_interest: true,
+      confirmation_version: "svc-action-interest-v1",
+    };
+    const refused = await callFails(client, "record_action_interest", args, "CROSS_ORIGIN_MUTATION", BROWSER);
+    const rest = await client("/api/v1/action-interests", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...BROWSER },
+      body: JSON.stringify(args),
+    });
+    const problem = await expectProblem(rest, 403, "CROSS_ORIGIN_MUTATION");
+    expect(refused).toStrictEqual({ code: "CROSS_ORIGIN_MUTATION", message: problem.detail });
+    expect(await sqlRows("select id from action_interest_receipts where search_id = $1", [search.search_id])).toEqual(
+      [],
+    );
+  });
+
+  it("keeps the other paths' CORS as it was: a preflight for POST elsewhere allows reads only", async () => {
+    const preflight = await asClient()("/api/v1/check", {
+      method: "OPTIONS",
+      headers: { ...BROWSER, "Access-Control-Request-Method": "POST" },
+    });
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
+  });
+});
+
 describe("the /mcp endpoint over HTTP", () => {
   it.each(["GET", "DELETE"])("answers %s with 405 and a JSON-RPC error, never HTML", async (method) => {
     const response = await asClient()("/mcp", { method, headers: { Accept: "text/event-stream" } });
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("POST");
+    expect(response.headers.get("allow")).toBe("POST, OPTIONS");
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",

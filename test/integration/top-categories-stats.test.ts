@@ -4,10 +4,16 @@
  * test's own sites, and each cached call uses a filter set and limit no other test uses.
  * Sites that must head a list get score 100 and a domain starting "0-", which sorts first.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { createGroups } from "../../src/routes/groups.ts";
 import { expectOrganicOrder, type SiteBody } from "../support/search.ts";
 import { expectedSiteRecord, insertSites, uniqueToken } from "../support/sites.ts";
 import { asClient, expectInvalid } from "../support/worker.ts";
+
+/** The top list is cached 5 minutes (the interface's "Top list cache"); HTTP caches hold it as long. */
+const TOP_CACHE_CONTROL = "public, max-age=300";
 
 interface TopBody {
   results: SiteBody[];
@@ -22,7 +28,7 @@ async function topOk(
   const response = await get(`/api/v1/top${query}`);
   const text = await response.text();
   expect(response.status, text).toBe(200);
-  expect(response.headers.get("cache-control")).toBe("public, max-age=60");
+  expect(response.headers.get("cache-control")).toBe(TOP_CACHE_CONTROL);
   const body = JSON.parse(text) as TopBody;
   expect(Object.keys(body).sort()).toEqual(["limit", "results", "total"]);
   expect(body.results.length).toBe(Math.min(body.limit, body.total));
@@ -147,6 +153,26 @@ describe("GET /api/v1/top", () => {
     expect(otherLimit.cache).toBe("MISS");
     expect(otherLimit.body.results.map((site) => site.domain)).toContain(`0-${t}-late.test`);
     expect(otherLimit.body.total).toBeGreaterThan(first.body.total);
+  });
+
+  it("tells HTTP caches the same 5 minutes on every surface: GET and HEAD, the all-in-one and the discovery Worker", async () => {
+    const discoveryWorker = createApp(createGroups(["discovery"]), { catalog: createGroups() });
+    const query = "?category=news&limit=41";
+    const surfaces: [string, () => Promise<Response>][] = [
+      ["GET", () => asClient()(`/api/v1/top${query}`)],
+      ["HEAD", () => asClient()(`/api/v1/top${query}`, { method: "HEAD" })],
+      [
+        "discovery Worker",
+        async () =>
+          discoveryWorker.fetch(new Request(`http://svc.test/api/v1/top${query}`), env as Record<string, unknown>),
+      ],
+    ];
+    for (const [surface, request] of surfaces) {
+      const response = await request();
+      expect(response.status, surface).toBe(200);
+      expect(response.headers.get("cache-control"), surface).toBe(TOP_CACHE_CONTROL);
+      await response.body?.cancel();
+    }
   });
 
   it("refuses a limit outside 1 to 100, bad flags, unknown categories and unknown parameters", async () => {

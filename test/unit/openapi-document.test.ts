@@ -132,6 +132,17 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("declares 414 and 431 on every operation, and 413 on every operation that takes a body", () => {
+    for (const { method, path, operation } of operations) {
+      const statuses = Object.keys(operation.responses ?? {});
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(statuses, where).toEqual(expect.arrayContaining(["414", "431"]));
+      if (operation.requestBody) expect(statuses, where).toContain("413");
+      else expect(statuses, where).not.toContain("413");
+    }
+    expect(operations.some(({ operation }) => operation.requestBody)).toBe(true);
+  });
+
   it("declares the spec's two credentials: the svc_session cookie and the X-SVC-Provider-Key header", () => {
     expect(document.components?.securitySchemes).toEqual(SECURITY_SCHEMES);
     expect(document.components?.securitySchemes).toMatchObject({

@@ -16,6 +16,18 @@ export interface McpVerification {
   note: string;
 }
 
+/**
+ * The endpoint a verification would probe, or the 400 that refuses `url` without any lookup
+ * (unusable, or an address the guards never fetch). Callers may check it before spending quota.
+ */
+export function parseVerifyTarget(url: string, allowPrivate: boolean): string {
+  const target = resolveVerifyTarget(url);
+  if (!target.ok) throw new DomainError("invalid", "INVALID_URL", `url is not usable: ${target.reason}`);
+  const verdict = checkTargetUrl(target.url, { allowPrivate });
+  if (!verdict.ok) throw targetRefusalError(verdict);
+  return target.url;
+}
+
 export async function verifyMcp({
   ctx,
   input,
@@ -23,15 +35,12 @@ export async function verifyMcp({
   ctx: Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate">;
   input: { url: string };
 }): Promise<McpVerification> {
-  const target = resolveVerifyTarget(input.url);
-  if (!target.ok) throw new DomainError("invalid", "INVALID_URL", `url is not usable: ${target.reason}`);
-  const verdict = checkTargetUrl(target.url, { allowPrivate: ctx.allowPrivate });
-  if (!verdict.ok) throw targetRefusalError(verdict);
+  const endpoint = parseVerifyTarget(input.url, ctx.allowPrivate);
 
-  const refusal = await ctx.vetHost(new URL(target.url).hostname);
+  const refusal = await ctx.vetHost(new URL(endpoint).hostname);
   if (refusal) throw refusedTargetError(refusal);
 
   const fetch = ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS });
-  const result = await probeMcpEndpoint(fetch, target.url);
+  const result = await probeMcpEndpoint(fetch, endpoint);
   return { verified: result.verified, endpoint: result.endpoint, note: result.note };
 }

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { checkSite } from "../../domain/checks/check-site.ts";
+import { parseCrawlTarget } from "../../domain/crawl/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { CheckResultSchema, UrlBodySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
@@ -15,7 +16,7 @@ export const checkSiteRoute = createRoute({
   tags: ["checks"],
   summary: "Live crawl of a URL's site: its score and the 7 signals with their evidence",
   description:
-    "Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address; never cached.",
+    "Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address, counted once the URL is usable: a request refused as invalid without a lookup (bad JSON, a wrong field, an unusable URL, a body over the limit) costs nothing; never cached.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
@@ -26,10 +27,11 @@ export const checkSiteRoute = createRoute({
 });
 
 export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
-  app.use(checkSiteRoute.path, rateLimit(CHECK_LIMIT));
   app.openapi(checkSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
+    parseCrawlTarget(url, deps.config.FETCH_ALLOW_PRIVATE);
+    await spendRateLimit(c, CHECK_LIMIT);
     const result = await checkSite({ ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE }, input: { url } });
     c.header("Cache-Control", "no-store");
     return c.json(result, 200);

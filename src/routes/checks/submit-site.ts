@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { submitSite } from "../../domain/checks/submit-site.ts";
+import { parseCrawlTarget } from "../../domain/crawl/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { UrlBodySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
@@ -36,10 +37,11 @@ export const submitSiteRoute = createRoute({
 });
 
 export function registerSubmitSite(app: OpenAPIHono<AppEnv>) {
-  app.use(submitSiteRoute.path, rateLimit(SUBMIT_LIMIT));
   app.openapi(submitSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
+    parseCrawlTarget(url, deps.config.FETCH_ALLOW_PRIVATE);
+    await spendRateLimit(c, SUBMIT_LIMIT);
     const submission = await submitSite({
       ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
       input: { url },

@@ -1,21 +1,18 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { parseVerifyTarget, verifyMcp } from "../../domain/checks/verify-mcp.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
+import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The spec's free limit of live verifications. */
 export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" } as const;
 
 export const VerifyMcpQuerySchema = z.strictObject({
-  url: z
-    .string({ error: "is required" })
-    .min(1, "must not be empty")
-    .max(2048, "must be at most 2048 characters")
-    .openapi({
-      description: "The MCP endpoint; scheme optional (https assumed); a bare host means <origin>/mcp",
-      example: "example.com/mcp",
-    }),
+  url: z.string().min(1).max(2048).openapi({
+    description: "The MCP endpoint; scheme optional (https assumed); a bare host means <origin>/mcp",
+    example: "example.com/mcp",
+  }),
 });
 
 export const McpVerificationSchema = z
@@ -35,7 +32,7 @@ export const verifyMcpRoute = createRoute({
   tags: ["checks"],
   summary: "Live MCP handshake (initialize, initialized, tools/list) with one endpoint; never cached",
   description:
-    "A Streamable HTTP handshake with the endpoint: initialize, notifications/initialized, then tools/list. `verified` is true only for a compliant handshake; `note` says what was found (compliant, gated, wrong transport, not MCP, unreachable). Only public hosts are probed. 20 per hour per client; never cached or stored.",
+    "A Streamable HTTP handshake with the endpoint: initialize, notifications/initialized, then tools/list. `verified` is true only for a compliant handshake; `note` says what was found (compliant, gated, wrong transport, not MCP, unreachable). Only public hosts are probed. 20 per hour per client, counted once the URL is usable (a URL refused without a lookup costs nothing); never cached or stored. HEAD checks the URL and answers the headers only: no probe, no quota.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: { query: VerifyMcpQuerySchema },
@@ -46,12 +43,15 @@ export const verifyMcpRoute = createRoute({
 });
 
 export function registerVerifyMcp(app: OpenAPIHono<AppEnv>) {
-  app.use(verifyMcpRoute.path, rateLimit(VERIFY_MCP_LIMIT));
   app.openapi(verifyMcpRoute, async (c) => {
     const { url } = c.req.valid("query");
     const deps = c.var.deps;
+    const allowPrivate = deps.config.FETCH_ALLOW_PRIVATE;
+    parseVerifyTarget(url, allowPrivate);
+    if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": "no-store" });
+    await spendRateLimit(c, VERIFY_MCP_LIMIT);
     const result = await verifyMcp({
-      ctx: { openFetcher: deps.openFetcher, vetHost: deps.vetHost, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+      ctx: { openFetcher: deps.openFetcher, vetHost: deps.vetHost, allowPrivate },
       input: { url },
     });
     c.header("Cache-Control", "no-store");

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { SEARCH_ID_PATTERN } from "../../domain/receipts/search-id.ts";
 import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
 import type { AppEnv } from "../../http/context.ts";
+import { isHeadRequest } from "../../http/head-request.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import { ActionInterestSidecarSchema, SiteSchema } from "../shared/site-schemas.ts";
 
@@ -48,7 +49,7 @@ export const getSiteRoute = createRoute({
   tags: ["discovery"],
   summary: "One site in detail: record, signal evidence, score history; records a result selection",
   description:
-    "Every Site field plus the score version, each signal's evidence from the last crawl and the score history. With the `search_id` of a live search that returned this domain, the view records a result selection (once per search and domain); a new, non-synthetic selection adds an action-interest sidecar for this domain, and a selection alone is never treated as interest. An unknown domain is a 404.",
+    "Every Site field plus the score version, each signal's evidence from the last crawl and the score history. With the `search_id` of a live search that returned this domain, the view records a result selection (once per search and domain); a new, non-synthetic selection adds an action-interest sidecar for this domain, and a selection alone is never treated as interest. HEAD records nothing. An unknown domain is a 404.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: {
@@ -65,7 +66,9 @@ export function registerGetSite(app: OpenAPIHono<AppEnv>) {
   app.openapi(getSiteRoute, async (c) => {
     const { domain } = c.req.valid("param");
     const { search_id: searchId } = c.req.valid("query");
-    const detail = await getSiteDetail({ ctx: c.var.deps, input: { domain, searchId } });
+    // A selection is a write, which HEAD must not make: it reads the site as without a search_id.
+    const selectionOf = isHeadRequest(c) ? undefined : searchId;
+    const detail = await getSiteDetail({ ctx: c.var.deps, input: { domain, searchId: selectionOf } });
     c.header("Cache-Control", searchId ? "private, no-store" : "public, max-age=60");
     return c.json(detail, 200);
   });

@@ -4,7 +4,8 @@ import { type RunSearchInput, runSearch } from "../../domain/search/run-search.t
 import { SEARCH_MAX_PAGE, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../domain/search/search-sites.ts";
 import { MAX_QUERY_LENGTH } from "../../domain/search/text-query.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { rateLimit } from "../../http/middleware/rate-limit.ts";
+import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
+import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import {
   ActionInterestSidecarSchema,
@@ -98,7 +99,7 @@ export const searchSitesRoute = createRoute({
   tags: ["discovery"],
   summary: "Search the index: organic results by agentic_score, with a query-free receipt",
   description:
-    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. 240 per hour per client; never cached.",
+    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. 240 per hour per client, counted once the parameters are valid; never cached. HEAD checks the parameters and answers the headers only: it runs no search, records no receipt and spends no quota.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: {
@@ -114,13 +115,16 @@ export const searchSitesRoute = createRoute({
   },
 });
 
+// Every search writes its own receipt: a shared cache must never replay one.
+const SEARCH_CACHE_CONTROL = "private, no-store";
+
 export function registerSearchSites(app: OpenAPIHono<AppEnv>) {
-  app.use(searchSitesRoute.path, rateLimit(SEARCH_LIMIT));
   app.openapi(searchSitesRoute, async (c) => {
     const input = toSearchInput(c.req.valid("query"), { surface: "rest", headers: c.req.valid("header") });
+    if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": SEARCH_CACHE_CONTROL });
+    await spendRateLimit(c, SEARCH_LIMIT);
     const body = await runSearch({ ctx: c.var.deps, input });
-    // Every search writes its own receipt: a shared cache must never replay one.
-    c.header("Cache-Control", "private, no-store");
+    c.header("Cache-Control", SEARCH_CACHE_CONTROL);
     return c.json(body, 200);
   });
 }

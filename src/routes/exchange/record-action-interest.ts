@@ -3,8 +3,8 @@ import { ACTION_INTEREST_CONFIRMATION_VERSION, ACTION_TYPES } from "../../domain
 import { recordActionInterest } from "../../domain/receipts/record-action-interest.ts";
 import { SEARCH_ID_PATTERN } from "../../domain/receipts/search-id.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { rateLimit } from "../../http/middleware/rate-limit.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
+import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The abuse limit of action interests; the spec leaves the figure open. */
@@ -49,7 +49,7 @@ export const recordActionInterestRoute = createRoute({
   tags: ["exchange"],
   summary: "Record an attested principal interest in one action on one returned organic result",
   description:
-    "Records a private, query-free demand receipt: the caller attests its principal's explicit, current interest (svc-action-interest-v1) in one action on one domain its search returned organically. The receipt expires with its source search. It contacts no provider, creates no ticket or charge, is not commercial proof and changes no rank or score. 404 when the source is missing, stale, synthetic or did not return the domain (indistinguishable); 409 when that result already recorded a different action; 403 for a cross-origin browser request. 60 per hour per client.",
+    "Records a private, query-free demand receipt: the caller attests its principal's explicit, current interest (svc-action-interest-v1) in one action on one domain its search returned organically. The receipt expires with its source search. It contacts no provider, creates no ticket or charge, is not commercial proof and changes no rank or score. 404 when the source is missing, stale, synthetic or did not return the domain (indistinguishable); 409 when that result already recorded a different action; 403 for a cross-origin browser request. 60 per hour per client, counted once the body is valid.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: {
@@ -70,9 +70,9 @@ export const recordActionInterestRoute = createRoute({
 
 export function registerRecordActionInterest(app: OpenAPIHono<AppEnv>) {
   app.use(recordActionInterestRoute.path, refuseCrossOriginBrowserMutations());
-  app.use(recordActionInterestRoute.path, rateLimit(ACTION_INTEREST_LIMIT));
   app.openapi(recordActionInterestRoute, async (c) => {
     const body = c.req.valid("json");
+    await spendRateLimit(c, ACTION_INTEREST_LIMIT);
     const { created, receipt } = await recordActionInterest({
       ctx: c.var.deps,
       input: { searchId: body.search_id, domain: body.domain, actionType: body.action_type },

@@ -3,11 +3,12 @@
  * gets a fresh server and transport (no session ids, nothing kept between requests, so any isolate
  * can answer any request), and the answer is one JSON body rather than an event stream. A
  * stateless server offers no GET stream and no session to DELETE: those, and any other method,
- * are answered 405 with a JSON-RPC error.
+ * are answered 405 with a JSON-RPC error. Pages on any origin may call it (`mcpCors`).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv } from "../../http/context.ts";
+import { mcpCors } from "../../http/middleware/mcp-cors.ts";
 import { createMcpServer } from "./mcp-server.ts";
 
 /** Where the MCP server is served, at the site root (the descriptor's `mcp_endpoint`). */
@@ -23,8 +24,12 @@ const METHOD_NOT_ALLOWED_BODY = JSON.stringify({
   id: null,
 });
 
-/** Mounts POST /mcp and the 405 answers of the other methods on the site-root routes. */
+// POST, and OPTIONS for the CORS preflight of browser clients.
+const ALLOWED_METHODS = "POST, OPTIONS";
+
+/** Mounts POST /mcp, its CORS, and the 405 answer of every other method on the site-root routes. */
 export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
+  siteRoutes.use(MCP_PATH, mcpCors());
   siteRoutes.post(MCP_PATH, async (c) => {
     const server = createMcpServer(c);
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -39,10 +44,8 @@ export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
       await server.close();
     }
   });
-  siteRoutes.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, () => {
-    return new Response(METHOD_NOT_ALLOWED_BODY, {
-      status: 405,
-      headers: { "Content-Type": "application/json", Allow: "POST" },
-    });
+  // Every other method, in the JSON-RPC shape MCP clients read (a GET for a stream included).
+  siteRoutes.all(MCP_PATH, (c) => {
+    return c.body(METHOD_NOT_ALLOWED_BODY, 405, { "Content-Type": "application/json", Allow: ALLOWED_METHODS });
   });
 }

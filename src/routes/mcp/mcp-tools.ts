@@ -9,7 +9,8 @@ import type { Context } from "hono";
 import type { ZodError } from "zod";
 import { checkSite } from "../../domain/checks/check-site.ts";
 import { submitSite } from "../../domain/checks/submit-site.ts";
-import { verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { parseVerifyTarget, verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { parseCrawlTarget } from "../../domain/crawl/crawl-target.ts";
 import { INVOCATION_CONDITION } from "../../domain/receipts/action-interest-sidecar.ts";
 import { ACTION_INTEREST_TOOL } from "../../domain/receipts/receipt-constants.ts";
 import { recordActionInterest } from "../../domain/receipts/record-action-interest.ts";
@@ -45,6 +46,9 @@ type RequestContext = Context<AppEnv>;
 /** Runs before a tool's arguments are read, in order, as the REST route's middleware does. */
 type Guard = (c: RequestContext) => Promise<void>;
 
+/** Refuses arguments the schema accepts but the operation cannot use, before any quota is spent. */
+type Precheck<T> = (c: RequestContext, input: T) => void;
+
 /** One tool as the server lists and calls it. */
 export interface McpTool {
   name: string;
@@ -52,7 +56,10 @@ export interface McpTool {
   description: string;
   annotations: ToolAnnotations;
   inputSchema(): ToolInputSchema;
-  /** Guards, then arguments, then the domain operation; throws what REST would answer with. */
+  /**
+   * Guards, then arguments, then the limit, then the domain operation, in REST's order; throws
+   * what REST would answer with. A call refused as invalid spends no quota.
+   */
   call(c: RequestContext, args: Record<string, unknown>): Promise<object>;
 }
 
@@ -63,6 +70,9 @@ interface ToolSpec<T> {
   annotations: ToolAnnotations;
   input: ToolInput<T>;
   guards?: Guard[];
+  precheck?: Precheck<T>;
+  /** The REST route's limit, on the same counter (name and client identity) as REST. */
+  limit?: RateLimitOptions;
   run(c: RequestContext, input: T): Promise<object>;
 }
 
@@ -75,17 +85,13 @@ function defineTool<T>(spec: ToolSpec<T>): McpTool {
     inputSchema: spec.input.jsonSchema,
     async call(c, args) {
       for (const guard of spec.guards ?? []) await guard(c);
-      return spec.run(c, spec.input.parse(args));
+      const input = spec.input.parse(args);
+      spec.precheck?.(c, input);
+      if (spec.limit) await consumeRateLimit(c, spec.limit);
+      return spec.run(c, input);
     },
   };
 }
-
-/** The REST route's limit, on the same counter (name and client identity) as REST. */
-const countAgainst =
-  (options: RateLimitOptions): Guard =>
-  async (c) => {
-    await consumeRateLimit(c, options);
-  };
 
 /** The REST rule of POST /action-interests: no state change on behalf of another site's page. */
 const refuseCrossOriginBrowsers: Guard = async (c) => {
@@ -93,6 +99,11 @@ const refuseCrossOriginBrowsers: Guard = async (c) => {
 };
 
 const toCheckContext = (c: RequestContext) => ({ ...c.var.deps, allowPrivate: c.var.deps.config.FETCH_ALLOW_PRIVATE });
+
+/** REST's refusal of a URL that could never be crawled, made before the call spends quota. */
+const refuseUnusableCrawlUrl: Precheck<{ url: string }> = (c, { url }) => {
+  parseCrawlTarget(url, c.var.deps.config.FETCH_ALLOW_PRIVATE);
+};
 
 /** The search header (X-SVC-Synthetic) read from the MCP request, with REST's rule and message. */
 function readSearchHeaders(c: RequestContext) {
@@ -110,7 +121,7 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description or domain; filters narrow by category, tag, minimum score and signals. Results are organic (exact domain first, then agentic_score descending); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createParametersInput({ query: SearchQuerySchema }),
-    guards: [countAgainst(SEARCH_LIMIT)],
+    limit: SEARCH_LIMIT,
     run: (c, query) =>
       runSearch({ ctx: c.var.deps, input: toSearchInput(query, { surface: "mcp", headers: readSearchHeaders(c) }) }),
   }),
@@ -157,7 +168,8 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Crawl a URL's site now and return its agentic_score with the 7 signals and their evidence. It never writes the index (an indexed site whose live result differs gets a recrawl queued). Free limit ${CHECK_LIMIT.limit} per hour per client.`,
     annotations: { readOnlyHint: true, openWorldHint: true },
     input: createBodyInput(UrlBodySchema),
-    guards: [countAgainst(CHECK_LIMIT)],
+    precheck: refuseUnusableCrawlUrl,
+    limit: CHECK_LIMIT,
     run: (c, { url }) => checkSite({ ctx: toCheckContext(c), input: { url } }),
   }),
   defineTool({
@@ -166,7 +178,10 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Perform a live MCP handshake (initialize, initialized, tools/list) with one endpoint and report whether it is compliant; scheme optional, a bare host means <origin>/mcp. Never cached. Free limit ${VERIFY_MCP_LIMIT.limit} per hour per client.`,
     annotations: { readOnlyHint: true, openWorldHint: true },
     input: createParametersInput({ query: VerifyMcpQuerySchema }),
-    guards: [countAgainst(VERIFY_MCP_LIMIT)],
+    precheck: (c, { url }) => {
+      parseVerifyTarget(url, c.var.deps.config.FETCH_ALLOW_PRIVATE);
+    },
+    limit: VERIFY_MCP_LIMIT,
     run: (c, { url }) => {
       const { openFetcher, vetHost, config } = c.var.deps;
       return verifyMcp({ ctx: { openFetcher, vetHost, allowPrivate: config.FETCH_ALLOW_PRIVATE }, input: { url } });
@@ -178,7 +193,8 @@ export const MCP_TOOLS: McpTool[] = [
     description: "Queue a crawl of a URL's site for the index (once per domain per hour).",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     input: createBodyInput(UrlBodySchema),
-    guards: [countAgainst(SUBMIT_LIMIT)],
+    precheck: refuseUnusableCrawlUrl,
+    limit: SUBMIT_LIMIT,
     run: (c, { url }) => submitSite({ ctx: toCheckContext(c), input: { url } }),
   }),
   defineTool({
@@ -187,7 +203,8 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Record that your principal is interested in one action (action_type) on one organic result (domain) of a search (search_id), as the search's action_interest.call_contract describes. ${INVOCATION_CONDITION} Pass caller_attests_principal_interest true and confirmation_version as the contract fixes them, and no other field. It contacts no provider, creates no ticket or charge and changes no rank.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: createBodyInput(ActionInterestRequestSchema),
-    guards: [refuseCrossOriginBrowsers, countAgainst(ACTION_INTEREST_LIMIT)],
+    guards: [refuseCrossOriginBrowsers],
+    limit: ACTION_INTEREST_LIMIT,
     run: async (c, body) => {
       const { receipt } = await recordActionInterest({
         ctx: c.var.deps,

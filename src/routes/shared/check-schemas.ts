@@ -5,11 +5,7 @@ import { CATEGORIES, SIGNAL_FIELDS, type SignalField } from "../../domain/sites/
 /** `{url}`: any other field is refused, so a misspelt body never checks the wrong thing. */
 export const UrlBodySchema = z
   .strictObject({
-    url: z
-      .string({ error: "is required and must be a string" })
-      .min(1, "must not be empty")
-      .max(2048, "must be at most 2048 characters")
-      .openapi({ format: "uri", example: "https://example.com" }),
+    url: z.string().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" }),
   })
   .openapi("UrlBody");
 

@@ -1,5 +1,6 @@
 /** Schemas every route shares: the problem document and its standard responses. */
 import { z } from "@hono/zod-openapi";
+import { MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from "../../http/middleware/request-size.ts";
 import { PROBLEM_CONTENT_TYPE } from "../../http/problem.ts";
 
 export const ProblemSchema = z
@@ -30,7 +31,10 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   404: "Not found",
   409: "Conflict or ineligible state",
   410: "Expired",
+  413: `Request body larger than ${MAX_BODY_BYTES} bytes, refused before it is read`,
+  414: `Path and query longer than ${MAX_REQUEST_TARGET_BYTES} bytes`,
   429: "Temporary safety limit exceeded; resumes after Retry-After seconds",
+  431: `Request header fields larger than ${MAX_HEADER_BYTES} bytes in total`,
   500: "Internal error",
   503: "A dependency is unavailable",
 };

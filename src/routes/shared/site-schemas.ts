@@ -79,7 +79,8 @@ export const flagParam = (description: string) =>
 /** An integer query parameter within bounds; decimals, signs and blanks are refused. */
 export const integerParam = (min: number, max: number, description: string) =>
   z
-    .string()
+    // Over MCP a JSON number is turned into text first: anything still not text is no integer.
+    .string({ error: "must be an integer" })
     .regex(/^-?\d{1,9}$/, { error: "must be an integer" })
     .transform(Number)
     .pipe(
