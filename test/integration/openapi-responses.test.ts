@@ -241,7 +241,12 @@ describe("GET /docs", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await response.text();
-    expect(html).not.toMatch(/<script|<link|src=/i);
+    // Self-contained: no script, no stylesheet, and nothing loaded from another origin (the
+    // shared layout's icon and canonical link point at the service itself).
+    expect(html).not.toMatch(/<script|rel="stylesheet"/i);
+    for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+      expect(url.startsWith("/") || url.startsWith("#") || url.startsWith("http://svc.test/"), url).toBe(true);
+    }
     expect(html).toContain('href="/openapi.json"');
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
