@@ -18,15 +18,15 @@
  */
 import { performance } from "node:perf_hooks";
 import { createDatabase } from "../src/adapters/db.ts";
-import { createDohResolver } from "../src/adapters/dns-over-https.ts";
-import { createGuardedFetch } from "../src/adapters/guarded-fetch.ts";
+import { createDohResolver } from "../src/adapters/outbound/dns-over-https.ts";
+import { createGuardedFetch } from "../src/adapters/outbound/guarded-fetch.ts";
 import {
   createConcurrencyLimiter,
   createCrawlFetcher,
   WORKER_CONNECTION_LIMIT,
-} from "../src/domain/crawl/crawl-fetcher.ts";
-import { crawlSite, probeHome, SIGNAL_DETECTORS } from "../src/domain/crawl/crawl-site.ts";
-import type { SiteFetcher } from "../src/domain/crawl/types.ts";
+} from "../src/domain/crawling/crawl-fetcher.ts";
+import { crawlSite, probeHome, SIGNAL_DETECTORS } from "../src/domain/crawling/crawl-site.ts";
+import type { SiteFetcher } from "../src/domain/signals/types.ts";
 import { SIGNAL_FIELDS } from "../src/domain/sites/site-fields.ts";
 import { consumeCrawlBatch } from "../src/jobs/crawl-consumer.ts";
 import { FIXTURE_EXPECTATIONS, FIXTURE_SITE_NAMES } from "../test/fixtures/web/expectations.ts";

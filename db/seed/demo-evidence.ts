@@ -9,10 +9,10 @@
  * manifest, /openapi.json, an API catalog naming /api/v1 (which answers JSON), and a stateless MCP
  * server at /mcp, each only when the site has the signal; everything else is an HTML 404.
  */
-import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../../src/domain/crawl/crawl-fetcher.ts";
-import { crawlSite, signalEvidence } from "../../src/domain/crawl/crawl-site.ts";
-import type { ProbeAnswer, ProbeRequest, SignalEvidence } from "../../src/domain/crawl/types.ts";
+import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../../src/domain/crawling/crawl-fetcher.ts";
+import { crawlSite, signalEvidence } from "../../src/domain/crawling/crawl-site.ts";
 import type { Signals } from "../../src/domain/scoring/agentic-score.ts";
+import type { ProbeAnswer, ProbeRequest, SignalEvidence } from "../../src/domain/signals/types.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 
 /** The host the detectors crawl once per signal set; each site's own domain replaces it. */

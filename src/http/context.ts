@@ -4,7 +4,7 @@ import type { CrawlQueue } from "../adapters/crawl-queue.ts";
 import type { Database } from "../adapters/db.ts";
 import type { Redis } from "../adapters/redis.ts";
 import type { Config } from "../config.ts";
-import type { OpenFetcher, VetHost } from "../domain/crawl/types.ts";
+import type { OpenFetcher, VetHost } from "../domain/signals/types.ts";
 import type { RouteGroup } from "./routes.ts";
 
 /** What a request's handlers may use; built once per request from the bindings. It is also the

@@ -15,10 +15,10 @@ import {
   type ConcurrencyLimiter,
   createConcurrencyLimiter,
   WORKER_CONNECTION_LIMIT,
-} from "../domain/crawl/crawl-fetcher.ts";
-import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawl/crawl-site.ts";
-import { recordCrawl } from "../domain/crawl/record-crawl.ts";
-import type { OpenFetcher } from "../domain/crawl/types.ts";
+} from "../domain/crawling/crawl-fetcher.ts";
+import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawling/crawl-site.ts";
+import { recordCrawl } from "../domain/crawling/record-crawl.ts";
+import type { OpenFetcher } from "../domain/signals/types.ts";
 
 /** The crawl queue's name (the producer's binding is CRAWL_QUEUE); wrangler.toml names its consumer. */
 export const CRAWL_QUEUE = "crawl-jobs";

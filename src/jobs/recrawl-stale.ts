@@ -1,7 +1,7 @@
 /** The recrawl cron task: enqueues the stalest sites, in one bounded batch per run. */
 import type { Config } from "../config.ts";
-import { enqueueStaleRecrawls } from "../domain/crawl/enqueue-stale-recrawls.ts";
-import type { CrawlContext } from "../domain/crawl/request-crawls.ts";
+import { enqueueStaleRecrawls } from "../domain/crawling/enqueue-stale-recrawls.ts";
+import type { CrawlContext } from "../domain/crawling/request-crawls.ts";
 
 /** When the recrawl runs: every 10 minutes (wrangler.toml lists it for each environment that runs it). */
 export const RECRAWL_CRON = "*/10 * * * *";

@@ -4,10 +4,10 @@
  * Worker's connection limit) must score 100 with every one of the seven signals present.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGuardedFetch } from "../../src/adapters/guarded-fetch.ts";
-import { crawlerUserAgent } from "../../src/adapters/outbound-fetch.ts";
-import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../../src/domain/crawl/crawl-fetcher.ts";
-import { crawlSite, type SiteCrawl } from "../../src/domain/crawl/crawl-site.ts";
+import { crawlerUserAgent } from "../../src/adapters/outbound/create-outbound.ts";
+import { createGuardedFetch } from "../../src/adapters/outbound/guarded-fetch.ts";
+import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../../src/domain/crawling/crawl-fetcher.ts";
+import { crawlSite, type SiteCrawl } from "../../src/domain/crawling/crawl-site.ts";
 import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
 import { type RunningService, startService } from "../support/npm-start.ts";
 

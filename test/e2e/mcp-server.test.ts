@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { probeMcpEndpoint } from "../../src/domain/crawl/mcp-probe.ts";
+import { probeMcpEndpoint } from "../../src/domain/signals/mcp-probe.ts";
 import { type RunningService, startService } from "../support/npm-start.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 

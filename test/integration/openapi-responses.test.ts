@@ -244,7 +244,7 @@ describe("GET /docs", () => {
     // Self-contained: no script, no stylesheet, and nothing loaded from another origin (the
     // shared layout's icon and canonical link point at the service itself).
     expect(html).not.toMatch(/<script|rel="stylesheet"/i);
-    for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+    for (const [, url = ""] of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
       expect(url.startsWith("/") || url.startsWith("#") || url.startsWith("http://svc.test/"), url).toBe(true);
     }
     expect(html).toContain('href="/openapi.json"');

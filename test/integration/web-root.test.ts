@@ -5,12 +5,12 @@
  * unchanged beside them.
  */
 import { describe, expect, it } from "vitest";
-import { readAiPluginManifest } from "../../src/domain/crawl/detect-ai-plugin.ts";
-import { readLlmsTitle } from "../../src/domain/crawl/detect-llms-txt.ts";
-import { findDiscoveredEndpoint } from "../../src/domain/crawl/detect-mcp-server.ts";
-import { matchAiUserAgent, parseRobotsTxt } from "../../src/domain/crawl/detect-robots-ai.ts";
-import { walkHtml } from "../../src/domain/crawl/site-metadata.ts";
+import { walkHtml } from "../../src/domain/classification/site-metadata.ts";
 import { PROVIDER_EXCHANGE_POLICY } from "../../src/domain/descriptor/provider-exchange-policy.ts";
+import { readAiPluginManifest } from "../../src/domain/signals/detect-ai-plugin.ts";
+import { readLlmsTitle } from "../../src/domain/signals/detect-llms-txt.ts";
+import { findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
+import { matchAiUserAgent, parseRobotsTxt } from "../../src/domain/signals/detect-robots-ai.ts";
 import { buildSiteLinks } from "../../src/routes/web/agent-documents.ts";
 import { PRIVACY_ANCHORS } from "../../src/web/pages/privacy.tsx";
 import { searchOk } from "../support/search.ts";

@@ -2,7 +2,7 @@
  * A SiteFetcher without the guards, for Node tests of detectors against the local fixture web:
  * redirects followed by hand (at most 5), 5 s per fetch, readUntil honoured.
  */
-import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/crawl/types.ts";
+import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/signals/types.ts";
 
 export function createPlainFetcher(timeoutMs = 5000): SiteFetcher {
   return async (url: string, request: ProbeRequest = {}): Promise<ProbeResponse> => {

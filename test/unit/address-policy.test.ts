@@ -5,7 +5,7 @@ import {
   classifyAddress,
   formatAddress,
   parseIpLiteral,
-} from "../../src/domain/crawl/address-policy.ts";
+} from "../../src/adapters/outbound/address-policy.ts";
 
 /** The canonical text of a literal, or null: the shortest way to assert what a spelling means. */
 const canonical = (text: string) => {

@@ -13,9 +13,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SIGNAL_DETECTORS } from "../../src/domain/crawl/crawl-site.ts";
-import { OPENAPI_FRAMEWORK_PATHS } from "../../src/domain/crawl/detect-openapi.ts";
-import type { ProbeAnswer, ProbeContext, ProbeRequest, SiteFetcher } from "../../src/domain/crawl/types.ts";
+import { SIGNAL_DETECTORS } from "../../src/domain/crawling/crawl-site.ts";
+import { OPENAPI_FRAMEWORK_PATHS } from "../../src/domain/signals/detect-openapi.ts";
+import type { ProbeAnswer, ProbeContext, ProbeRequest, SiteFetcher } from "../../src/domain/signals/types.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 
 const CORPUS = new URL("../../../shared/realworld-corpus/", import.meta.url);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/crawl/crawl-fetcher.ts";
-import type { ProbeResponse, SiteFetcher } from "../../src/domain/crawl/types.ts";
+import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/crawling/crawl-fetcher.ts";
+import type { ProbeResponse, SiteFetcher } from "../../src/domain/signals/types.ts";
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 

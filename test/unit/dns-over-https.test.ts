@@ -7,7 +7,7 @@ import {
   DnsAnswerChangedError,
   type DnsLookup,
   DnsLookupError,
-} from "../../src/adapters/dns-over-https.ts";
+} from "../../src/adapters/outbound/dns-over-https.ts";
 import { type FakeDoh, startFakeDoh } from "../support/fake-doh.ts";
 
 describe("createDohResolver", () => {

@@ -4,14 +4,15 @@
  * and the name, category and tags where the expectations give them, must match.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classifySite } from "../../src/domain/crawl/classify-site.ts";
-import { detectAiPlugin } from "../../src/domain/crawl/detect-ai-plugin.ts";
-import { detectLlmsTxt } from "../../src/domain/crawl/detect-llms-txt.ts";
-import { detectOpenApi } from "../../src/domain/crawl/detect-openapi.ts";
-import { detectRobotsAi } from "../../src/domain/crawl/detect-robots-ai.ts";
-import { detectSchemaOrg } from "../../src/domain/crawl/detect-schema-org.ts";
-import { detectStructuredApi } from "../../src/domain/crawl/detect-structured-api.ts";
-import { extractSiteMetadata } from "../../src/domain/crawl/site-metadata.ts";
+import { classifySite } from "../../src/domain/classification/classify-site.ts";
+import { extractSiteMetadata } from "../../src/domain/classification/site-metadata.ts";
+import type { Signals } from "../../src/domain/scoring/agentic-score.ts";
+import { detectAiPlugin } from "../../src/domain/signals/detect-ai-plugin.ts";
+import { detectLlmsTxt } from "../../src/domain/signals/detect-llms-txt.ts";
+import { detectOpenApi } from "../../src/domain/signals/detect-openapi.ts";
+import { detectRobotsAi } from "../../src/domain/signals/detect-robots-ai.ts";
+import { detectSchemaOrg } from "../../src/domain/signals/detect-schema-org.ts";
+import { detectStructuredApi } from "../../src/domain/signals/detect-structured-api.ts";
 import type {
   ProbeAnswer,
   ProbeRequest,
@@ -19,8 +20,7 @@ import type {
   SignalDetector,
   SignalFinding,
   SiteFetcher,
-} from "../../src/domain/crawl/types.ts";
-import type { Signals } from "../../src/domain/scoring/agentic-score.ts";
+} from "../../src/domain/signals/types.ts";
 import type { SignalField } from "../../src/domain/sites/site-fields.ts";
 import { BASIC_EXPECTATIONS } from "../fixtures/web/basic-expectations.ts";
 import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";

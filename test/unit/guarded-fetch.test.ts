@@ -1,10 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createCheckResolver, createDohLookup, createDohResolver } from "../../src/adapters/dns-over-https.ts";
-import { createGuardedFetch, type GuardedFetchOptions, vetHostAddresses } from "../../src/adapters/guarded-fetch.ts";
-import { createOutbound } from "../../src/adapters/outbound-fetch.ts";
-import type { ProbeResponse } from "../../src/domain/crawl/types.ts";
+import { createOutbound } from "../../src/adapters/outbound/create-outbound.ts";
+import { createCheckResolver, createDohLookup, createDohResolver } from "../../src/adapters/outbound/dns-over-https.ts";
+import {
+  createGuardedFetch,
+  type GuardedFetchOptions,
+  vetHostAddresses,
+} from "../../src/adapters/outbound/guarded-fetch.ts";
+import type { ProbeResponse } from "../../src/domain/signals/types.ts";
 import { type FakeDoh, startFakeDoh } from "../support/fake-doh.ts";
 
 const USER_AGENT = "AgentReadinessBot/1.0 (+https://example.org/bot)";

@@ -54,6 +54,12 @@ describe("lint directions", () => {
       path: `src/domain/search/${probeName()}`,
       source: 'import { html } from "hono/html";\nexport const probe = html;\n',
     },
+    {
+      direction: "adapters import no domain rules",
+      path: `src/adapters/${probeName()}`,
+      source:
+        'import { agenticScore } from "../domain/scoring/agentic-score.ts";\nexport const probe = agenticScore;\n',
+    },
   ];
 
   for (const { direction, path, source } of cases) {

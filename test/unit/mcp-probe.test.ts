@@ -1,10 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/crawl/crawl-fetcher.ts";
-import { detectMcpServer, findDiscoveredEndpoint } from "../../src/domain/crawl/detect-mcp-server.ts";
-import { parseSseEvents, probeMcpEndpoint, resolveVerifyTarget } from "../../src/domain/crawl/mcp-probe.ts";
-import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/crawl/types.ts";
+import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/crawling/crawl-fetcher.ts";
+import { detectMcpServer, findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
+import { parseSseEvents, probeMcpEndpoint, resolveVerifyTarget } from "../../src/domain/signals/mcp-probe.ts";
+import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/signals/types.ts";
 import { MCP_EXPECTATIONS } from "../fixtures/web/mcp-expectations.ts";
 import {
   countMcpSseSessions,

@@ -6,14 +6,14 @@
  * here; test/e2e/dogfood.test.ts crawls the whole running service.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createGuardedFetch } from "../../src/adapters/guarded-fetch.ts";
+import { createGuardedFetch } from "../../src/adapters/outbound/guarded-fetch.ts";
 import { createApp } from "../../src/app.ts";
-import { createConcurrencyLimiter } from "../../src/domain/crawl/crawl-fetcher.ts";
-import { crawlSite, type SiteCrawl } from "../../src/domain/crawl/crawl-site.ts";
-import { findDiscoveredEndpoint } from "../../src/domain/crawl/detect-mcp-server.ts";
-import { matchAiUserAgent } from "../../src/domain/crawl/detect-robots-ai.ts";
-import { listDeclaredApis, readApiCatalog } from "../../src/domain/crawl/detect-structured-api.ts";
-import type { SiteFetcher } from "../../src/domain/crawl/types.ts";
+import { createConcurrencyLimiter } from "../../src/domain/crawling/crawl-fetcher.ts";
+import { crawlSite, type SiteCrawl } from "../../src/domain/crawling/crawl-site.ts";
+import { findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
+import { matchAiUserAgent } from "../../src/domain/signals/detect-robots-ai.ts";
+import { listDeclaredApis, readApiCatalog } from "../../src/domain/signals/detect-structured-api.ts";
+import type { SiteFetcher } from "../../src/domain/signals/types.ts";
 import { createRoutes } from "../../src/http/routes.ts";
 import { createDiscoveryGroup } from "../../src/routes/discovery/index.ts";
 import {

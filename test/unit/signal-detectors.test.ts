@@ -6,24 +6,28 @@ import {
   isBlockedAnswer,
   isHtmlAnswer,
   siteUrl,
-} from "../../src/domain/crawl/blocking.ts";
-import { detectAiPlugin, readAiPluginManifest } from "../../src/domain/crawl/detect-ai-plugin.ts";
-import { detectLlmsTxt, readLlmsTitle } from "../../src/domain/crawl/detect-llms-txt.ts";
+} from "../../src/domain/signals/blocking.ts";
+import { detectAiPlugin, readAiPluginManifest } from "../../src/domain/signals/detect-ai-plugin.ts";
+import { detectLlmsTxt, readLlmsTitle } from "../../src/domain/signals/detect-llms-txt.ts";
 import {
   detectOpenApi,
   OPENAPI_FRAMEWORK_PATHS,
   readOpenApiDocument,
   readServiceDescLinks,
-} from "../../src/domain/crawl/detect-openapi.ts";
+} from "../../src/domain/signals/detect-openapi.ts";
 import {
   AI_USER_AGENTS,
   detectRobotsAi,
   matchAiUserAgent,
   parseContentSignal,
   parseRobotsTxt,
-} from "../../src/domain/crawl/detect-robots-ai.ts";
-import { detectSchemaOrg, findSchemaOrgMarkup } from "../../src/domain/crawl/detect-schema-org.ts";
-import { detectStructuredApi, listDeclaredApis, readApiCatalog } from "../../src/domain/crawl/detect-structured-api.ts";
+} from "../../src/domain/signals/detect-robots-ai.ts";
+import { detectSchemaOrg, findSchemaOrgMarkup } from "../../src/domain/signals/detect-schema-org.ts";
+import {
+  detectStructuredApi,
+  listDeclaredApis,
+  readApiCatalog,
+} from "../../src/domain/signals/detect-structured-api.ts";
 import type {
   FetchFailureKind,
   ProbeAnswer,
@@ -31,7 +35,7 @@ import type {
   ProbeRequest,
   ProbeResponse,
   SignalDetector,
-} from "../../src/domain/crawl/types.ts";
+} from "../../src/domain/signals/types.ts";
 
 const ORIGIN = "https://site.example";
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { classifySite, isSpamSite, scoreCategories } from "../../src/domain/crawl/classify-site.ts";
+import { classifySite, isSpamSite, scoreCategories } from "../../src/domain/classification/classify-site.ts";
 import {
   decodeHtmlEntities,
   extractPageText,
   extractSiteMetadata,
   walkHtml,
-} from "../../src/domain/crawl/site-metadata.ts";
-import type { ProbeAnswer } from "../../src/domain/crawl/types.ts";
+} from "../../src/domain/classification/site-metadata.ts";
 import type { Signals } from "../../src/domain/scoring/agentic-score.ts";
+import type { ProbeAnswer } from "../../src/domain/signals/types.ts";
 import { DISCOVERY_CATEGORIES } from "../../src/domain/sites/list-categories.ts";
 import type { Category } from "../../src/domain/sites/site-fields.ts";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
-import { type HtmlTag, walkHtml } from "../../src/domain/crawl/site-metadata.ts";
+import { type HtmlTag, walkHtml } from "../../src/domain/classification/site-metadata.ts";
 import { createDiscoveryGroup } from "../../src/routes/discovery/index.ts";
 import { buildSiteLinks } from "../../src/routes/web/agent-documents.ts";
 import { createWebGroup } from "../../src/routes/web/index.ts";

@@ -1,6 +1,6 @@
 /** What the live checks and submissions run against. */
-import type { CrawlContext } from "../crawl/request-crawls.ts";
-import type { OpenFetcher, VetHost } from "../crawl/types.ts";
+import type { CrawlContext } from "../crawling/request-crawls.ts";
+import type { OpenFetcher, VetHost } from "../signals/types.ts";
 
 export interface CheckContext extends CrawlContext {
   openFetcher: OpenFetcher;

@@ -5,17 +5,17 @@
  */
 import { eq } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
-import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../crawl/crawl-fetcher.ts";
+import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../crawling/crawl-fetcher.ts";
 import {
   CRAWL_TIME_BUDGET_MS,
   type CrawlStatus,
   crawlSite,
   type SiteCrawl,
   signalEvidence,
-} from "../crawl/crawl-site.ts";
-import { parseCrawlTarget, refusedTargetError } from "../crawl/crawl-target.ts";
-import { requestCrawls } from "../crawl/request-crawls.ts";
-import type { SignalEvidence } from "../crawl/types.ts";
+} from "../crawling/crawl-site.ts";
+import { parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
+import { requestCrawls } from "../crawling/request-crawls.ts";
+import type { SignalEvidence } from "../signals/types.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
 import type { CheckContext } from "./check-context.ts";
 

@@ -1,6 +1,6 @@
 /** POST /submit: queue a crawl of a URL's site, at most once per domain within the dedupe window. */
-import { parseCrawlTarget, refusedTargetError } from "../crawl/crawl-target.ts";
-import { CRAWL_DEDUPE_WINDOW_SECONDS, requestCrawls } from "../crawl/request-crawls.ts";
+import { parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
+import { CRAWL_DEDUPE_WINDOW_SECONDS, requestCrawls } from "../crawling/request-crawls.ts";
 import type { CheckContext } from "./check-context.ts";
 
 export interface Submission {

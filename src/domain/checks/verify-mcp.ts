@@ -3,11 +3,11 @@
  * one MCP endpoint, reported as {verified, endpoint, note}. Never cached, never stored.
  */
 
-import { checkTargetUrl } from "../crawl/address-policy.ts";
-import { CRAWL_TIME_BUDGET_MS } from "../crawl/crawl-site.ts";
-import { refusedTargetError, targetRefusalError } from "../crawl/crawl-target.ts";
-import { probeMcpEndpoint, resolveVerifyTarget } from "../crawl/mcp-probe.ts";
+import { checkTargetUrl } from "../../adapters/outbound/address-policy.ts";
+import { CRAWL_TIME_BUDGET_MS } from "../crawling/crawl-site.ts";
+import { refusedTargetError, targetRefusalError } from "../crawling/crawl-target.ts";
 import { DomainError } from "../errors.ts";
+import { probeMcpEndpoint, resolveVerifyTarget } from "../signals/mcp-probe.ts";
 import type { CheckContext } from "./check-context.ts";
 
 export interface McpVerification {

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { createRedisCache } from "../../adapters/cache.ts";
 import { type CrawlJob, createCrawlQueue } from "../../adapters/crawl-queue.ts";
 import { createDatabase } from "../../adapters/db.ts";
-import { createOutbound } from "../../adapters/outbound-fetch.ts";
+import { createOutbound } from "../../adapters/outbound/create-outbound.ts";
 import { createRedis } from "../../adapters/redis.ts";
 import { type Config, parseConfig } from "../../config.ts";
 import type { AppEnv, Dependencies } from "../context.ts";

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { checkSite } from "../../domain/checks/check-site.ts";
-import { parseCrawlTarget } from "../../domain/crawl/crawl-target.ts";
+import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { CheckResultSchema, UrlBodySchema } from "../shared/check-schemas.ts";

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { submitSite } from "../../domain/checks/submit-site.ts";
-import { parseCrawlTarget } from "../../domain/crawl/crawl-target.ts";
+import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { UrlBodySchema } from "../shared/check-schemas.ts";

@@ -10,7 +10,7 @@ import type { ZodError } from "zod";
 import { checkSite } from "../../domain/checks/check-site.ts";
 import { submitSite } from "../../domain/checks/submit-site.ts";
 import { parseVerifyTarget, verifyMcp } from "../../domain/checks/verify-mcp.ts";
-import { parseCrawlTarget } from "../../domain/crawl/crawl-target.ts";
+import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import { INVOCATION_CONDITION } from "../../domain/receipts/action-interest-sidecar.ts";
 import { ACTION_INTEREST_TOOL } from "../../domain/receipts/receipt-constants.ts";
 import { recordActionInterest } from "../../domain/receipts/record-action-interest.ts";

@@ -12,7 +12,7 @@
  * type that cannot be read, address data that is not text, a truncated answer) fails the lookup
  * rather than being skipped.
  */
-import { formatAddress, parseIpLiteral } from "../domain/crawl/address-policy.ts";
+import { formatAddress, parseIpLiteral } from "./address-policy.ts";
 
 /** A lookup that failed; its message is plain words that may be shown to the person who asked. */
 export class DnsLookupError extends Error {}

@@ -17,20 +17,9 @@
  * accept-encoding are left to the runtime (which decompresses; the size cap counts decoded
  * bytes), and credentials (authorization, cookie) are dropped when a redirect changes origin.
  */
-import {
-  checkTargetUrl,
-  classifyAddress,
-  describeAddressClass,
-  parseIpLiteral,
-} from "../domain/crawl/address-policy.ts";
-import type {
-  FetchFailureKind,
-  ProbeFailure,
-  ProbeRequest,
-  ProbeResponse,
-  SiteFetcher,
-} from "../domain/crawl/types.ts";
+import { checkTargetUrl, classifyAddress, describeAddressClass, parseIpLiteral } from "./address-policy.ts";
 import { type AddressResolver, DnsAnswerChangedError, DnsLookupError } from "./dns-over-https.ts";
+import type { FetchFailureKind, ProbeFailure, ProbeRequest, ProbeResponse, SiteFetcher } from "./fetch-types.ts";
 
 /** How the guarded fetcher resolves, identifies itself and bounds each call. */
 export interface GuardedFetchOptions {

@@ -3,8 +3,8 @@
  * with a small HTML tokenizer of our own: it runs in workerd and Node alike, with no DOM, and in
  * time linear in the page however broken the markup.
  */
-import { resolveHttpUrl } from "./blocking.ts";
-import type { ProbeAnswer } from "./types.ts";
+import { resolveHttpUrl } from "../signals/blocking.ts";
+import type { ProbeAnswer } from "../signals/types.ts";
 
 /** A start tag: its lower-case name, its attributes (lower-case names, first wins) and, for raw-text elements, their text. */
 export interface HtmlTag {

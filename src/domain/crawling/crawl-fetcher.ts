@@ -4,7 +4,7 @@
  * connections open — and each distinct request made once per crawl, however many detectors
  * need the same document.
  */
-import type { ProbeRequest, ProbeResponse, SiteFetcher } from "./types.ts";
+import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../signals/types.ts";
 
 /** Cloudflare Workers allow 6 simultaneous outbound connections per invocation. */
 export const WORKER_CONNECTION_LIMIT = 6;

@@ -2,9 +2,9 @@
  * The fetcher every crawl, check and MCP probe uses: the guarded fetcher, vetting addresses
  * through DNS over HTTPS, identifying itself with the crawler's User-Agent, within a time budget.
  */
-import type { Config } from "../config.ts";
-import type { OpenFetcher, VetHost } from "../domain/crawl/types.ts";
+import type { Config } from "../../config.ts";
 import { createCheckResolver, createDohLookup } from "./dns-over-https.ts";
+import type { OpenFetcher, VetHost } from "./fetch-types.ts";
 import { createGuardedFetch, vetHostAddresses } from "./guarded-fetch.ts";
 
 /** The crawler's product token: site owners can name it in robots.txt or in their logs. */

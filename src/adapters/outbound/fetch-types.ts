@@ -1,13 +1,7 @@
 /**
- * The shapes every part of a crawl shares: the guarded fetcher's answers, what a signal detector
- * receives and returns, and the evidence kept for each signal. Runtime-agnostic (workerd and Node).
+ * The guarded fetcher's shapes: what a fetch of a user-supplied URL asks and answers, and the
+ * two entry points the rest of the service is given (opening a fetcher, vetting a host name).
  */
-import type { SignalEvidence } from "../../../db/schema/sites.ts";
-
-export type { SignalEvidence };
-
-/** One HTTP exchange a probe made, as shown in evidence. */
-export type FetchRecord = SignalEvidence["fetched"][number];
 
 /** Why the guarded fetcher gave no usable answer. */
 export type FetchFailureKind =
@@ -69,34 +63,6 @@ export type ProbeResponse = ProbeAnswer | ProbeFailure;
  * last hop allowed.
  */
 export type SiteFetcher = (url: string, request?: ProbeRequest) => Promise<ProbeResponse>;
-
-/** What a signal detector works with. */
-export interface ProbeContext {
-  /** The site's origin, e.g. "https://example.com" (no trailing slash). */
-  origin: string;
-  /**
-   * The crawl's fetcher: guarded, bounded in concurrency, and memoised, so the same method, URL
-   * and body are fetched once per crawl however many detectors ask for them.
-   */
-  fetch: SiteFetcher;
-}
-
-/** A detector's verdict on one signal, with its evidence and anything later steps may use. */
-export interface SignalFinding extends SignalEvidence {
-  /** Detector-specific facts (the OpenAPI URL found, the MCP endpoint, the tools count…). */
-  details?: Record<string, unknown>;
-}
-
-export type SignalDetector = (context: ProbeContext) => Promise<SignalFinding>;
-
-/** The evidence record of one fetch result. */
-export function fetchRecord(response: ProbeResponse): FetchRecord {
-  return {
-    url: response.finalUrl || response.url,
-    status: response.ok ? response.status : null,
-    content_type: response.ok ? response.contentType : null,
-  };
-}
 
 /** Opens a guarded fetcher whose every fetch fails with "deadline" after `deadline` (epoch ms). */
 export type OpenFetcher = (options: { deadline: number }) => SiteFetcher;

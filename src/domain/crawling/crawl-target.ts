@@ -1,7 +1,8 @@
 /** What a user-supplied URL to check, submit or crawl stands for: its origin and its domain. */
+
+import { checkTargetUrl } from "../../adapters/outbound/address-policy.ts";
 import { DomainError } from "../errors.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
-import { checkTargetUrl } from "./address-policy.ts";
 
 export interface CrawlTarget {
   /** e.g. https://example.com; crawls start from the origin, whatever path was given. */

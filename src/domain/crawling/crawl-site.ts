@@ -3,20 +3,18 @@
  * concurrency-bounded fetcher; then the metadata, the category and tags, the score and the crawl
  * status are derived from what they found. Nothing here writes anywhere.
  */
+
+import { classifySite } from "../classification/classify-site.ts";
+import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
-import type { Category, SignalField } from "../sites/site-fields.ts";
-import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
-import { isBlockedAnswer } from "./blocking.ts";
-import { classifySite } from "./classify-site.ts";
-import { type ConcurrencyLimiter, createCrawlFetcher } from "./crawl-fetcher.ts";
-import { detectAiPlugin } from "./detect-ai-plugin.ts";
-import { detectLlmsTxt } from "./detect-llms-txt.ts";
-import { detectMcpServer } from "./detect-mcp-server.ts";
-import { detectOpenApi } from "./detect-openapi.ts";
-import { detectRobotsAi } from "./detect-robots-ai.ts";
-import { detectSchemaOrg } from "./detect-schema-org.ts";
-import { detectStructuredApi } from "./detect-structured-api.ts";
-import { extractSiteMetadata } from "./site-metadata.ts";
+import { isBlockedAnswer } from "../signals/blocking.ts";
+import { detectAiPlugin } from "../signals/detect-ai-plugin.ts";
+import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
+import { detectMcpServer } from "../signals/detect-mcp-server.ts";
+import { detectOpenApi } from "../signals/detect-openapi.ts";
+import { detectRobotsAi } from "../signals/detect-robots-ai.ts";
+import { detectSchemaOrg } from "../signals/detect-schema-org.ts";
+import { detectStructuredApi } from "../signals/detect-structured-api.ts";
 import type {
   FetchFailureKind,
   ProbeAnswer,
@@ -26,7 +24,10 @@ import type {
   SignalEvidence,
   SignalFinding,
   SiteFetcher,
-} from "./types.ts";
+} from "../signals/types.ts";
+import type { Category, SignalField } from "../sites/site-fields.ts";
+import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
+import { type ConcurrencyLimiter, createCrawlFetcher } from "./crawl-fetcher.ts";
 
 /** The time budget of one crawl, check or MCP verification, every fetch included. */
 export const CRAWL_TIME_BUDGET_MS = 15_000;

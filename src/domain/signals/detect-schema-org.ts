@@ -10,8 +10,9 @@
  * - RDFa: an element with `typeof`, on a page declaring `vocab="http(s)://schema.org/"` (or a
  *   prefix bound to schema.org, used as `typeof="schema:Thing"`).
  */
+
+import { walkHtml } from "../classification/site-metadata.ts";
 import { decideVerdict, isHtmlAnswer, isRecord, judgeProbe, type ProbeVerdict, parseJson } from "./blocking.ts";
-import { walkHtml } from "./site-metadata.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
 
 export type SchemaOrgFormat = "json-ld" | "microdata" | "rdfa";
