@@ -1,5 +1,5 @@
 export * from "./crawl-requests.ts";
-export * from "./receipts.ts";
 export * from "./score-history.ts";
 export * from "./search-postings.ts";
+export * from "./search-receipts.ts";
 export * from "./sites.ts";

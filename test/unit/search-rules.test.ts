@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { buildActionInterestSidecar } from "../../src/domain/receipts/action-interest-sidecar.ts";
-import { newSearchId, SEARCH_ID_PATTERN } from "../../src/domain/receipts/search-id.ts";
 import { planSearch } from "../../src/domain/search/search-plan.ts";
 import { parseStatistics, UNKNOWN_STATISTICS } from "../../src/domain/search/search-statistics.ts";
 import {
@@ -14,6 +12,8 @@ import {
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
 import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
+import { buildActionInterestSidecar } from "../../src/domain/search-receipts/action-interest-sidecar.ts";
+import { newSearchId, SEARCH_ID_PATTERN } from "../../src/domain/search-receipts/search-id.ts";
 import { normalizeDomain } from "../../src/domain/sites/domain-name.ts";
 
 describe("normalizeDomain", () => {

@@ -1,8 +1,8 @@
 /** One organic search as every surface (REST, MCP, web) answers it: results, receipt, sidecar. */
 import type { DomainContext } from "../context.ts";
-import { buildActionInterestSidecar } from "../receipts/action-interest-sidecar.ts";
-import type { SearchSurface } from "../receipts/receipt-constants.ts";
-import { recordSearchReceipt } from "../receipts/record-search-receipt.ts";
+import { buildActionInterestSidecar } from "../search-receipts/action-interest-sidecar.ts";
+import type { SearchSurface } from "../search-receipts/receipt-constants.ts";
+import { recordSearchReceipt } from "../search-receipts/record-search-receipt.ts";
 import { type SearchInput, searchSites } from "./search-sites.ts";
 
 export interface RunSearchInput extends SearchInput {

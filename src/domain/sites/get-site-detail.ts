@@ -4,13 +4,13 @@
  * once, and only when the search is live and returned this domain.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import { resultSelections, searchReceiptResults, searchReceipts } from "../../../db/schema/receipts.ts";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
+import { resultSelections, searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import { sites } from "../../../db/schema/sites.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
-import { buildActionInterestSidecar } from "../receipts/action-interest-sidecar.ts";
-import { liveReturnedResult } from "../receipts/live-result.ts";
+import { buildActionInterestSidecar } from "../search-receipts/action-interest-sidecar.ts";
+import { liveReturnedResult } from "../search-receipts/live-result.ts";
 import { normalizeDomain } from "./domain-name.ts";
 import { siteRecordColumns, toSiteRecord } from "./site-record.ts";
 

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { SEARCH_ID_PATTERN } from "../../domain/receipts/search-id.ts";
+import { SEARCH_ID_PATTERN } from "../../domain/search-receipts/search-id.ts";
 import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { isHeadRequest } from "../../http/head-request.ts";

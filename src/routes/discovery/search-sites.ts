@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { SearchSurface } from "../../domain/receipts/receipt-constants.ts";
 import { type RunSearchInput, runSearch } from "../../domain/search/run-search.ts";
 import { SEARCH_MAX_PAGE, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../domain/search/search-sites.ts";
 import { MAX_QUERY_LENGTH } from "../../domain/search/text-query.ts";
+import type { SearchSurface } from "../../domain/search-receipts/receipt-constants.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";

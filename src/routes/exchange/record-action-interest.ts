@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { ACTION_INTEREST_CONFIRMATION_VERSION, ACTION_TYPES } from "../../domain/receipts/receipt-constants.ts";
-import { recordActionInterest } from "../../domain/receipts/record-action-interest.ts";
-import { SEARCH_ID_PATTERN } from "../../domain/receipts/search-id.ts";
+import { ACTION_INTEREST_CONFIRMATION_VERSION, ACTION_TYPES } from "../../domain/search-receipts/receipt-constants.ts";
+import { recordActionInterest } from "../../domain/search-receipts/record-action-interest.ts";
+import { SEARCH_ID_PATTERN } from "../../domain/search-receipts/search-id.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";

@@ -5,7 +5,7 @@ import {
   ACTION_INTEREST_CONFIRMATION_VERSION,
   ACTION_INTEREST_TOOL,
   ACTION_TYPES,
-} from "../../domain/receipts/receipt-constants.ts";
+} from "../../domain/search-receipts/receipt-constants.ts";
 import { CATEGORIES } from "../../domain/sites/site-fields.ts";
 
 export const SiteSchema = z

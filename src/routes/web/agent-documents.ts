@@ -6,8 +6,8 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { buildDescriptor, FREE_LIMITS, SERVICE_VERSION } from "../../domain/descriptor/build-descriptor.ts";
-import { INVOCATION_CONDITION } from "../../domain/receipts/action-interest-sidecar.ts";
-import { RECEIPT_LIFETIME_DAYS } from "../../domain/receipts/receipt-constants.ts";
+import { INVOCATION_CONDITION } from "../../domain/search-receipts/action-interest-sidecar.ts";
+import { RECEIPT_LIFETIME_DAYS } from "../../domain/search-receipts/receipt-constants.ts";
 import type { AppEnv } from "../../http/context.ts";
 
 /** Pages, manifests and agent documents may be cached briefly by anyone. */

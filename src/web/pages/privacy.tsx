@@ -5,14 +5,14 @@
  * descriptor's. Features not built yet are described as the policy that applies once they are offered.
  */
 import { PROVIDER_EXCHANGE_POLICY } from "../../domain/descriptor/provider-exchange-policy.ts";
-import { INVOCATION_CONDITION } from "../../domain/receipts/action-interest-sidecar.ts";
+import { INVOCATION_CONDITION } from "../../domain/search-receipts/action-interest-sidecar.ts";
 import {
   ACTION_INTEREST_ARGUMENTS,
   ACTION_INTEREST_CONFIRMATION_VERSION,
   ACTION_INTEREST_TOOL,
   ACTION_TYPES,
   RECEIPT_LIFETIME_DAYS,
-} from "../../domain/receipts/receipt-constants.ts";
+} from "../../domain/search-receipts/receipt-constants.ts";
 import { buildSiteLinks, describeService } from "../../routes/web/agent-documents.ts";
 import { StackingTable } from "../components.tsx";
 import { Layout } from "../layout.tsx";

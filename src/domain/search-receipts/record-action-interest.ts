@@ -4,7 +4,7 @@
  * or charge, changes no rank or score, and dies with its source search.
  */
 import { and, eq, gt, not, sql } from "drizzle-orm";
-import { actionInterestReceipts, searchReceiptResults, searchReceipts } from "../../../db/schema/receipts.ts";
+import { actionInterestReceipts, searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";

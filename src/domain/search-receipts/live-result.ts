@@ -1,5 +1,5 @@
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
-import { searchReceiptResults, searchReceipts } from "../../../db/schema/receipts.ts";
+import { searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
 
 /**
  * The rule selections and action interests share: the search receipt is still live and returned

@@ -1,4 +1,4 @@
-import { searchReceiptResults, searchReceipts } from "../../../db/schema/receipts.ts";
+import { searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import type { DomainContext } from "../context.ts";
 import type { SearchSurface } from "./receipt-constants.ts";
 import { newSearchId } from "./search-id.ts";

@@ -23,7 +23,7 @@ import {
   ACTION_TYPES,
   RECEIPT_LIFETIME_DAYS,
   SEARCH_SURFACES,
-} from "../../src/domain/receipts/receipt-constants.ts";
+} from "../../src/domain/search-receipts/receipt-constants.ts";
 
 const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
