@@ -70,9 +70,9 @@ const TYPE_NUMBERS: Readonly<Record<string, number>> = {
   HTTPS: 65,
   CAA: 257,
 };
-const NO_ERROR = 0;
-const NXDOMAIN = 3;
-const RCODE_NAMES: Record<number, string> = { 1: "FORMERR", 2: "SERVFAIL", 4: "NOTIMP", 5: "REFUSED" };
+export const NO_ERROR = 0;
+export const NXDOMAIN = 3;
+export const RCODE_NAMES: Record<number, string> = { 1: "FORMERR", 2: "SERVFAIL", 4: "NOTIMP", 5: "REFUSED" };
 
 /** A lookup asking the DoH JSON endpoint for A and AAAA records in parallel. */
 export function createDohLookup(options: DohResolverOptions): DnsLookup {
@@ -212,7 +212,7 @@ function readAnswer(payload: unknown, host: string, type: RecordType): DnsAnswer
 }
 
 /** A record type as a number, from any documented spelling; null when it cannot be read. */
-function readRecordType(value: unknown): number | null {
+export function readRecordType(value: unknown): number | null {
   const number = readInteger(value);
   if (number !== null) return number;
   if (typeof value !== "string") return null;
@@ -222,7 +222,7 @@ function readRecordType(value: unknown): number | null {
   return TYPE_NUMBERS[text] ?? null;
 }
 
-function readInteger(value: unknown): number | null {
+export function readInteger(value: unknown): number | null {
   if (typeof value === "number") return Number.isInteger(value) ? value : null;
   if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
   return null;
@@ -235,6 +235,6 @@ function canonicalAddress(data: string): string {
   return ip ? formatAddress(ip) : text;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
