@@ -13,7 +13,7 @@
  *   than dropped.
  */
 import { createApp } from "./app.ts";
-import { createDependencies } from "./http/middleware/dependencies.ts";
+import { createDependencies } from "./deps.ts";
 import type { GroupDefinition } from "./http/routes.ts";
 import type { CronTask, QueueConsumer } from "./jobs/group-jobs.ts";
 import { createGroups } from "./routes/groups.ts";

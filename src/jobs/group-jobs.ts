@@ -3,7 +3,7 @@
  * by queue name. src/worker.ts turns the declarations of a Worker's groups into its `scheduled`
  * and `queue` handlers.
  */
-import type { Dependencies } from "../http/context.ts";
+import type { Dependencies } from "../deps.ts";
 
 /** A task run each time its cron expression fires. */
 export interface CronTask {

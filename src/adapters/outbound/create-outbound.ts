@@ -16,6 +16,8 @@ export const crawlerUserAgent = (origin: string) => `${CRAWLER_PRODUCT} (+${orig
 export interface Outbound {
   openFetcher: OpenFetcher;
   vetHost: VetHost;
+  /** Whether private and loopback addresses may be fetched (FETCH_ALLOW_PRIVATE). */
+  allowPrivate: boolean;
 }
 
 /**
@@ -31,5 +33,6 @@ export function createOutbound(config: Pick<Config, "DOH_URL" | "FETCH_ALLOW_PRI
     openFetcher: ({ deadline }) =>
       createGuardedFetch({ resolver, allowPrivate, userAgent: crawlerUserAgent(origin), deadline }),
     vetHost: (hostname) => vetHostAddresses(hostname, { resolver, allowPrivate }),
+    allowPrivate,
   };
 }

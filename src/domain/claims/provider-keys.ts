@@ -59,7 +59,7 @@ export async function verifyProviderKey(
         claim_id: string;
       })
     | undefined;
-  if (!row || row.status !== "verified") return { status: "invalid" };
+  if (row?.status !== "verified") return { status: "invalid" };
   if (!isVerifiedAndFresh(row, now)) return { status: "claim_not_fresh" };
   return {
     status: "active",

@@ -30,9 +30,9 @@ export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
   app.openapi(checkSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
-    parseCrawlTarget(url, deps.config.FETCH_ALLOW_PRIVATE);
+    parseCrawlTarget(url, deps.allowPrivate);
     await spendRateLimit(c, CHECK_LIMIT);
-    const result = await checkSite({ ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE }, input: { url } });
+    const result = await checkSite({ ctx: deps, input: { url } });
     c.header("Cache-Control", "no-store");
     return c.json(result, 200);
   });

@@ -40,10 +40,10 @@ export function registerSubmitSite(app: OpenAPIHono<AppEnv>) {
   app.openapi(submitSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
-    parseCrawlTarget(url, deps.config.FETCH_ALLOW_PRIVATE);
+    parseCrawlTarget(url, deps.allowPrivate);
     await spendRateLimit(c, SUBMIT_LIMIT);
     const submission = await submitSite({
-      ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+      ctx: deps,
       input: { url },
     });
     c.header("Cache-Control", "no-store");

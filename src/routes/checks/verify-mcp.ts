@@ -46,12 +46,11 @@ export function registerVerifyMcp(app: OpenAPIHono<AppEnv>) {
   app.openapi(verifyMcpRoute, async (c) => {
     const { url } = c.req.valid("query");
     const deps = c.var.deps;
-    const allowPrivate = deps.config.FETCH_ALLOW_PRIVATE;
-    parseVerifyTarget(url, allowPrivate);
+    parseVerifyTarget(url, deps.allowPrivate);
     if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": "no-store" });
     await spendRateLimit(c, VERIFY_MCP_LIMIT);
     const result = await verifyMcp({
-      ctx: { openFetcher: deps.openFetcher, vetHost: deps.vetHost, allowPrivate },
+      ctx: deps,
       input: { url },
     });
     c.header("Cache-Control", "no-store");

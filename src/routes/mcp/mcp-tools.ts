@@ -98,11 +98,9 @@ const refuseCrossOriginBrowsers: Guard = async (c) => {
   await refuseCrossOriginBrowserMutations()(c, async () => {});
 };
 
-const toCheckContext = (c: RequestContext) => ({ ...c.var.deps, allowPrivate: c.var.deps.config.FETCH_ALLOW_PRIVATE });
-
 /** REST's refusal of a URL that could never be crawled, made before the call spends quota. */
 const refuseUnusableCrawlUrl: Precheck<{ url: string }> = (c, { url }) => {
-  parseCrawlTarget(url, c.var.deps.config.FETCH_ALLOW_PRIVATE);
+  parseCrawlTarget(url, c.var.deps.allowPrivate);
 };
 
 /** The search header (X-SVC-Synthetic) read from the MCP request, with REST's rule and message. */
@@ -170,7 +168,7 @@ export const MCP_TOOLS: McpTool[] = [
     input: createBodyInput(UrlBodySchema),
     precheck: refuseUnusableCrawlUrl,
     limit: CHECK_LIMIT,
-    run: (c, { url }) => checkSite({ ctx: toCheckContext(c), input: { url } }),
+    run: (c, { url }) => checkSite({ ctx: c.var.deps, input: { url } }),
   }),
   defineTool({
     name: "verify_mcp",
@@ -179,13 +177,10 @@ export const MCP_TOOLS: McpTool[] = [
     annotations: { readOnlyHint: true, openWorldHint: true },
     input: createParametersInput({ query: VerifyMcpQuerySchema }),
     precheck: (c, { url }) => {
-      parseVerifyTarget(url, c.var.deps.config.FETCH_ALLOW_PRIVATE);
+      parseVerifyTarget(url, c.var.deps.allowPrivate);
     },
     limit: VERIFY_MCP_LIMIT,
-    run: (c, { url }) => {
-      const { openFetcher, vetHost, config } = c.var.deps;
-      return verifyMcp({ ctx: { openFetcher, vetHost, allowPrivate: config.FETCH_ALLOW_PRIVATE }, input: { url } });
-    },
+    run: (c, { url }) => verifyMcp({ ctx: c.var.deps, input: { url } }),
   }),
   defineTool({
     name: "submit_site",
@@ -195,7 +190,7 @@ export const MCP_TOOLS: McpTool[] = [
     input: createBodyInput(UrlBodySchema),
     precheck: refuseUnusableCrawlUrl,
     limit: SUBMIT_LIMIT,
-    run: (c, { url }) => submitSite({ ctx: toCheckContext(c), input: { url } }),
+    run: (c, { url }) => submitSite({ ctx: c.var.deps, input: { url } }),
   }),
   defineTool({
     name: ACTION_INTEREST_TOOL,
