@@ -103,11 +103,9 @@ export const SIGNAL_GUIDES: Record<SignalField, SignalGuide> = {
   },
 };
 
-/** What a signal's state means for its owner, in one sentence, for the states a crawl reports. */
-export function adviceFor(field: SignalField, status: SignalEvidence["status"]): string {
+/** What its owner can do about a signal that is not present, in plain words. */
+export function adviceFor(field: SignalField, status: Exclude<SignalEvidence["status"], "present">): string {
   switch (status) {
-    case "present":
-      return "Nothing to fix: agents can use it.";
     case "absent":
       return SIGNAL_GUIDES[field].howToAdd;
     case "blocked":

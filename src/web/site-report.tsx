@@ -166,19 +166,21 @@ function SignalCard({ field, evidence, links }: { field: SignalField; evidence: 
           <tbody>
             {evidence.fetched.map((fetch) => (
               <tr>
-                <td>
+                <td data-label="URL">
                   <code class="url">{fetch.url}</code>
                 </td>
-                <td>{fetch.status === null ? "no answer" : String(fetch.status)}</td>
-                <td>{fetch.content_type ?? "none"}</td>
+                <td data-label="Status">{fetch.status === null ? "no answer" : String(fetch.status)}</td>
+                <td data-label="Type">{fetch.content_type ?? "none"}</td>
               </tr>
             ))}
           </tbody>
         </StackingTable>
       ) : null}
-      <p>
-        <strong>{evidence.status === "present" ? "Status:" : "How to fix:"}</strong> {adviceFor(field, evidence.status)}
-      </p>
+      {evidence.status === "present" ? null : (
+        <p>
+          <strong>How to fix:</strong> {adviceFor(field, evidence.status)}
+        </p>
+      )}
       <p class="refs">
         {guide.standards.map((standard) => (
           <>
@@ -226,6 +228,19 @@ export function Report({ report, links }: ReportProps) {
             </>
           )}
         </p>
+        <ul class="glance" aria-label="Signals at a glance">
+          {SIGNAL_FIELDS.map((field) => {
+            const { status } = report.signals[field];
+            return (
+              <li class={status === "present" ? "on" : "off"}>
+                <a href={`#signal-${field}`}>
+                  <span aria-hidden="true">{STATUS_LABELS[status].symbol}</span> {SIGNAL_GUIDES[field].label}
+                  <span class="visually-hidden">: {STATUS_LABELS[status].text.toLowerCase()}</span>
+                </a>
+              </li>
+            );
+          })}
+        </ul>
         <CategoryAndTags category={report.category} tags={report.tags} />
       </section>
 

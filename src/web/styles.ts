@@ -43,6 +43,7 @@ table.stacking tr{padding:.5rem 0;border-bottom:1px solid var(--line)}
 table.stacking td{padding:.1rem 0;border:0}
 table.stacking td:first-child{font-weight:600}
 table.stacking td:empty{display:none}
+table.stacking td[data-label]:not(:first-child)::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
 }
 input,select,textarea{font:inherit;color:inherit;background:#fff;border:1px solid #64748b;border-radius:.375rem;padding:.5rem .7rem;max-width:100%}
 input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c;border-width:2px}
@@ -92,6 +93,8 @@ button:disabled{opacity:.6;cursor:progress}
 .glance li{margin:0;padding:.05rem .5rem;border-radius:1rem;border:1px solid var(--line)}
 .glance .on{color:#14532d;background:#dcfce7;border-color:#86efac}
 .glance .off{color:#4b5563;background:#f8fafc}
+.glance a{color:inherit;text-decoration:none}.glance a:hover{text-decoration:underline}
+input,select{min-height:2.75rem}
 .pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin:1.5rem 0}
 .pager a{padding:.4rem .2rem}
 .score-card .score{margin:.25rem 0;font-weight:700}
