@@ -199,7 +199,7 @@ export interface ReportProps {
   links: SiteLinks;
 }
 
-/** The body of a report: score, crawl note, the seven signals and (when indexed) the history. */
+/** The body of a report: score (with its history when indexed), crawl note, the seven signals. */
 export function Report({ report, links }: ReportProps) {
   const problem = CRAWL_STATUS_TITLES[report.crawlStatus];
   const present = SIGNAL_FIELDS.filter((field) => report.signals[field].status === "present").length;
@@ -207,41 +207,59 @@ export function Report({ report, links }: ReportProps) {
     <>
       <section aria-labelledby="score-heading" class="score-card">
         <h2 id="score-heading">Score</h2>
-        <p class="score">
-          <span class="score-value">{report.score}</span>
-          <span class="score-of">/100</span>
-        </p>
-        <meter min={0} max={100} low={50} high={80} optimum={100} value={report.score} aria-labelledby="score-heading">
-          {report.score} of 100
-        </meter>
-        <p>
-          {present} of 7 signals present.{" "}
-          {report.source === "live" ? (
-            <>
-              Checked live{" "}
-              <time datetime={report.crawledAt}>{report.crawledAt.replace("T", " ").slice(0, 19)} UTC</time>
-              {report.durationMs !== undefined ? ` in ${(report.durationMs / 1000).toFixed(1)} s` : ""}.
-            </>
-          ) : (
-            <>
-              Last crawled <time datetime={report.crawledAt}>{report.crawledAt.slice(0, 10)}</time>.
-            </>
-          )}
-        </p>
-        <ul class="glance" aria-label="Signals at a glance">
-          {SIGNAL_FIELDS.map((field) => {
-            const { status } = report.signals[field];
-            return (
-              <li class={status === "present" ? "on" : "off"}>
-                <a href={`#signal-${field}`}>
-                  <span aria-hidden="true">{STATUS_LABELS[status].symbol}</span> {SIGNAL_GUIDES[field].label}
-                  <span class="visually-hidden">: {STATUS_LABELS[status].text.toLowerCase()}</span>
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-        <CategoryAndTags category={report.category} tags={report.tags} />
+        <div class="score-columns">
+          <div>
+            <p class="score">
+              <span class="score-value">{report.score}</span>
+              <span class="score-of">/100</span>
+            </p>
+            <meter
+              min={0}
+              max={100}
+              low={50}
+              high={80}
+              optimum={100}
+              value={report.score}
+              aria-labelledby="score-heading"
+            >
+              {report.score} of 100
+            </meter>
+            <p>
+              {present} of 7 signals present.{" "}
+              {report.source === "live" ? (
+                <>
+                  Checked live{" "}
+                  <time datetime={report.crawledAt}>{report.crawledAt.replace("T", " ").slice(0, 19)} UTC</time>
+                  {report.durationMs !== undefined ? ` in ${(report.durationMs / 1000).toFixed(1)} s` : ""}.
+                </>
+              ) : (
+                <>
+                  Last crawled <time datetime={report.crawledAt}>{report.crawledAt.slice(0, 10)}</time>.
+                </>
+              )}
+            </p>
+            <ul class="glance" aria-label="Signals at a glance">
+              {SIGNAL_FIELDS.map((field) => {
+                const { status } = report.signals[field];
+                return (
+                  <li class={status === "present" ? "on" : "off"}>
+                    <a href={`#signal-${field}`}>
+                      <span aria-hidden="true">{STATUS_LABELS[status].symbol}</span> {SIGNAL_GUIDES[field].label}
+                      <span class="visually-hidden">: {STATUS_LABELS[status].text.toLowerCase()}</span>
+                    </a>
+                  </li>
+                );
+              })}
+            </ul>
+            <CategoryAndTags category={report.category} tags={report.tags} />
+          </div>
+          {report.source === "index" ? (
+            <div>
+              <h3 id="history-heading">History</h3>
+              <ScoreHistoryChart history={report.history} id="history" />
+            </div>
+          ) : null}
+        </div>
       </section>
 
       {problem ? (
@@ -261,13 +279,6 @@ export function Report({ report, links }: ReportProps) {
           ))}
         </ul>
       </section>
-
-      {report.source === "index" ? (
-        <section aria-labelledby="history-heading">
-          <h2 id="history-heading">Score history</h2>
-          <ScoreHistoryChart history={report.history} id="history" />
-        </section>
-      ) : null}
     </>
   );
 }

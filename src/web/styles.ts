@@ -97,6 +97,9 @@ button:disabled{opacity:.6;cursor:progress}
 input,select{min-height:2.75rem}
 .pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin:1.5rem 0}
 .pager a{padding:.4rem .2rem}
+.score-columns{display:grid;gap:0 2rem}
+@media (min-width:48rem){.score-columns{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
+.score-columns h3{margin-top:.5rem}
 .score-card .score{margin:.25rem 0;font-weight:700}
 .score-card .score-value{font-size:2.6rem;line-height:1}
 .score-card .score-of{font-size:1.1rem;color:var(--muted)}
