@@ -241,8 +241,12 @@ describe("GET /docs", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
     const html = await response.text();
-    expect(html).not.toMatch(/<script|<link|src=/i);
-    expect(html).toContain('href="/openapi.json"');
+    // Self-contained: no script, and every link or image it loads is the service's own.
+    expect(html).not.toMatch(/<script/i);
+    const loaded = [...html.matchAll(/<(?:link|img)\b[^>]*\b(?:href|src)="([^"]*)"/gi)].map((match) => match[1]);
+    expect(loaded.length).toBeGreaterThan(0);
+    for (const url of loaded) expect(url?.startsWith("http://svc.test/"), url).toBe(true);
+    expect(html).toContain('href="http://svc.test/openapi.json"');
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         expect(html, operation.operationId).toContain(`id="op-${operation.operationId}"`);
