@@ -99,7 +99,7 @@ export function Layout({ origin, url, title, description, current, head, childre
                 {service.name} {service.version}: a free, neutral index. Organic ordering and scores are never changed
                 by anything paid.
               </p>
-              <nav aria-label="Documents">
+              <nav aria-label="More">
                 <ul>
                   <li>
                     <a href={links.submit}>Submit a site</a>

@@ -153,6 +153,19 @@ describe("search from the web", () => {
     expect(domains).toEqual([`/sites/f-mcp-${t}.test`]);
   });
 
+  it("says so when a page is past the last one, and links to the last", async () => {
+    const t = uniqueToken();
+    await insertSites([{ domain: `past-${t}.test`, name: `${t} Past` }]);
+    const page = await expectHtml(await asClient()(`/search?q=${t}&page=3`), 200);
+    const text = mainText(page);
+    expect(text).toContain("1 site matches.");
+    expect(text).not.toContain("Showing");
+    expect(text).toContain("This page is past the last one.");
+    expect(tags(page).find((tag) => tag.name === "a" && tag.attributes.href?.includes(`q=${t}`))?.attributes.href).toBe(
+      `${ORIGIN}/search?q=${t}`,
+    );
+  });
+
   it("honours X-SVC-Synthetic: true on the page's search", async () => {
     const t = uniqueToken();
     await insertSites([{ domain: `syn-${t}.test`, name: `${t} Synthetic` }]);

@@ -3,7 +3,7 @@
  * driving Debian's Chromium, headless with a fresh profile; axe-core's script evaluated in each page
  * to audit it; and screenshots of a page at desktop and phone width, written to dist/screenshots.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,11 @@ export interface Browser {
 
 /** Chromium with a fresh profile in a temporary folder, removed on close. */
 export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `no Chromium at ${CHROMIUM_PATH}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
+    );
+  }
   const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,

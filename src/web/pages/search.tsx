@@ -49,8 +49,15 @@ function Results({ origin, values, result }: { origin: string; values: SearchFor
       <h2 id="results-heading">Results</h2>
       <p>
         {describeTotal(result)}
-        {result.total > 0 ? ` Showing ${first} to ${first + result.results.length - 1}, best score first.` : ""}
+        {result.results.length > 0
+          ? ` Showing ${first} to ${first + result.results.length - 1}, best score first.`
+          : ""}
       </p>
+      {result.total > 0 && result.results.length === 0 ? (
+        <p>
+          This page is past the last one. <a href={searchPageUrl(origin, values, pages)}>Go to page {pages}</a>.
+        </p>
+      ) : null}
       {result.total === 0 ? (
         <p>Try fewer or shorter words, or fewer filters; words match names, descriptions and domains.</p>
       ) : null}
