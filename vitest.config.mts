@@ -34,6 +34,17 @@ export default defineConfig({
         },
       },
       {
+        // The pages in Debian's Chromium, against one `npm start` for the whole project.
+        test: {
+          name: "browser",
+          environment: "node",
+          include: ["test/browser/**/*.test.{ts,tsx}"],
+          globalSetup: ["test/support/browser-stack.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },

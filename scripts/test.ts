@@ -1,7 +1,7 @@
 /**
  * `npm test`: lint, typecheck, the OpenAPI document's lint (Redocly and Spectral),
  * `wrangler deploy --dry-run` of every environment (with its gzip size), then every test project: unit and protocol (Node), integration (inside workerd) and
- * e2e (`npm start` as a user runs it).
+ * e2e (`npm start` as a user runs it) and browser (the pages in Chromium against `npm start`).
  *
  * TEST_DATABASE_URL / TEST_REDIS_URL put the test stacks in front of real Postgres and Redis
  * servers (CI does this); without them the embedded defaults are used.
@@ -72,7 +72,7 @@ for (const environment of environments) {
 }
 console.log(`\nbundle sizes:\n  ${sizes.join("\n  ")}`);
 
-run("tests (vitest: unit, protocol, integration in workerd, e2e)", bin("vitest"), [
+run("tests (vitest: unit, protocol, integration in workerd, e2e, browser)", bin("vitest"), [
   "run",
   "--reporter=default",
   "--reporter=json",

@@ -12,10 +12,11 @@ import { buildSiteLinks, describeService, OPENAPI_MEDIA_TYPE, type SiteLinks } f
 import { SITE_STYLESHEET } from "./styles.ts";
 
 /** The entries of the site navigation, in order; a page names the one it is. */
-export type NavEntry = "home" | "docs" | "privacy" | "api";
+export type NavEntry = "home" | "check" | "docs" | "privacy" | "api";
 
 const NAV_ENTRIES: { entry: NavEntry; label: string; href: (links: SiteLinks) => string }[] = [
-  { entry: "home", label: "Home", href: (links) => links.home },
+  { entry: "home", label: "Search", href: (links) => links.home },
+  { entry: "check", label: "Check a site", href: (links) => links.check },
   { entry: "docs", label: "Docs", href: (links) => links.docs },
   { entry: "privacy", label: "Privacy", href: (links) => links.privacy },
   { entry: "api", label: "API", href: (links) => links.descriptor },
@@ -98,8 +99,14 @@ export function Layout({ origin, url, title, description, current, head, childre
                 {service.name} {service.version}: a free, neutral index. Organic ordering and scores are never changed
                 by anything paid.
               </p>
-              <nav aria-label="Documents">
+              <nav aria-label="More">
                 <ul>
+                  <li>
+                    <a href={links.submit}>Submit a site</a>
+                  </li>
+                  <li>
+                    <a href={links.verifyMcp}>Verify an MCP server</a>
+                  </li>
                   <li>
                     <a href={links.descriptor}>Index descriptor</a>
                   </li>

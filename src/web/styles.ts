@@ -43,11 +43,79 @@ table.stacking tr{padding:.5rem 0;border-bottom:1px solid var(--line)}
 table.stacking td{padding:.1rem 0;border:0}
 table.stacking td:first-child{font-weight:600}
 table.stacking td:empty{display:none}
+table.stacking td[data-label]:not(:first-child)::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
 }
-.search-form{display:flex;flex-wrap:wrap;gap:.5rem;margin:1.25rem 0}
-.search-form input{flex:1 1 10rem;min-width:0;padding:.55rem .75rem;font:inherit;color:inherit;background:#fff;border:1px solid #94a3b8;border-radius:.375rem}
+input,select,textarea{font:inherit;color:inherit;background:#fff;border:1px solid #64748b;border-radius:.375rem;padding:.5rem .7rem;max-width:100%}
+input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c;border-width:2px}
+label{font-weight:600}
+.field-row{display:flex;flex-wrap:wrap;gap:.5rem}
+.field-row input{flex:1 1 12rem;min-width:0}
+.search-form,.url-form{margin:1.25rem 0}
+.url-form label{display:block;margin-bottom:.25rem}
+.field-hint{margin:.1rem 0 .4rem;color:var(--muted);font-size:.92rem}
+.field-error{margin:.3rem 0;color:#b91c1c;font-weight:600}
+.filters{margin-top:.75rem}
+.filters summary{cursor:pointer;font-weight:600;color:var(--accent);padding:.25rem 0}
+.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.75rem 1rem;margin-top:.5rem}
+.field label{display:block;font-size:.92rem;margin-bottom:.15rem}
+.field input,.field select{width:100%}
 button{padding:.55rem 1.1rem;font:inherit;font-weight:600;color:#fff;background:var(--accent);border:1px solid var(--accent);border-radius:.375rem;cursor:pointer}
 button:hover{background:var(--accent-dark)}
+button:disabled{opacity:.6;cursor:progress}
+.inline-form{margin:.75rem 0}
+.progress{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:.75rem 0}
+.progress[hidden]{display:none}
+.notice{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--line);border-left-width:5px;border-radius:.375rem;background:var(--surface)}
+.notice>:last-child{margin-bottom:0}
+.notice-title{margin:0 0 .25rem;font-weight:700}
+.notice-error{border-color:#b91c1c;background:#fef2f2}
+.notice-warning{border-color:#b45309;background:#fffbeb}
+.notice-success{border-color:#15803d;background:#f0fdf4}
+.notice-info{border-color:var(--accent);background:#eff6ff}
+.breadcrumb{margin:0;font-size:.92rem;color:var(--muted)}
+.site-id{margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;color:var(--muted)}
+.verified{display:inline-block;padding:0 .45rem;font-size:.8rem;font-weight:600;color:#166534;border:1px solid #86efac;border-radius:1rem;background:#f0fdf4}
+.facts{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.5rem 0;font-size:.92rem}
+.facts div{display:flex;gap:.4rem}
+.facts dt{font-weight:600;color:var(--muted)}.facts dt::after{content:":"}
+.facts dd{margin:0}
+.results{list-style:none;padding:0;margin:1rem 0}
+.result{display:flex;gap:1rem;justify-content:space-between;padding:1rem 0;border-bottom:1px solid var(--line)}
+.result-main{min-width:0;flex:1}
+.result h3{margin:0;font-size:1.15rem}
+.result-domain{margin:.1rem 0;color:var(--muted);font-size:.92rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.result-description{margin:.3rem 0;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;line-clamp:3;overflow:hidden}
+.result-score{flex:none;margin:0;min-width:4.5rem;text-align:center;align-self:flex-start;padding:.35rem .5rem;border-radius:.5rem;color:#fff}
+.result-score .score-value{display:block;font-size:1.5rem;font-weight:700;line-height:1.1}
+.result-score .score-of{font-size:.8rem}
+.band-high{background:#15803d}.band-mid{background:#a16207}.band-low{background:#c2410c}.band-poor{background:#b91c1c}
+.glance{display:flex;flex-wrap:wrap;gap:.3rem;list-style:none;padding:0;margin:.4rem 0;font-size:.82rem}
+.glance li{margin:0;padding:.05rem .5rem;border-radius:1rem;border:1px solid var(--line)}
+.glance .on{color:#14532d;background:#dcfce7;border-color:#86efac}
+.glance .off{color:#4b5563;background:#f8fafc}
+.glance a{color:inherit;text-decoration:none}.glance a:hover{text-decoration:underline}
+input,select{min-height:2.75rem}
+.pager{display:flex;justify-content:space-between;align-items:center;gap:1rem;margin:1.5rem 0}
+.pager a{padding:.4rem .2rem}
+.score-columns{display:grid;gap:0 2rem}
+@media (min-width:48rem){.score-columns{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
+.score-columns h3{margin-top:.5rem}
+.score-card .score{margin:.25rem 0;font-weight:700}
+.score-card .score-value{font-size:2.6rem;line-height:1}
+.score-card .score-of{font-size:1.1rem;color:var(--muted)}
+meter{display:block;width:100%;max-width:24rem;height:1rem}
+.signals{list-style:none;padding:0;margin:0}
+.signal{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--line);border-left-width:5px;border-radius:.375rem}
+.signal h3{margin:0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;justify-content:space-between}
+.signal-present{border-left-color:#15803d}.signal-absent{border-left-color:#94a3b8}.signal-blocked{border-left-color:#b45309}.signal-error{border-left-color:#b91c1c}
+.status{display:inline-block;padding:0 .55rem;border-radius:1rem;font-size:.85rem;font-weight:700;white-space:nowrap}
+.status-present{color:#14532d;background:#dcfce7}.status-absent{color:#374151;background:#e5e7eb}.status-blocked{color:#78350f;background:#fef3c7}.status-error{color:#7f1d1d;background:#fee2e2}
+.refs{font-size:.92rem}
+code.url{word-break:break-all}
+.chart{margin:.5rem 0}
+.chart svg{display:block;width:100%;max-width:30rem;height:auto}
+.chart figcaption{font-size:.92rem;color:var(--muted)}
+textarea.snippet{display:block;width:100%;margin:.25rem 0 .75rem;font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
 .site-footer{border-top:1px solid var(--line);background:var(--surface);color:var(--muted);font-size:.92rem}
 .site-footer .container{padding-top:1.25rem;padding-bottom:2rem}
 .site-footer ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;margin:.5rem 0 0;padding:0;list-style:none}

@@ -90,7 +90,7 @@ describe("GET / (home page)", () => {
     expect(header).toContain(`<${links.apiCatalog}>; rel="api-catalog"`);
   });
 
-  it("holds schema.org JSON-LD: a WebSite with a SearchAction on /api/v1/search, and the WebAPI", async () => {
+  it("holds schema.org JSON-LD: a WebSite with a SearchAction on the search page and /api/v1/search, and the WebAPI", async () => {
     const page = await (await call("/")).text();
     const [jsonLd] = jsonLdBlocks(page);
     expect(jsonLd?.["@context"]).toBe("https://schema.org");
@@ -102,7 +102,14 @@ describe("GET / (home page)", () => {
       description: expect.stringContaining("AI agents"),
       potentialAction: {
         "@type": "SearchAction",
-        target: { "@type": "EntryPoint", urlTemplate: `${ORIGIN}/api/v1/search?q={search_term_string}` },
+        target: [
+          { "@type": "EntryPoint", urlTemplate: `${ORIGIN}/search?q={search_term_string}`, contentType: "text/html" },
+          {
+            "@type": "EntryPoint",
+            urlTemplate: `${ORIGIN}/api/v1/search?q={search_term_string}`,
+            contentType: "application/json",
+          },
+        ],
         "query-input": "required name=search_term_string",
       },
     });

@@ -1,8 +1,10 @@
 /**
  * The one layout of the pages for people: every page served through it has the same document
- * head, landmarks, site navigation and Content-Security-Policy, and whatever a page puts in it
+ * head, landmarks, site navigation and Content-Security-Policy (a page that runs the progress
+ * script names exactly it, by hash), and whatever a page puts in it
  * (titles, names, data) is shown as text, never read as markup.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { type HtmlTag, walkHtml } from "../../src/domain/classification/site-metadata.ts";
@@ -11,6 +13,7 @@ import { buildSiteLinks } from "../../src/routes/web/agent-documents.ts";
 import { createWebGroup } from "../../src/routes/web/index.ts";
 import { JsonLd } from "../../src/web/json-ld.tsx";
 import { Layout } from "../../src/web/layout.tsx";
+import { PROGRESS_SCRIPT } from "../../src/web/progress-script.ts";
 import { renderPage } from "../../src/web/render-page.ts";
 
 const ORIGIN = "https://ars.test";
@@ -25,9 +28,13 @@ const BINDINGS = {
 };
 
 const PAGES = [
-  { path: "/", url: links.home, current: links.home },
-  { path: "/docs", url: links.docs, current: links.docs },
-  { path: "/privacy", url: links.privacy, current: links.privacy },
+  { path: "/", url: links.home, current: [links.home], script: false },
+  { path: "/search", url: links.search, current: [links.home], script: false },
+  { path: "/check", url: links.check, current: [links.check], script: true },
+  { path: "/submit", url: links.submit, current: [], script: false },
+  { path: "/verify-mcp", url: links.verifyMcp, current: [], script: true },
+  { path: "/docs", url: links.docs, current: [links.docs], script: false },
+  { path: "/privacy", url: links.privacy, current: [links.privacy], script: false },
 ];
 
 function startTags(page: string): HtmlTag[] {
@@ -52,7 +59,7 @@ async function getPage(path: string): Promise<Response> {
   return app.fetch(new Request(`${ORIGIN}${path}`), BINDINGS);
 }
 
-describe.each(PAGES)("the page at $path", ({ path, url, current }) => {
+describe.each(PAGES)("the page at $path", ({ path, url, current, script }) => {
   it("is one HTML document in the shared layout: lang, charset, viewport, title, description, canonical, icon", async () => {
     const response = await getPage(path);
     expect(response.status).toBe(200);
@@ -88,30 +95,40 @@ describe.each(PAGES)("the page at $path", ({ path, url, current }) => {
 
     const siteNav = page.slice(page.indexOf('aria-label="Site"')).split("</nav>")[0]!;
     const navLinks = startTags(siteNav).filter((tag) => tag.name === "a");
-    expect(navLinks.map((a) => a.attributes.href)).toEqual([links.home, links.docs, links.privacy, links.descriptor]);
-    expect(navLinks.filter((a) => a.attributes["aria-current"] === "page").map((a) => a.attributes.href)).toEqual([
-      current,
+    expect(navLinks.map((a) => a.attributes.href)).toEqual([
+      links.home,
+      links.check,
+      links.docs,
+      links.privacy,
+      links.descriptor,
     ]);
+    expect(navLinks.filter((a) => a.attributes["aria-current"] === "page").map((a) => a.attributes.href)).toEqual(
+      current,
+    );
   });
 
-  it("loads nothing from elsewhere: one inline stylesheet, no script but JSON-LD, under a strict CSP", async () => {
+  it("loads nothing from elsewhere: one inline stylesheet, no script but JSON-LD and the progress script, under a strict CSP", async () => {
     const response = await getPage(path);
     const tags = startTags(await response.text());
     expect(tags.filter((tag) => tag.name === "style")).toHaveLength(1);
     expect(tags.filter((tag) => tag.name === "link" && tag.attributes.rel === "stylesheet")).toEqual([]);
-    expect(tags.filter((tag) => tag.name === "script" && tag.attributes.type !== "application/ld+json")).toEqual([]);
+    const scripts = tags.filter((tag) => tag.name === "script" && tag.attributes.type !== "application/ld+json");
+    expect(scripts.map((tag) => tag.content)).toEqual(script ? [PROGRESS_SCRIPT] : []);
+    expect(scripts.every((tag) => Object.keys(tag.attributes).length === 0)).toBe(true);
     expect(tags.filter((tag) => tag.attributes.style !== undefined)).toEqual([]);
 
     const csp = parseCsp(response.headers.get("content-security-policy") ?? "");
     expect(csp.get("default-src")).toEqual(["'none'"]);
-    expect(csp.has("script-src")).toBe(false);
+    // Exactly the page's script may run, named by the SHA-256 of its text.
+    const digest = createHash("sha256").update(PROGRESS_SCRIPT).digest("base64");
+    expect(csp.get("script-src")).toEqual(script ? [`'sha256-${digest}'`] : undefined);
     expect(csp.get("style-src")).toEqual(["'unsafe-inline'"]);
     expect(csp.get("img-src")).toEqual(["'self'", ORIGIN]);
     expect(csp.get("form-action")).toEqual(["'self'", ORIGIN]);
     expect(csp.get("base-uri")).toEqual(["'none'"]);
     expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("referrer-policy")).toBe("same-origin");
   });
 });
 

@@ -16,6 +16,10 @@ export const DOCUMENT_CACHE_CONTROL = "public, max-age=300";
 /** Where each web-root document lives, relative to the origin. */
 export const SITE_PATHS = {
   home: "/",
+  search: "/search",
+  check: "/check",
+  submit: "/submit",
+  verifyMcp: "/verify-mcp",
   docs: "/docs",
   privacy: "/privacy",
   favicon: "/favicon.svg",
@@ -35,6 +39,11 @@ export const OPENAPI_MEDIA_TYPE = "application/openapi+json";
 export interface SiteLinks {
   origin: string;
   home: string;
+  /** The pages for people: search results, the live check, submission, MCP verification. */
+  search: string;
+  check: string;
+  submit: string;
+  verifyMcp: string;
   /** The API root ({base_url}), without trailing slash. */
   apiBase: string;
   /** The index descriptor, GET {base_url}/. */
@@ -60,6 +69,10 @@ export function buildSiteLinks(origin: string): SiteLinks {
   return {
     origin,
     home: at(SITE_PATHS.home),
+    search: at(SITE_PATHS.search),
+    check: at(SITE_PATHS.check),
+    submit: at(SITE_PATHS.submit),
+    verifyMcp: at(SITE_PATHS.verifyMcp),
     apiBase: descriptor.base_url,
     descriptor: `${descriptor.base_url}/`,
     openApi: descriptor.openapi_spec,
@@ -74,6 +87,16 @@ export function buildSiteLinks(origin: string): SiteLinks {
     mcpDiscovery: at(SITE_PATHS.mcpDiscovery),
     searchTemplate: `${descriptor.base_url}/search?q={search_term_string}`,
   };
+}
+
+/** The report page of a site, `{origin}/sites/{domain}`. */
+export function siteReportUrl(origin: string, domain: string): string {
+  return `${origin}/sites/${encodeURIComponent(domain)}`;
+}
+
+/** The score badge of a site, `{origin}/badge/{domain}.svg`. */
+export function badgeUrl(origin: string, domain: string): string {
+  return `${origin}/badge/${encodeURIComponent(domain)}.svg`;
 }
 
 /** The service's name and description, exactly as the descriptor states them. */

@@ -1,13 +1,27 @@
 /**
- * GET / at the site root: the home page (its view is src/web/pages/home.tsx), with the API's
- * description, docs and catalog also in the Link header; and GET /favicon.svg, the icon it names.
+ * GET / and GET /search: the home page and the search page for people (views in
+ * src/web/pages/home.tsx and search.tsx), and GET /favicon.svg, the icon they name.
+ *
+ * A search runs when the URL carries any of the form's fields (an empty `q` included): it is the
+ * same domain operation as GET /api/v1/search, with surface `web`, the same receipt and the same
+ * free limit. Without them, / is the home page (with the API's description, docs and catalog also
+ * in the Link header) and /search the empty form; both are cached like documents. Other
+ * parameters (a campaign tag, say) are ignored rather than refused, so links to the pages keep
+ * working; the form's own fields are validated by the API's schema, and an empty field means
+ * "any", as a form sends every field.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { runSearch } from "../../domain/search/run-search.ts";
 import type { AppEnv } from "../../http/context.ts";
+import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
+import { fieldErrors } from "../../http/validation.ts";
 import { FAVICON_SVG } from "../../web/favicon.ts";
-import { pageSecurityHeaders } from "../../web/page-headers.ts";
 import { renderHomePage } from "../../web/pages/home.tsx";
+import { renderSearchPage } from "../../web/pages/search.tsx";
+import { SEARCH_FORM_FIELDS, type SearchFormValues } from "../../web/search-form.tsx";
+import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
 import { buildSiteLinks, DOCUMENT_CACHE_CONTROL, OPENAPI_MEDIA_TYPE, SITE_PATHS } from "./agent-documents.ts";
+import { pageHeaders } from "./page-errors.ts";
 
 /** The Link header of the home page: the API's description, its docs and its catalog (RFC 8631, 9727). */
 export function buildHomeLinkHeader(origin: string): string {
@@ -19,16 +33,58 @@ export function buildHomeLinkHeader(origin: string): string {
   ].join(", ");
 }
 
-/** Serves the home page at / and its icon at /favicon.svg. */
+/** The form's fields as sent (the first of repeated ones), or null when the form was not sent. */
+export function readSearchForm(params: URLSearchParams): SearchFormValues | null {
+  if (!SEARCH_FORM_FIELDS.some((field) => params.has(field))) return null;
+  const values: SearchFormValues = {};
+  for (const field of SEARCH_FORM_FIELDS) {
+    const value = params.get(field);
+    if (value !== null) values[field] = value;
+  }
+  return values;
+}
+
+/** The API's query from the form: empty fields left out, as "any". */
+function queryOf(values: SearchFormValues): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values)
+      .map(([field, value]) => [field, field === "q" ? value : value.trim()] as const)
+      .filter(([field, value]) => field === "q" || value !== ""),
+  );
+}
+
+/** Serves the home page at /, the search page at / and /search, and the icon at /favicon.svg. */
 export function registerHomePage(app: OpenAPIHono<AppEnv>) {
-  app.get(SITE_PATHS.home, async (c) => {
-    const { origin } = c.var.deps;
-    return c.html(await renderHomePage(origin, c.var.endpoints), 200, {
-      "Cache-Control": DOCUMENT_CACHE_CONTROL,
-      Link: buildHomeLinkHeader(origin),
-      ...pageSecurityHeaders(origin),
+  for (const path of [SITE_PATHS.home, SITE_PATHS.search]) {
+    app.get(path, async (c) => {
+      const { origin } = c.var.deps;
+      const values = readSearchForm(new URL(c.req.url).searchParams);
+      if (!values) {
+        if (path === SITE_PATHS.search) {
+          return c.html(await renderSearchPage({ origin, values: {} }), 200, pageHeaders(c, DOCUMENT_CACHE_CONTROL));
+        }
+        return c.html(await renderHomePage(origin, c.var.endpoints), 200, {
+          ...pageHeaders(c, DOCUMENT_CACHE_CONTROL),
+          Link: buildHomeLinkHeader(origin),
+        });
+      }
+
+      // Every answer below depends on this request (and a search writes its own receipt): never shared.
+      const parsed = SearchQuerySchema.safeParse(queryOf(values));
+      if (!parsed.success) {
+        const errors = fieldErrors(parsed.error, "query");
+        return c.html(await renderSearchPage({ origin, values, errors }), 400, pageHeaders(c, "no-store"));
+      }
+      const limitHeaders = await consumeRateLimit(c, SEARCH_LIMIT);
+      const synthetic = c.req.header("x-svc-synthetic") === "true" ? "true" : undefined;
+      const input = toSearchInput(parsed.data, { surface: "web", headers: { "x-svc-synthetic": synthetic } });
+      const result = await runSearch({ ctx: c.var.deps, input });
+      return c.html(await renderSearchPage({ origin, values, result }), 200, {
+        ...limitHeaders,
+        ...pageHeaders(c, "private, no-store"),
+      });
     });
-  });
+  }
 
   app.get(SITE_PATHS.favicon, (c) =>
     c.body(FAVICON_SVG, 200, {

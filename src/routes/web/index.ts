@@ -1,23 +1,40 @@
 /**
- * The public web root: the OpenAPI document and its reference page, the home page, the privacy
- * page, and the documents agents look for (llms.txt, robots.txt, the AI plugin manifest, the API
- * catalog, the MCP discovery document). Served at the site root, not under /api/v1.
+ * The public web root: the OpenAPI document and its reference page, the documents agents look for
+ * (llms.txt, robots.txt, the AI plugin manifest, the API catalog, the MCP discovery document), the
+ * score badges, and the pages for people (home and search, site reports, the check, submit and
+ * MCP verification forms, privacy), whose failures are pages too. Served at the site root, not
+ * under /api/v1.
  */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { registerAgentDocuments } from "./agent-documents.ts";
 import { registerApiReference } from "./api-reference.ts";
+import { registerBadge } from "./badge.ts";
+import { registerCheckPage } from "./check-page.ts";
 import { registerHomePage } from "./home-page.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
+import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
+import { registerSiteReportPage } from "./site-report-page.ts";
+import { registerSubmitPage } from "./submit-page.ts";
+import { registerVerifyMcpPage } from "./verify-mcp-page.ts";
 
 /** Builds the web group's endpoints. */
 export function createWebGroup(): RouteGroup {
   const siteRoutes = createRoutes();
   registerOpenApiDocument(siteRoutes);
-  registerApiReference(siteRoutes);
-  registerHomePage(siteRoutes);
-  registerPrivacyPage(siteRoutes);
   registerAgentDocuments(siteRoutes);
+  registerBadge(siteRoutes);
+
+  const pages = createPageRoutes();
+  registerHomePage(pages);
+  registerSiteReportPage(pages);
+  registerCheckPage(pages);
+  registerSubmitPage(pages);
+  registerVerifyMcpPage(pages);
+  registerApiReference(pages);
+  registerPrivacyPage(pages);
+  siteRoutes.route("/", pages);
+
   return { name: "web", routes: createRoutes(), siteRoutes };
 }
 

@@ -5,22 +5,13 @@
  */
 import { FREE_LIMITS } from "../../domain/descriptor/build-descriptor.ts";
 import { SIGNAL_WEIGHTS } from "../../domain/scoring/agentic-score.ts";
-import { SIGNAL_FIELDS, type SignalField } from "../../domain/sites/site-fields.ts";
+import { SIGNAL_FIELDS } from "../../domain/sites/site-fields.ts";
 import { buildSiteLinks, describeService, listCatalogEndpoints } from "../../routes/web/agent-documents.ts";
 import { JsonLd } from "../json-ld.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
-
-/** How each signal is named for people. */
-export const SIGNAL_LABELS: Record<SignalField, string> = {
-  has_llms_txt: "llms.txt",
-  has_ai_plugin: "AI plugin manifest",
-  has_openapi: "OpenAPI document",
-  has_structured_api: "Structured API",
-  has_mcp_server: "MCP server",
-  has_robots_ai: "AI rules in robots.txt",
-  has_schema_org: "schema.org markup",
-};
+import { SearchForm } from "../search-form.tsx";
+import { SIGNAL_LABELS } from "../signal-guide.ts";
 
 /** The home page's schema.org JSON-LD: the web site with its search action, and the API. */
 export function buildHomeJsonLd(origin: string) {
@@ -38,7 +29,11 @@ export function buildHomeJsonLd(origin: string) {
         inLanguage: "en",
         potentialAction: {
           "@type": "SearchAction",
-          target: { "@type": "EntryPoint", urlTemplate: links.searchTemplate },
+          // People land on the results page; agents may call the API with the same words.
+          target: [
+            { "@type": "EntryPoint", urlTemplate: `${links.search}?q={search_term_string}`, contentType: "text/html" },
+            { "@type": "EntryPoint", urlTemplate: links.searchTemplate, contentType: "application/json" },
+          ],
           "query-input": "required name=search_term_string",
         },
       },
@@ -94,15 +89,22 @@ export function HomePage({ origin, endpoints }: HomePageProps) {
       <h1>{name}</h1>
       <p class="lead">{description}</p>
       <p>Search, the top list, site details, statistics and the live checks are free and need no credentials.</p>
-      <search>
-        <form class="search-form" action={`${links.apiBase}/search`} method="get">
-          <label for="q" class="visually-hidden">
-            Search the index
-          </label>
-          <input type="search" id="q" name="q" placeholder="Search sites, e.g. payments" required />
-          <button type="submit">Search (JSON)</button>
-        </form>
-      </search>
+      <SearchForm action={links.search} />
+
+      <section id="for-owners">
+        <h2>For site owners</h2>
+        <ul>
+          <li>
+            <a href={links.check}>Check a site</a>: its score now, each signal with what we found and how to fix it
+          </li>
+          <li>
+            <a href={links.submit}>Submit a site</a> to the index
+          </li>
+          <li>
+            <a href={links.verifyMcp}>Verify an MCP server</a> with a live handshake
+          </li>
+        </ul>
+      </section>
 
       <section id="for-agents">
         <h2>For agents and developers</h2>

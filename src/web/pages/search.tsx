@@ -1,0 +1,161 @@
+/**
+ * The search page (`/search`, and `/` once the form is sent): the form with every filter, then one
+ * page of organic results, each with its score, the seven signals at a glance, category and tags,
+ * and paging that keeps the filters. A form that cannot run shows what is wrong with it.
+ */
+import type { SearchResponse } from "../../domain/search/run-search.ts";
+import type { FieldError } from "../../http/problem.ts";
+import { buildSiteLinks, siteReportUrl } from "../../routes/web/agent-documents.ts";
+import { scoreBand } from "../badge.ts";
+import { Notice } from "../components.tsx";
+import { Layout } from "../layout.tsx";
+import { renderPage } from "../render-page.ts";
+import { SEARCH_FIELD_LABELS, SEARCH_FORM_FIELDS, SearchForm, type SearchFormValues } from "../search-form.tsx";
+import { CategoryAndTags, SignalsAtAGlance } from "../site-report.tsx";
+
+export interface SearchPageProps {
+  origin: string;
+  values: SearchFormValues;
+  /** The search's answer, when it ran. */
+  result?: SearchResponse;
+  /** Why it did not run: the fields the form got wrong. */
+  errors?: FieldError[];
+}
+
+/** The search page's URL for these form values on another page (empty fields left out). */
+export function searchPageUrl(origin: string, values: SearchFormValues, page: number): string {
+  const params = new URLSearchParams();
+  for (const field of SEARCH_FORM_FIELDS) {
+    const value = field === "page" ? (page > 1 ? String(page) : "") : (values[field] ?? "");
+    if (value || field === "q") params.set(field, value);
+  }
+  return `${buildSiteLinks(origin).search}?${params}`;
+}
+
+function describeTotal(result: SearchResponse): string {
+  if (result.total === 0) return "No site matches.";
+  const count = result.total_exact
+    ? result.total.toLocaleString("en")
+    : `More than ${result.total.toLocaleString("en")}`;
+  return `${count} ${result.total === 1 ? "site matches" : "sites match"}.`;
+}
+
+function Results({ origin, values, result }: { origin: string; values: SearchFormValues; result: SearchResponse }) {
+  const first = (result.page - 1) * result.per_page + 1;
+  const pages = Math.max(1, Math.ceil(result.total / result.per_page));
+  const selection = result.search_id ? `?search_id=${encodeURIComponent(result.search_id)}` : "";
+  return (
+    <section aria-labelledby="results-heading">
+      <h2 id="results-heading">Results</h2>
+      <p>
+        {describeTotal(result)}
+        {result.results.length > 0
+          ? ` Showing ${first} to ${first + result.results.length - 1}, best score first.`
+          : ""}
+      </p>
+      {result.total > 0 && result.results.length === 0 ? (
+        <p>
+          This page is past the last one. <a href={searchPageUrl(origin, values, pages)}>Go to page {pages}</a>.
+        </p>
+      ) : null}
+      {result.total === 0 ? (
+        <p>Try fewer or shorter words, or fewer filters; words match names, descriptions and domains.</p>
+      ) : null}
+      <ol class="results" start={first}>
+        {result.results.map((site) => (
+          <li class="result">
+            <div class="result-main">
+              <h3>
+                <a href={`${siteReportUrl(origin, site.domain)}${selection}`}>{site.name}</a>
+              </h3>
+              <p class="result-domain">
+                {site.domain}
+                {site.is_verified ? <span class="verified">Verified owner</span> : null}
+              </p>
+              {site.description ? <p class="result-description">{site.description}</p> : null}
+              <SignalsAtAGlance flags={site} />
+              <CategoryAndTags category={site.category} tags={site.tags} />
+            </div>
+            <p class={`result-score band-${scoreBand(site.agentic_score)}`}>
+              <span class="score-value">{site.agentic_score}</span>
+              <span class="score-of">/100</span>
+              <span class="visually-hidden"> agent readiness score</span>
+            </p>
+          </li>
+        ))}
+      </ol>
+      {pages > 1 ? (
+        <nav class="pager" aria-label="Pages of results">
+          {result.page > 1 ? (
+            <a href={searchPageUrl(origin, values, result.page - 1)} rel="prev">
+              ← Previous
+            </a>
+          ) : (
+            <span />
+          )}
+          <span>
+            Page {result.page} of {result.total_exact ? pages : `${pages}+`}
+          </span>
+          {result.has_next ? (
+            <a href={searchPageUrl(origin, values, result.page + 1)} rel="next">
+              Next →
+            </a>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+export function SearchPage({ origin, values, result, errors }: SearchPageProps) {
+  const links = buildSiteLinks(origin);
+  const words = values.q?.trim();
+  const title = errors?.length
+    ? "Search: check the form"
+    : result
+      ? words
+        ? `Search results for “${words}”`
+        : "Search results"
+      : "Search the index";
+  return (
+    <Layout
+      origin={origin}
+      url={links.search}
+      title={title}
+      description="Search the index of sites scored for how ready they are to be used by AI agents."
+      current="home"
+    >
+      <h1>{title}</h1>
+      {errors?.length ? (
+        <Notice tone="error" title="The search could not run. Please correct the form:">
+          <ul>
+            {errors.map((error) => {
+              const label = (SEARCH_FIELD_LABELS as Record<string, string>)[error.field] ?? error.field;
+              // Every field but the page has an input to jump to.
+              return (
+                <li>
+                  {error.field === "page" ? label : <a href={`#${error.field}`}>{label}</a>} {error.message}.
+                </li>
+              );
+            })}
+          </ul>
+        </Notice>
+      ) : null}
+      <SearchForm action={links.search} values={values} errors={errors} />
+      {result ? <Results origin={origin} values={values} result={result} /> : null}
+      {result ? (
+        <p class="muted">
+          This search left a query-free receipt: which sites were shown, never what was searched for or by whom. See{" "}
+          <a href={links.privacy}>Privacy</a>.
+        </p>
+      ) : null}
+    </Layout>
+  );
+}
+
+/** The search page's HTML. */
+export function renderSearchPage(props: SearchPageProps): Promise<string> {
+  return renderPage(<SearchPage {...props} />);
+}

@@ -1,0 +1,238 @@
+/**
+ * The pages for people in a real browser (Debian's Chromium through Playwright), against `npm start`
+ * as a user runs it: search and open a report, run a live check of a fixture site with its
+ * progress message, submit a site, verify an MCP server. On every page: no serious or critical
+ * axe-core violation, nothing loaded from another origin, no Content-Security-Policy violation,
+ * nothing wider than a 390 px phone, and screenshots at desktop and phone width in
+ * dist/screenshots to look at.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Browser, launchBrowser, screenshotPage, seriousViolations } from "../support/browser.ts";
+
+/** What the tests read of an <img> in the page (the project's TypeScript has no DOM library). */
+type ImageElement = { naturalWidth: number; decode(): Promise<void> };
+
+const origin = inject("serviceOrigin");
+const fixtures = inject("fixtureOrigins");
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** What went wrong on a page while it was open: requests elsewhere, CSP reports, script errors. */
+interface PageWatch {
+  page: Page;
+  foreignRequests: string[];
+  policyViolations: string[];
+  scriptErrors: string[];
+}
+
+async function openPage(): Promise<PageWatch> {
+  const page = await browser.context.newPage();
+  const watch: PageWatch = { page, foreignRequests: [], policyViolations: [], scriptErrors: [] };
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith("data:")) watch.foreignRequests.push(url);
+  });
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) watch.policyViolations.push(message.text());
+  });
+  page.on("pageerror", (error) => watch.scriptErrors.push(String(error)));
+  return watch;
+}
+
+/**
+ * The checks every page must pass, then its screenshots: no serious or critical axe violation, one
+ * h1, nothing fetched from elsewhere, no policy violation or script error, nothing wider than a phone.
+ */
+async function expectGoodPage(watch: PageWatch, name: string) {
+  const { page } = watch;
+  expect(await seriousViolations(page), `${name}: accessibility`).toEqual([]);
+  expect(await page.locator("h1").count(), `${name}: one h1`).toBe(1);
+  const { phoneOverflow } = await screenshotPage(page, name);
+  expect(phoneOverflow, `${name}: wider than a 390 px phone by ${phoneOverflow} px`).toBeLessThanOrEqual(0);
+  expect(watch.foreignRequests, `${name}: requests to other origins`).toEqual([]);
+  expect(watch.policyViolations, `${name}: Content-Security-Policy violations`).toEqual([]);
+  expect(watch.scriptErrors, `${name}: script errors`).toEqual([]);
+}
+
+describe("search and a site's report", () => {
+  it("the home page searches by keyboard alone, and the skip link leads to the content", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    const response = await page.goto(`${origin}/`);
+    expect(response?.status()).toBe(200);
+    await expectGoodPage(watch, "home");
+
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent.trim()")).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate("document.activeElement.id")).toBe("main");
+
+    await page.focus("#q");
+    await page.keyboard.type("payment");
+    await Promise.all([page.waitForURL(/\/search\?/), page.keyboard.press("Enter")]);
+    expect(new URL(page.url()).searchParams.get("q")).toBe("payment");
+    await page.close();
+  });
+
+  it("shows results with score, signals, category and tags, pages through them, and opens a report", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    const response = await page.goto(`${origin}/search?q=&min_score=20`);
+    expect(response?.status()).toBe(200);
+    const results = page.locator("ol.results > li");
+    expect(await results.count()).toBe(20);
+    const first = results.first();
+    expect(await first.locator(".result-score .score-value").textContent()).toMatch(/^\d{1,3}$/);
+    expect(await first.locator("ul.glance > li").count()).toBe(7);
+    expect(await first.locator(".facts dt").allTextContents()).toEqual(["Category", "Tags"]);
+    await expectGoodPage(watch, "search-results");
+
+    await Promise.all([page.waitForURL(/page=2/), page.getByRole("link", { name: "Next →" }).click()]);
+    expect(await page.locator("ol.results").getAttribute("start")).toBe("21");
+
+    const name = (await results.first().locator("h3 a").textContent()) ?? "";
+    await Promise.all([page.waitForURL(/\/sites\//), results.first().locator("h3 a").click()]);
+    expect(new URL(page.url()).searchParams.get("search_id")).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await page.locator("h1").textContent()).toBe(name);
+    expect(await page.locator("ul.signals > li").count()).toBe(7);
+    expect(await page.locator("#badge-markdown").inputValue()).toMatch(
+      /^\[!\[agent ready: \d+\/100\]\(.+\.svg\)\]\(.+\)$/,
+    );
+    // The badge preview is an image that loaded.
+    expect(
+      await page.locator("#badge-heading ~ p img").evaluate((img: ImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
+    await expectGoodPage(watch, "site-report");
+    await page.close();
+  });
+
+  it("shows what is wrong with the form, on the form, with status 400", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    const response = await page.goto(`${origin}/search?q=x&min_score=500&has_api=maybe`);
+    expect(response?.status()).toBe(400);
+    expect(await page.getByRole("alert").textContent()).toMatch(/Lowest score must be at most 100/);
+    expect(await page.locator("#min_score").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator("#min_score").inputValue()).toBe("500");
+    await expectGoodPage(watch, "search-invalid");
+    await page.close();
+  });
+
+  it("answers an unknown domain with a 404 page that offers a live check, and a not-indexed badge", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    const response = await page.goto(`${origin}/sites/not-in-the-index.example`);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator("#check-url").inputValue()).toBe("https://not-in-the-index.example");
+    await expectGoodPage(watch, "site-unknown");
+
+    const badge = await page.goto(`${origin}/badge/not-in-the-index.example.svg`);
+    expect(badge?.status()).toBe(404);
+    // Shown as an image all the same, though its status says the site is unknown.
+    await page.goto(`${origin}/privacy`);
+    await page.setContent(`<img src="${origin}/badge/not-in-the-index.example.svg" alt="">`);
+    await page.locator("img").evaluate((img: ImageElement) => img.decode());
+    expect(await page.locator("img").evaluate((img: ImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await page.close();
+  });
+});
+
+describe("the live check, submit and MCP verification", () => {
+  it("runs a check of a fixture site, showing progress while it runs, then the report", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    await page.goto(`${origin}/check`);
+    await expectGoodPage(watch, "check");
+
+    // The first submission is held back in the page (a listener after the page's own cancels it),
+    // so the progress message can be seen without racing the answer; the second goes through.
+    await page.evaluate(`document.getElementById("check").addEventListener("submit", (event) => {
+      if (!window.letSubmit) event.preventDefault();
+    })`);
+    await page.locator("#check-url").fill(fixtures["all-six-signals"]!);
+    await page.getByRole("button", { name: "Check", exact: true }).click();
+    expect(await page.locator("#check-progress").isVisible()).toBe(true);
+    expect(await page.locator("#check-progress").textContent()).toMatch(
+      /Checking the site; this takes up to 15 seconds/,
+    );
+    expect(await page.getByRole("button", { name: "Check", exact: true }).isDisabled()).toBe(true);
+    await Promise.all([
+      page.waitForURL(`${origin}/check`, { waitUntil: "load" }),
+      page.waitForResponse((answer) => answer.request().method() === "POST"),
+      page.evaluate(`window.letSubmit = true; document.getElementById("check").requestSubmit()`),
+    ]);
+    await page.waitForSelector("h1:text-matches('^Live check')");
+
+    const domain = new URL(fixtures["all-six-signals"]!).host;
+    expect(await page.locator("h1").textContent()).toBe(`Live check of ${domain}`);
+    expect(await page.locator(".score-card .score-value").textContent()).toBe("80");
+    expect(await page.locator("ul.signals .status-present").count()).toBe(6);
+    expect(await page.locator("ul.signals .status-absent").count()).toBe(1);
+    await expectGoodPage(watch, "check-report");
+    await page.close();
+  });
+
+  it("says in plain words why an address is refused, with status 400", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    await page.goto(`${origin}/check`);
+    await page.locator("#check-url").fill("ftp://files.example/");
+    const [response] = await Promise.all([
+      page.waitForResponse((answer) => answer.request().method() === "POST"),
+      page.getByRole("button", { name: "Check", exact: true }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await page.waitForLoadState();
+    expect(await page.locator("#check-url-error").textContent()).toMatch(/http or https/);
+    expect(await page.locator("#check-url").inputValue()).toBe("ftp://files.example/");
+    await expectGoodPage(watch, "check-refused");
+    await page.close();
+  });
+
+  it("submits a site for crawling", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    await page.goto(`${origin}/submit`);
+    await expectGoodPage(watch, "submit");
+    await page.locator("#submit-url").fill(fixtures["mcp-json"]!);
+    await Promise.all([page.waitForURL(`${origin}/submit`), page.getByRole("button", { name: "Submit" }).click()]);
+    const domain = new URL(fixtures["mcp-json"]!).host;
+    expect(await page.locator(".notice-success .notice-title").textContent()).toMatch(
+      new RegExp(`^${domain.replaceAll(".", "\\.")} (is queued for a crawl|was already queued)`),
+    );
+    await expectGoodPage(watch, "submit-queued");
+    await page.close();
+  });
+
+  it("verifies an MCP server", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    await page.goto(`${origin}/verify-mcp`);
+    await expectGoodPage(watch, "verify-mcp");
+    await page.locator("#verify-url").fill(`${fixtures["mcp-json"]}/mcp`);
+    await Promise.all([page.waitForURL(/\/verify-mcp\?url=/), page.getByRole("button", { name: "Verify" }).click()]);
+    expect(await page.locator(".notice-title").textContent()).toBe("A working MCP server.");
+    expect(await page.locator(".notice dd").first().textContent()).toBe(`${fixtures["mcp-json"]}/mcp`);
+    await expectGoodPage(watch, "verify-mcp-result");
+    await page.close();
+  });
+});
+
+describe("the documents for people", () => {
+  it.each(["docs", "privacy"])("/%s passes the same checks", async (path) => {
+    const watch = await openPage();
+    const response = await watch.page.goto(`${origin}/${path}`);
+    expect(response?.status()).toBe(200);
+    await expectGoodPage(watch, path);
+    await watch.page.close();
+  });
+});
