@@ -39,7 +39,7 @@ export function registerCheckPage(app: OpenAPIHono<AppEnv>) {
     const outcome = await attempt(async () => {
       const limitHeaders = await consumeRateLimit(c, CHECK_LIMIT);
       const result = await checkSite({
-        ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+        ctx: deps,
         input: { url: form.url },
       });
       return { limitHeaders, result };

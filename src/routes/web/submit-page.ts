@@ -31,7 +31,7 @@ export function registerSubmitPage(app: OpenAPIHono<AppEnv>) {
     const outcome = await attempt(async () => {
       const limitHeaders = await consumeRateLimit(c, SUBMIT_LIMIT);
       const submission = await submitSite({
-        ctx: { ...deps, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+        ctx: deps,
         input: { url: form.url },
       });
       return { limitHeaders, submission };

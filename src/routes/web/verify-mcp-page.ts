@@ -37,7 +37,7 @@ export function registerVerifyMcpPage(app: OpenAPIHono<AppEnv>) {
     const outcome = await attempt(async () => {
       const limitHeaders = await consumeRateLimit(c, VERIFY_MCP_LIMIT);
       const verification = await verifyMcp({
-        ctx: { openFetcher: deps.openFetcher, vetHost: deps.vetHost, allowPrivate: deps.config.FETCH_ALLOW_PRIVATE },
+        ctx: deps,
         input: { url: typed.trim() },
       });
       return { limitHeaders, verification };
