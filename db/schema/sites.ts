@@ -92,6 +92,24 @@ export const sites = pgTable(
       table.organicTiebreak,
       table.domain,
     ),
+    // The top list (src/domain/search/top-sites.ts) reads each signal pattern of a category, or
+    // of the discovery inventory, from its own range in organic order: every entry it meets is a
+    // match. The expressions must read exactly as the top list's conditions for Postgres to use them.
+    index("sites_category_signals_order").on(
+      table.category,
+      sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
+      table.agenticScore.desc().nullsLast(),
+      table.organicTiebreak,
+      table.domain,
+    ),
+    index("sites_discovery_signals_order")
+      .on(
+        sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
+        table.agenticScore.desc().nullsLast(),
+        table.organicTiebreak,
+        table.domain,
+      )
+      .where(sql`not search_is_audit(${table.category})`),
     // The recrawl cron takes the stalest sites first.
     index("sites_last_crawled_at").on(table.lastCrawledAt),
   ],

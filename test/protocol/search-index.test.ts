@@ -286,7 +286,7 @@ describe.each(variants)("search index on $name", ({ server }) => {
   });
 });
 
-/** The journal's migrations before this index's internationalised domains (0006). */
+/** The journal's migrations before the internationalised domains (0006) and the top counts (0007). */
 const MIGRATIONS_BEFORE_IDN = 6;
 
 describe.each(variants)("migrations over an index already written, on $name", ({ server }) => {
@@ -318,5 +318,16 @@ describe.each(variants)("migrations over an index already written, on $name", ({
     expect(await findDomains(run, "münchen")).toEqual(["xn--mnchen-3ya.de"]);
     expect(await findDomains(run, "bücher wetter")).toEqual(["xn--bcher-wetter-dlb.example"]);
     expect(await findDomains(run, "пример.испытание")).toEqual(["xn--e1afmkfd.xn--80akhbyknj4f"]);
+  });
+
+  it("counts the sites already stored for the top list (migration 0007)", async () => {
+    const kept = await db.execute(sql`
+      select category, signal_bits as bits, sum(site_count)::int as n from site_counts group by 1, 2 order by 1, 2`);
+    const counted = await db.execute(sql`
+      select category, search_signal_bits(has_structured_api, has_mcp_server, has_openapi, has_llms_txt) as bits,
+        count(*)::int as n
+      from ${sites} group by 1, 2 order by 1, 2`);
+    expect(counted.rows.length).toBeGreaterThan(20);
+    expect(kept.rows).toEqual(counted.rows);
   });
 });

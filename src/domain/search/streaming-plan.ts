@@ -1,0 +1,20 @@
+/**
+ * Plan settings for statements that merge index ranges in organic order and stop early (a
+ * search's driver lists, the top list's signal patterns). Each range must stream from its index
+ * and the merge must stop at its limit: the planner, seeing only row estimates, would otherwise
+ * often sort or hash whole ranges, or hand one to parallel workers that read far past what the
+ * merge takes. JIT is off because its compile time exceeds such a statement's run time. They are
+ * `set local`: they end with the batch's transaction.
+ */
+import { sql } from "drizzle-orm";
+
+export const STREAMING_PLAN_SETTINGS = Object.entries({
+  enable_seqscan: "off",
+  enable_bitmapscan: "off",
+  enable_sort: "off",
+  enable_hashagg: "off",
+  enable_hashjoin: "off",
+  enable_mergejoin: "off",
+  max_parallel_workers_per_gather: "0",
+  jit: "off",
+}).map(([setting, value]) => sql.raw(`set local ${setting} = ${value}`));
