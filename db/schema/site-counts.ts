@@ -2,9 +2,9 @@ import { bigint, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core
 
 /**
  * How many sites each (category, signal pattern) holds, so that the top list's `total` is exact
- * without counting sites: a sum over at most 16 × 16 rows of a filter set's keys. `signal_bits`
- * is the pattern of the four filterable signals as in `search_postings` (has_structured_api 8,
- * has_mcp_server 4, has_openapi 2, has_llms_txt 1).
+ * without counting sites: a sum over its keys' rows (at most 14 categories × 16 patterns × 16
+ * slots, however many sites). `signal_bits` is the pattern of the four filterable signals as in
+ * `search_postings` (has_structured_api 8, has_mcp_server 4, has_openapi 2, has_llms_txt 1).
  *
  * Written only by statement triggers on `sites` (migration 0007), in the transaction that changes
  * the sites, so it is never out of step. Each key is split into `slot`s, one per writer backend

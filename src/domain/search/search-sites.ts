@@ -232,7 +232,7 @@ export async function runSearchQuery(
     offset,
     limit,
   });
-  const results = await run([...STREAMING_PLAN_SETTINGS, statement]);
+  const results = await run([STREAMING_PLAN_SETTINGS, statement]);
   const rows = results.at(-1) ?? [];
   const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
   const rest = rows.filter((row) => row.domain !== null).map(siteRecordFromSql);

@@ -3,12 +3,13 @@
  * audit-only buckets left out unless named. Each distinct filter set and limit is cached for
  * 5 minutes, so a burst of identical requests costs one query.
  *
- * A miss is one statement whose cost does not grow with the index (docs/discovery.md, "Top"):
+ * A miss is one statement whose cost does not grow with the index (docs/discovery.md, "How the
+ * top list runs"):
  * - the list merges, in organic order, the index ranges of the signal patterns the flags allow
  *   (`sites_category_signals_order` with a category, `sites_discovery_signals_order` without),
  *   each read from its top: every entry met is a match, so at most `limit` per pattern are read;
  * - `total` sums the exact per-(category, signal pattern) counts the triggers of `site_counts`
- *   keep, at most 16 × 16 rows.
+ *   keep: a few thousand rows at most (14 categories × 16 patterns × 16 slots), however many sites.
  * One statement reads both from one snapshot, so the total always agrees with the list.
  */
 import { type SQL, sql } from "drizzle-orm";
@@ -82,7 +83,7 @@ export function topStatement({ filters, limit }: TopInput): SQL {
 
 /** The top list itself over any `RunSqlBatch` (the benchmark runs it over a direct connection). */
 export async function runTopQuery(run: RunSqlBatch, input: TopInput): Promise<TopList> {
-  const results = await run([...STREAMING_PLAN_SETTINGS, topStatement(input)]);
+  const results = await run([STREAMING_PLAN_SETTINGS, topStatement(input)]);
   const rows = results.at(-1) ?? [];
   return {
     results: rows.filter((row) => row.domain !== null).map(siteRecordFromSql),
