@@ -158,7 +158,12 @@ describe.each(variants)("top list on $name", ({ server }) => {
           .at(-1)
           ?.map((row) => Object.values(row)[0])
           .join("\n") ?? "";
-      const index = filters.category ? "sites_category_signals_order" : "sites_discovery_signals_order";
+      const index =
+        filters.category === "spam"
+          ? "sites_category_score_order"
+          : filters.category
+            ? "sites_category_signals_order"
+            : "sites_discovery_signals_order";
       expect(plan, JSON.stringify(filters)).toContain(index);
       expect(plan).toContain("site_counts");
     }

@@ -6,8 +6,9 @@
  * A miss is one statement whose cost does not grow with the index (docs/discovery.md, "How the
  * top list runs"):
  * - the list merges, in organic order, the index ranges of the signal patterns the flags allow
- *   (`sites_category_signals_order` with a category, `sites_discovery_signals_order` without),
- *   each read from its top: every entry met is a match, so at most `limit` per pattern are read;
+ *   (`sites_category_signals_order` with a category, `sites_discovery_signals_order` without; a
+ *   category without flags is one range of `sites_category_score_order`), each read from its top:
+ *   every entry met is a match, so at most `limit` per range are read;
  * - `total` sums the exact per-(category, signal pattern) counts the triggers of `site_counts`
  *   keep: a few thousand rows at most (14 categories × 16 patterns × 16 slots), however many sites.
  * One statement reads both from one snapshot, so the total always agrees with the list.
@@ -64,14 +65,22 @@ export function topTotalQuery(filters: TopFilters): SQL {
     where ${inventory(filters, "c")} and c.signal_bits = any(${sql.param(patterns)}::smallint[])`;
 }
 
+/**
+ * The index ranges a top list merges, each of matches only: a category without flags is one
+ * range of `sites_category_score_order`; otherwise one range per allowed signal pattern.
+ */
+function topRanges({ filters, limit }: TopInput): SQL[] {
+  const range = (condition: SQL) => sql`(select ${siteRecordSql("s")}, s.organic_tiebreak from sites s
+    where ${condition} order by ${organicOrderBy("s")} limit ${limit})`;
+  const { values: patterns, mask } = allowedSignalBits(filters);
+  if (filters.category && mask === 0) return [range(inventory(filters, "s"))];
+  return patterns.map((bits) => range(sql`${inventory(filters, "s")} and ${signalBits("s")} = ${bits}::smallint`));
+}
+
 /** The statement of a top list: `total` on every row, and the listed sites in organic order. */
-export function topStatement({ filters, limit }: TopInput): SQL {
-  const patterns = allowedSignalBits(filters).values;
-  const ranges = patterns.map(
-    (bits) => sql`(select ${siteRecordSql("s")}, s.organic_tiebreak from sites s
-      where ${inventory(filters, "s")} and ${signalBits("s")} = ${bits}::smallint
-      order by ${organicOrderBy("s")} limit ${limit})`,
-  );
+export function topStatement(input: TopInput): SQL {
+  const { filters, limit } = input;
+  const ranges = topRanges(input);
   return sql`
     select counted.total, listed.*
     from (${topTotalQuery(filters)}) counted
