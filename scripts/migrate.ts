@@ -20,10 +20,12 @@ export interface MigrateOptions {
   databaseUrl: string;
   localHttp: boolean;
   log?: (line: string) => void;
+  /** Applies only the first `upTo` migrations of the journal: tests of a migration over data. */
+  upTo?: number;
 }
 
 /** Applies every migration not yet in the journal; returns how many it applied. */
-export async function migrate({ databaseUrl, localHttp, log = () => undefined }: MigrateOptions) {
+export async function migrate({ databaseUrl, localHttp, log = () => undefined, upTo }: MigrateOptions) {
   const sql = createSqlClient({ DATABASE_URL: databaseUrl, DATABASE_LOCAL_HTTP: localHttp });
   await sql.transaction([
     sql.query("create schema if not exists drizzle"),
@@ -34,7 +36,7 @@ export async function migrate({ databaseUrl, localHttp, log = () => undefined }:
     ((await sql.query(`select hash from ${JOURNAL}`)) as { hash: string }[]).map((row) => row.hash),
   );
   let count = 0;
-  for (const migration of readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER })) {
+  for (const migration of readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).slice(0, upTo)) {
     if (applied.has(migration.hash)) continue;
     try {
       await sql.transaction([

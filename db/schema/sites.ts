@@ -60,21 +60,22 @@ export const sites = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     /**
-     * What `q` matches: name and description stemmed as English, plus the domain's labels
-     * (split at dots, hyphens and underscores) as plain words, without positions (nothing ranks
-     * by them). Kept in step by Postgres itself; search reads it through `search_postings`.
-     */
-    /**
      * Breaks ties of agentic_score in organic order: the first 8 bytes of the domain's SHA-256,
      * so no name sorts first by its spelling (the domain itself decides between equal hashes).
      */
     organicTiebreak: bigint("organic_tiebreak", { mode: "bigint" })
       .notNull()
       .generatedAlwaysAs(sql`('x' || left(encode(sha256("domain"::bytea), 'hex'), 16))::bit(64)::bigint`),
+    /**
+     * What `q` matches: name and description stemmed as English, plus the domain's labels
+     * (split at dots, hyphens and underscores) as plain words, a punycode (xn--) label also in
+     * its Unicode form (`search_domain_words`, migration 0006), without positions (nothing ranks
+     * by them). Kept in step by Postgres itself; search reads it through `search_postings`.
+     */
     searchVector: tsvector("search_vector")
       .notNull()
       .generatedAlwaysAs(
-        sql`strip(to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, translate(domain, '.-_', '   ')))`,
+        sql`strip(to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, search_domain_words(domain)))`,
       ),
   },
   (table) => [
@@ -91,6 +92,24 @@ export const sites = pgTable(
       table.organicTiebreak,
       table.domain,
     ),
+    // The top list (src/domain/search/top-sites.ts) reads each signal pattern of a category, or
+    // of the discovery inventory, from its own range in organic order: every entry it meets is a
+    // match. The expressions must read exactly as the top list's conditions for Postgres to use them.
+    index("sites_category_signals_order").on(
+      table.category,
+      sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
+      table.agenticScore.desc().nullsLast(),
+      table.organicTiebreak,
+      table.domain,
+    ),
+    index("sites_discovery_signals_order")
+      .on(
+        sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
+        table.agenticScore.desc().nullsLast(),
+        table.organicTiebreak,
+        table.domain,
+      )
+      .where(sql`not search_is_audit(${table.category})`),
     // The recrawl cron takes the stalest sites first.
     index("sites_last_crawled_at").on(table.lastCrawledAt),
   ],

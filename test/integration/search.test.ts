@@ -108,6 +108,28 @@ describe("GET /api/v1/search: q", () => {
   });
 });
 
+describe("GET /api/v1/search: internationalised domains", () => {
+  it("finds a site stored as punycode by its Unicode and its punycode spelling", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    // The index keys the site by its ASCII form, "xn--mnchen-…-….test".
+    const unicode = `münchen-${t}.test`;
+    const ascii = new URL(`http://${unicode}`).hostname;
+    expect(ascii).toMatch(/^xn--mnchen-/);
+    const other = { domain: `wetter-${t}.test`, name: `${t} Wetter in München`, agenticScore: 90 };
+    await insertSites([{ domain: ascii, name: `${t} Stadtportal`, agenticScore: 10 }, other]);
+
+    expect(domainsOf(await searchOk(get, { q: `münchen ${t}` }))).toEqual([other.domain, ascii]);
+    expect(domainsOf(await searchOk(get, { q: `MÜNCH ${t}` }))).toEqual([other.domain, ascii]);
+    expect(domainsOf(await searchOk(get, { q: ascii.split(".")[0] as string }))).toEqual([ascii]);
+    // Either spelling of the whole domain names it exactly: it heads the list despite its score.
+    for (const q of [unicode, unicode.toUpperCase()]) {
+      expect(domainsOf(await searchOk(get, { q })), q).toEqual([ascii, other.domain]);
+    }
+    expect(domainsOf(await searchOk(get, { q: ascii }))).toEqual([ascii]);
+  });
+});
+
 describe("GET /api/v1/search: filters", () => {
   it("applies category, tag, min_score and the four signal flags, alone and together", async () => {
     const t = uniqueToken();

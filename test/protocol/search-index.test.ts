@@ -4,6 +4,7 @@
  * truncation, and a search returns the same page and total whichever list drives it — compared
  * with a plain reference query over the sites table for many queries and filter sets.
  */
+import { domainToASCII, domainToUnicode } from "node:url";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
@@ -77,8 +78,68 @@ const WORDS = [
   "zzzqx",
   "the",
   "co",
+  "münchen",
+  "пример",
 ];
 const TAGS = ["mcp", "openapi", "search", "payment", "weather", "llms-txt", "ads"];
+
+/**
+ * Sites stored, as the index keys them, under punycode (xn--) labels: münchen.de,
+ * bücher-wetter.example, пример.испытание, 例え.テスト; and a label that is not valid punycode, which
+ * the index must take as it is. Their names do not repeat their domains.
+ */
+const INTERNATIONAL_SITES = [
+  { domain: "xn--mnchen-3ya.de", name: "Stadtportal" },
+  { domain: "xn--bcher-wetter-dlb.example", name: "Lesewetter", agenticScore: 90 },
+  { domain: "xn--e1afmkfd.xn--80akhbyknj4f", name: "Test domain" },
+  { domain: "xn--r8jz45g.xn--zckzah", name: "Test domain" },
+  { domain: "xn--zz99999999999.example", name: "Broken label" },
+];
+
+async function insertInternationalSites(db: Database): Promise<void> {
+  await db.insert(sites).values(
+    INTERNATIONAL_SITES.map((site) => ({
+      url: `https://${site.domain}/`,
+      description: "A site with an internationalised name.",
+      category: "news" as const,
+      agenticScore: 40,
+      ...site,
+    })),
+  );
+}
+
+/** The domains a search of q alone lists first. */
+async function findDomains(run: RunSqlBatch, q: string): Promise<string[]> {
+  const page = await runSearchQuery(run, { q, filters: {}, page: 1 });
+  return page.results.map((site) => site.domain);
+}
+
+/** Unicode labels of many scripts, lengths and mixes with ASCII, each distinct and valid in IDNA. */
+function idnLabels(): string[] {
+  const alphabets = [
+    "äöüßéèçñåøæœ",
+    "αβγδεζηθικλμνξοπρστυφχψω",
+    "абвгдежзийклмнопрстуфхцчшщыэюя",
+    "あいうえおかきくけこさしすせそたちつてと",
+    "中文网络搜索引擎数据天气",
+    "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
+    "कखगघचछजझटठडढणतथदधनपफबभमयरलवशसह",
+    "abcxyz0123456789",
+  ];
+  const labels = new Set<string>(["münchen", "bücher-wetter", "пример", "例え", "straße", "ελληνικά", "日本語"]);
+  const random = seededRandom(3492);
+  const choose = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
+  while (labels.size < 300) {
+    // One script, or two mixed.
+    const letters = [...choose(alphabets), ...(random() < 0.4 ? choose(alphabets) : "")];
+    const length = 1 + Math.floor(random() * 20);
+    let label = Array.from({ length }, () => choose(letters)).join("");
+    if (random() < 0.2) label = `${label.slice(0, length / 2)}-${label.slice(length / 2)}`;
+    const ascii = domainToASCII(`${label}.example`);
+    if (ascii.startsWith("xn--")) labels.add(label);
+  }
+  return [...labels];
+}
 
 /** A deterministic mix of queries and filter sets, with pages past the first. */
 function cases(): { q?: string; filters: SiteFilters; page: number }[] {
@@ -120,6 +181,7 @@ describe.each(variants)("search index on $name", ({ server }) => {
     const rows = generateDemoSites({ count: 1500, seed: 99 });
     for (let start = 0; start < rows.length; start += 500)
       await db.insert(sites).values(rows.slice(start, start + 500));
+    await insertInternationalSites(db);
   }, 120_000);
 
   afterAll(async () => {
@@ -160,6 +222,47 @@ describe.each(variants)("search index on $name", ({ server }) => {
     expect(ranges).toBeGreaterThan(0);
   }, 120_000);
 
+  it("finds a site stored as punycode by its Unicode and its punycode spelling", async () => {
+    const found = (q: string) => findDomains(run, q);
+    const munich = "xn--mnchen-3ya.de";
+    expect(await found("münchen")).toEqual([munich]);
+    expect(await found("MÜNCHEN")).toEqual([munich]);
+    // A prefix of the Unicode label, and the label typed decomposed (u + combining diaeresis).
+    expect(await found("münch")).toEqual([munich]);
+    expect(await found("mu\u0308nchen")).toEqual([munich]);
+    expect(await found("xn--mnchen-3ya")).toEqual([munich]);
+    // Each spelling of the whole domain names it exactly.
+    expect(await found("münchen.de")).toEqual([munich]);
+    expect(await found("xn--mnchen-3ya.de")).toEqual([munich]);
+    // The Unicode labels split at hyphens like ASCII ones.
+    expect(await found("bücher wetter")).toEqual(["xn--bcher-wetter-dlb.example"]);
+    expect(await found("wetter")).toContain("xn--bcher-wetter-dlb.example");
+    expect(await found("пример")).toEqual(["xn--e1afmkfd.xn--80akhbyknj4f"]);
+    expect(await found("Испытание")).toEqual(["xn--e1afmkfd.xn--80akhbyknj4f"]);
+    expect(await found("пример.испытание")).toEqual(["xn--e1afmkfd.xn--80akhbyknj4f"]);
+    expect(await found("例え")).toEqual(["xn--r8jz45g.xn--zckzah"]);
+    expect(await found("例え.テスト")).toEqual(["xn--r8jz45g.xn--zckzah"]);
+    // A label that is not valid punycode is indexed as its ASCII spelling alone.
+    expect(await found("zz99999999999")).toEqual(["xn--zz99999999999.example"]);
+  });
+
+  it("decodes punycode labels as the URL parser's IDNA does", async () => {
+    const labels = idnLabels();
+    const encoded = labels.map((label) => domainToASCII(`${label}.example`).split(".")[0] ?? "");
+    const result = await db.execute(sql`
+      select search_punycode_decode(substr(label, 5)) as decoded
+      from unnest(${sql.param(encoded)}::text[]) with ordinality as l(label, at) order by at`);
+    const decoded = result.rows.map((row) => row.decoded);
+    const expected = encoded.map((label) => domainToUnicode(`${label}.example`).split(".")[0]);
+    expect(encoded.every((label) => label.startsWith("xn--"))).toBe(true);
+    expect(decoded).toEqual(expected);
+    // What is not punycode decodes to nothing, and never fails a write.
+    const invalid = await db.execute(sql`
+      select search_punycode_decode(label) as decoded
+      from unnest(array['zz99999999999', '-abc', 'ab!c', '', '99999999999999999999']) as label`);
+    expect(invalid.rows.map((row) => row.decoded)).toEqual([null, null, null, null, null]);
+  });
+
   it("follows updates, deletes and truncation", async () => {
     await db.execute(sql`
       update ${sites} set agentic_score = least(100, agentic_score + 5), tags = array_append(tags, 'changed')
@@ -180,5 +283,51 @@ describe.each(variants)("search index on $name", ({ server }) => {
     await db.execute(sql`truncate ${sites} cascade`);
     const left = await db.execute(sql`select count(*)::int as n from search_postings`);
     expect(Number(left.rows[0]?.n)).toBe(0);
+  });
+});
+
+/** The journal's migrations before the internationalised domains (0006) and the top counts (0007). */
+const MIGRATIONS_BEFORE_IDN = 6;
+
+describe.each(variants)("migrations over an index already written, on $name", ({ server }) => {
+  let stack: LocalStack;
+  let db: Database;
+  let run: RunSqlBatch;
+
+  beforeAll(async () => {
+    stack = await startLocalStack({
+      databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "search_migration") : undefined,
+      pgliteDataDir: "memory",
+      sqlPort: 0,
+      redisPort: 0,
+    });
+    await migrate({ databaseUrl: stack.databaseUrl, localHttp: true, upTo: MIGRATIONS_BEFORE_IDN });
+    db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
+    run = sqlBatchRunner(db);
+    await db.insert(sites).values(generateDemoSites({ count: 300, seed: 5 }));
+    await insertInternationalSites(db);
+    await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("indexes the Unicode form of the punycode labels already stored", async () => {
+    expect(await postingsDrift(db)).toBe(0);
+    expect(await findDomains(run, "münchen")).toEqual(["xn--mnchen-3ya.de"]);
+    expect(await findDomains(run, "bücher wetter")).toEqual(["xn--bcher-wetter-dlb.example"]);
+    expect(await findDomains(run, "пример.испытание")).toEqual(["xn--e1afmkfd.xn--80akhbyknj4f"]);
+  });
+
+  it("counts the sites already stored for the top list (migration 0007)", async () => {
+    const kept = await db.execute(sql`
+      select category, signal_bits as bits, sum(site_count)::int as n from site_counts group by 1, 2 order by 1, 2`);
+    const counted = await db.execute(sql`
+      select category, search_signal_bits(has_structured_api, has_mcp_server, has_openapi, has_llms_txt) as bits,
+        count(*)::int as n
+      from ${sites} group by 1, 2 order by 1, 2`);
+    expect(counted.rows.length).toBeGreaterThan(20);
+    expect(kept.rows).toEqual(counted.rows);
   });
 });

@@ -44,6 +44,11 @@ describe("text query", () => {
     expect(queryWords("'); drop table sites; --")).toEqual(["drop", "table", "sites"]);
   });
 
+  it("composes Unicode text first, so a letter typed with a combining mark stays one word", () => {
+    expect(queryWords("Mu\u0308nchen Wetter")).toEqual(["münchen", "wetter"]);
+    expect(queryWords("пример.Испытание")).toEqual(["пример", "испытание"]);
+  });
+
   it("ANDs the words and makes words of 3+ letters prefixes", () => {
     expect(tsQueryText("weath ai forecasts")).toBe("weath:* & ai & forecasts:*");
     expect(tsQueryText("!!!")).toBeNull();

@@ -37,6 +37,7 @@ import {
   tagSignatureStatement,
 } from "./search-terms.ts";
 import { filterCondition, type SiteFilters } from "./site-filters.ts";
+import { STREAMING_PLAN_SETTINGS } from "./streaming-plan.ts";
 import { queryWords, tsQueryText } from "./text-query.ts";
 
 export const SEARCH_PAGE_SIZE = 20;
@@ -60,23 +61,6 @@ export interface SearchPage {
   perPage: number;
   hasNext: boolean;
 }
-
-/**
- * Plan settings of the second step. Its merge must stream each list from its index in organic
- * order and stop early: the planner, seeing only row estimates, would otherwise often sort or
- * hash whole lists, or hand a list to parallel workers that read far past what the merge takes.
- * JIT is off because its compile time exceeds such a query's run time.
- */
-const STREAMING_PLAN_SETTINGS = Object.entries({
-  enable_seqscan: "off",
-  enable_bitmapscan: "off",
-  enable_sort: "off",
-  enable_hashagg: "off",
-  enable_hashjoin: "off",
-  enable_mergejoin: "off",
-  max_parallel_workers_per_gather: "0",
-  jit: "off",
-}).map(([setting, value]) => sql.raw(`set local ${setting} = ${value}`));
 
 /** The q that names a domain (it has a dot and is a host name), in the index's form. */
 function domainNamedBy(q: string | undefined): string | null {
@@ -248,7 +232,7 @@ export async function runSearchQuery(
     offset,
     limit,
   });
-  const results = await run([...STREAMING_PLAN_SETTINGS, statement]);
+  const results = await run([STREAMING_PLAN_SETTINGS, statement]);
   const rows = results.at(-1) ?? [];
   const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
   const rest = rows.filter((row) => row.domain !== null).map(siteRecordFromSql);

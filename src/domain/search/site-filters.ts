@@ -1,7 +1,7 @@
 /**
  * The filters search and top share, and their conditions on the sites table. Search reads them
- * from its index lists (search-plan.ts); the top list, the exact-domain match of a search and the
- * tests read the table itself.
+ * from its index lists (search-plan.ts) and the top list from its per-signal-pattern indexes
+ * (top-sites.ts); the exact-domain match of a search and the tests read the table itself.
  */
 import { and, eq, gte, notInArray, type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
@@ -44,17 +44,6 @@ export function filterCondition(filters: SiteFilters): SQL {
   }
   return and(...conditions) as SQL;
 }
-
-/**
- * Organic order: agentic_score descending, then the domain's hash (organic_tiebreak), then the
- * domain in byte order: the sites_score_order index, whose nulls-last the order repeats so that
- * the index serves it.
- */
-export const organicOrder = [
-  sql`${sites.agenticScore} desc nulls last`,
-  sql`${sites.organicTiebreak} asc`,
-  sql`${sites.domain} asc`,
-];
 
 /** Names the filter set canonically, for cache keys: the same filters give the same name. */
 export function filterKey(filters: SiteFilters): string {

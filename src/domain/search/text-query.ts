@@ -9,9 +9,17 @@ const MAX_WORDS = 8;
 export const MIN_PREFIX_LENGTH = 3;
 const MAX_WORD_LENGTH = 64;
 
-/** The words of a query, lower-cased, in order, without repeats. */
+/**
+ * The words of a query, lower-cased, in order, without repeats. The text is first composed (NFC),
+ * as indexed text and the Unicode form of punycode labels are: "mu" + a combining diaeresis +
+ * "nchen" is the word "münchen", not two words split at the mark.
+ */
 export function queryWords(q: string): string[] {
-  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    q
+      .normalize("NFC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words.filter((word) => word.length <= MAX_WORD_LENGTH))].slice(0, MAX_WORDS);
 }
 
