@@ -16,7 +16,8 @@ const explain = (message: string) => ({
 const integerSetting = (min: number, max: number) =>
   z.coerce.number({ message: "must be an integer" }).int("must be an integer").min(min).max(max);
 
-export const ConfigSchema = z.object({
+/** The database: every group needs it. */
+const DatabaseSettings = z.object({
   /** Postgres connection string; in production a Neon one (secret). */
   DATABASE_URL: z
     .string(explain("must be a string"))
@@ -26,6 +27,10 @@ export const ConfigSchema = z.object({
    * endpoint) instead of Neon's https://api.<host>/sql. Never set in production.
    */
   DATABASE_LOCAL_HTTP: booleanSetting.default(false),
+});
+
+/** Redis (limits, caches, idempotency locks): every group needs it. */
+const RedisSettings = z.object({
   /** Upstash Redis REST endpoint. */
   UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/, ...explain("must be an http(s) URL") }),
   /** Upstash Redis REST token (secret). */
@@ -37,10 +42,18 @@ export const ConfigSchema = z.object({
     .default("svc"),
   /** Longest wait for Redis on a request path before falling back (ms). */
   REDIS_TIMEOUT_MS: integerSetting(50, 10_000).default(800),
+});
+
+/** The service as a whole. */
+const ServiceSettings = z.object({
   /** Longest wait for each dependency in GET /healthz (ms). */
   HEALTH_TIMEOUT_MS: integerSetting(100, 10_000).default(2_000),
   /** Public origin of the service, e.g. https://agentready.example; defaults to the request's. */
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/, ...explain("must be an http(s) origin") }).optional(),
+});
+
+/** Outbound fetches of user-supplied URLs (checks, crawls, MCP probes). */
+const OutboundSettings = z.object({
   /**
    * Let the crawler, /check and /verify-mcp fetch private, loopback and link-local addresses on
    * any port. For local development and tests only (the fixture web runs on 127.0.0.1); never
@@ -51,16 +64,104 @@ export const ConfigSchema = z.object({
   DOH_URL: z
     .url({ protocol: /^https?$/, ...explain("must be an http(s) URL") })
     .default("https://cloudflare-dns.com/dns-query"),
+});
+
+/** The crawl jobs. */
+const CrawlSettings = z.object({
   /** A site is recrawled by the cron once its last crawl is older than this (hours). */
   RECRAWL_AFTER_HOURS: integerSetting(1, 24 * 365).default(168),
   /** How many of the stalest sites one cron run enqueues. */
   RECRAWL_BATCH_SIZE: integerSetting(1, 5000).default(500),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
+/** DNS ownership proofs of provider claims. */
+const OwnershipSettings = z.object({
+  /**
+   * The DNS-over-HTTPS JSON endpoints that check TXT ownership proofs, comma-separated, one or
+   * two: with two, a proof needs both to answer and agree (two independent perspectives).
+   */
+  OWNERSHIP_DOH_URLS: z
+    .string()
+    .default("https://cloudflare-dns.com/dns-query,https://dns.google/resolve")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.url({ protocol: /^https?$/, message: "must list http(s) URLs" }))
+        .min(1, "must name at least one resolver")
+        .max(2, "must name at most two resolvers"),
+    ),
+});
 
-/** Names of every setting, for tools that pass them along (npm start, docs). */
-export const SETTING_NAMES = Object.keys(ConfigSchema.shape) as (keyof Config)[];
+/**
+ * The settings every Worker needs, in sections per capability; all but the database and Redis
+ * connections have defaults.
+ */
+export const SETTING_SECTIONS = {
+  database: DatabaseSettings,
+  redis: RedisSettings,
+  service: ServiceSettings,
+  outbound: OutboundSettings,
+  crawl: CrawlSettings,
+  ownership: OwnershipSettings,
+} as const;
+
+export const ConfigSchema = z.object({
+  ...DatabaseSettings.shape,
+  ...RedisSettings.shape,
+  ...ServiceSettings.shape,
+  ...OutboundSettings.shape,
+  ...CrawlSettings.shape,
+  ...OwnershipSettings.shape,
+});
+
+/**
+ * Optional capabilities: on only when their secrets are set. One that is not configured (or set
+ * wrongly: the log names the setting) is unavailable — its endpoints answer 503 and `/healthz`
+ * says so — while the rest of the Worker serves as usual.
+ */
+export const CAPABILITY_SECTIONS = {
+  /** E-mail (sign-in links, monitor alerts) through Resend's HTTP API. */
+  mail: {
+    secrets: ["MAIL_API_KEY", "MAIL_FROM"],
+    schema: z.object({
+      /** Resend API key (secret). */
+      MAIL_API_KEY: z.string(explain("must be a string")).min(1, "must not be empty"),
+      /** The sender of every e-mail, e.g. "Agent Readiness <mail@agentready.example>". */
+      MAIL_FROM: z
+        .string(explain("must be a string"))
+        .regex(/^([^<>]+<)?[^\s@<>]+@[^\s@<>]+>?$/, "must be an address, optionally as Name <address>"),
+      /** Resend's API base; the local stack's outbox speaks the same API. */
+      MAIL_API_URL: z
+        .url({ protocol: /^https?$/, ...explain("must be an http(s) URL") })
+        .default("https://api.resend.com"),
+    }),
+  },
+} as const;
+
+export type CapabilityName = keyof typeof CAPABILITY_SECTIONS;
+export type MailSettings = z.infer<(typeof CAPABILITY_SECTIONS)["mail"]["schema"]>;
+/** configured: on; not_configured: its secrets are absent; misconfigured: set but invalid (logged). */
+export type CapabilityStatus = "configured" | "not_configured" | "misconfigured";
+
+type CoreSettings = z.infer<typeof ConfigSchema>;
+type CoreSettingName = keyof CoreSettings;
+
+export type Config = CoreSettings & {
+  /** Each optional capability's settings, or null when it is unavailable. */
+  capabilities: { mail: MailSettings | null };
+  capabilityStatus: Record<CapabilityName, CapabilityStatus>;
+};
+
+/** Names of every setting, the optional capabilities' included, for tools that pass them along (npm start, docs). */
+export const SETTING_NAMES: string[] = [
+  ...Object.keys(ConfigSchema.shape),
+  ...Object.values(CAPABILITY_SECTIONS).flatMap((capability) => Object.keys(capability.schema.shape)),
+];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -69,21 +170,40 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates the Worker's bindings; the error names every missing or invalid setting. */
+/**
+ * Validates the Worker's bindings: the error names every missing or invalid setting of the
+ * sections every Worker needs. An optional capability that is absent or invalid is reported as
+ * unavailable (and logged when invalid) instead of failing the Worker.
+ */
 export function parseConfig(env: Record<string, unknown>): Config {
-  return parseSettings(env, SETTING_NAMES) as Config;
+  const core = parseSettings(env, Object.keys(ConfigSchema.shape) as CoreSettingName[]);
+  const mail = parseCapability("mail", env);
+  return { ...core, capabilities: { mail: mail.settings }, capabilityStatus: { mail: mail.status } };
+}
+
+function parseCapability<N extends CapabilityName>(name: N, env: Record<string, unknown>) {
+  const { secrets, schema } = CAPABILITY_SECTIONS[name];
+  const present = (key: string) => env[key] !== undefined && env[key] !== "";
+  if (!secrets.some(present)) return { status: "not_configured" as const, settings: null };
+  const picked = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, present(key) ? env[key] : undefined]));
+  const result = schema.safeParse(picked);
+  if (result.success) return { status: "configured" as const, settings: result.data };
+  // Fail closed for this capability only: the operator reads which setting, clients get a 503.
+  const problems = result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+  console.error(`capability ${name} unavailable: ${problems.join("; ")}`);
+  return { status: "misconfigured" as const, settings: null };
 }
 
 /** Validates only the named settings (for scripts that need a few of them). */
-export function parseSettings<K extends keyof Config>(
+export function parseSettings<K extends CoreSettingName>(
   env: Record<string, unknown>,
   names: readonly K[],
-): Pick<Config, K> {
-  const mask = Object.fromEntries(names.map((name) => [name, true])) as { [name in keyof Config]?: true };
+): Pick<CoreSettings, K> {
+  const mask = Object.fromEntries(names.map((name) => [name, true])) as { [name in CoreSettingName]?: true };
   const picked = Object.fromEntries(names.map((name) => [name, env[name] === "" ? undefined : env[name]]));
   const result = ConfigSchema.pick(mask).safeParse(picked);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join(".") || "config"} ${issue.message}`));
   }
-  return result.data as unknown as Pick<Config, K>;
+  return result.data as unknown as Pick<CoreSettings, K>;
 }

@@ -7,6 +7,8 @@
 import { createRedisCache, type JsonCache } from "./adapters/cache.ts";
 import { type CrawlJob, type CrawlQueue, createCrawlQueue } from "./adapters/crawl-queue.ts";
 import { createDatabase, type Database } from "./adapters/db.ts";
+import { createAgreeingTxtLookup, createDohTxtLookup, type TxtLookup } from "./adapters/dns-txt.ts";
+import { createResendMailer, type Mailer } from "./adapters/mail.ts";
 import { createOutbound } from "./adapters/outbound/create-outbound.ts";
 import type { OpenFetcher, VetHost } from "./adapters/outbound/fetch-types.ts";
 import { createRedis, type Redis } from "./adapters/redis.ts";
@@ -30,6 +32,10 @@ export interface Dependencies {
   vetHost: VetHost;
   /** FETCH_ALLOW_PRIVATE, the fetcher's address policy: development and tests only. */
   allowPrivate: boolean;
+  /** Outgoing mail; undefined when the mail capability is unavailable (its endpoints answer 503). */
+  mailer: Mailer | undefined;
+  /** TXT lookups for ownership proofs, through every configured resolver, which must agree. */
+  txtLookup: TxtLookup;
 }
 
 // Bindings are one object per isolate and deployment; validating them once per object is safe.
@@ -60,5 +66,13 @@ export function createDependencies(bindings: Record<string, unknown>, fallbackOr
     origin,
     crawlQueue: createCrawlQueue(bindings.CRAWL_QUEUE as Queue<CrawlJob> | undefined),
     ...createOutbound(config, origin),
+    mailer: config.capabilities.mail
+      ? createResendMailer({
+          apiKey: config.capabilities.mail.MAIL_API_KEY,
+          from: config.capabilities.mail.MAIL_FROM,
+          baseUrl: config.capabilities.mail.MAIL_API_URL,
+        })
+      : undefined,
+    txtLookup: createAgreeingTxtLookup(config.OWNERSHIP_DOH_URLS.map((url) => createDohTxtLookup({ url }))),
   };
 }

@@ -20,7 +20,34 @@ describe("parseConfig", () => {
       DOH_URL: "https://cloudflare-dns.com/dns-query",
       RECRAWL_AFTER_HOURS: 168,
       RECRAWL_BATCH_SIZE: 500,
+      OWNERSHIP_DOH_URLS: ["https://cloudflare-dns.com/dns-query", "https://dns.google/resolve"],
+      // Optional capabilities are off until their secrets are set.
+      capabilities: { mail: null },
+      capabilityStatus: { mail: "not_configured" },
     });
+  });
+
+  it("turns an optional capability on with its secrets, and off (not the Worker) when they are invalid", () => {
+    const mail = parseConfig({ ...valid, MAIL_API_KEY: "re_key", MAIL_FROM: "Svc <mail@svc.example>" });
+    expect(mail.capabilityStatus.mail).toBe("configured");
+    expect(mail.capabilities.mail).toEqual({
+      MAIL_API_KEY: "re_key",
+      MAIL_FROM: "Svc <mail@svc.example>",
+      MAIL_API_URL: "https://api.resend.com",
+    });
+    const broken = parseConfig({ ...valid, MAIL_API_KEY: "re_key", MAIL_FROM: "not an address" });
+    expect(broken.capabilityStatus.mail).toBe("misconfigured");
+    expect(broken.capabilities.mail).toBeNull();
+    expect(broken.DATABASE_URL).toBe(valid.DATABASE_URL);
+  });
+
+  it("takes one or two ownership resolvers, never more", () => {
+    expect(parseConfig({ ...valid, OWNERSHIP_DOH_URLS: "http://127.0.0.1:5483/dns-query" }).OWNERSHIP_DOH_URLS).toEqual(
+      ["http://127.0.0.1:5483/dns-query"],
+    );
+    expect(() =>
+      parseConfig({ ...valid, OWNERSHIP_DOH_URLS: "https://a.example,https://b.example,https://c.example" }),
+    ).toThrow(/at most two/);
   });
 
   it("names every missing or invalid setting", () => {

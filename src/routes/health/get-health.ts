@@ -6,11 +6,20 @@ import { problemResponses } from "../shared/schemas.ts";
 
 const DependencyStatusSchema = z.object({ ok: z.boolean(), latency_ms: z.number().int() });
 
+/** Which optional capabilities this Worker has: each is on only when its settings are. */
+const CapabilitiesSchema = z
+  .object({ mail: z.enum(["configured", "not_configured", "misconfigured"]) })
+  .openapi("Capabilities", {
+    description:
+      "Optional capabilities and whether their settings are present: one that is not configured answers 503 on its endpoints while everything else works.",
+  });
+
 export const HealthSchema = z
   .object({
     status: z.literal("ok"),
     database: DependencyStatusSchema,
     redis: DependencyStatusSchema,
+    capabilities: CapabilitiesSchema,
   })
   .openapi("Health");
 
@@ -38,10 +47,13 @@ export function registerGetHealth(app: OpenAPIHono<AppEnv>) {
         "DEPENDENCY_UNAVAILABLE",
         "Service unavailable",
         `Not reachable: ${down.join(" and ")}.`,
-        { database: report.database, redis: report.redis },
+        { database: report.database, redis: report.redis, capabilities: config.capabilityStatus },
         { "Cache-Control": "no-store", "Retry-After": "5" },
       );
     }
-    return c.json({ status: "ok" as const, database: report.database, redis: report.redis }, 200);
+    return c.json(
+      { status: "ok" as const, database: report.database, redis: report.redis, capabilities: config.capabilityStatus },
+      200,
+    );
   });
 }
