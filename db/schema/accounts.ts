@@ -5,7 +5,6 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { sites } from "./sites.ts";
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 const sha256Hex = (name: string) => text(name);
@@ -69,9 +68,8 @@ export const providerClaims = pgTable(
     accountId: uuid("account_id")
       .notNull()
       .references(() => accounts.id),
-    siteId: uuid("site_id")
-      .notNull()
-      .references(() => sites.id),
+    /** The site claimed. No foreign key: the index is rebuilt and truncated freely, claims stay. */
+    siteId: uuid("site_id").notNull(),
     domain: text("domain").notNull(),
     verificationMethod: text("verification_method").notNull().default("dns_txt"),
     verificationRecordName: text("verification_record_name").notNull(),

@@ -1,3 +1,4 @@
+export * from "./accounts.ts";
 export * from "./crawl-requests.ts";
 export * from "./score-history.ts";
 export * from "./search-postings.ts";

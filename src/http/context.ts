@@ -1,5 +1,7 @@
 /** The types every route and middleware share: bindings in, per-request dependencies out. */
+
 import type { Dependencies } from "../deps.ts";
+import type { Actor } from "../domain/actor.ts";
 import type { RouteGroup } from "./routes.ts";
 
 export type { Dependencies };
@@ -9,6 +11,8 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     deps: Dependencies;
+    /** Who the request acts for: anonymous until requireSession or requireProviderKey verifies a credential. */
+    actor: Actor;
     /** Every endpoint of the service: operationId → description (for the descriptor). */
     endpoints: Record<string, string>;
     /** Every endpoint group of the service, served here or not (for the OpenAPI document). */

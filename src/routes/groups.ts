@@ -1,9 +1,11 @@
 /** Every endpoint group of the service; the all-in-one Worker mounts them all. */
 import type { GroupDefinition, RouteGroup } from "../http/routes.ts";
+import { authGroup, createAuthGroup } from "./auth/index.ts";
 import { checksGroup, createChecksGroup } from "./checks/index.ts";
 import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
 import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
+import { createProviderGroup, providerGroup } from "./provider/index.ts";
 import { createWebGroup, webGroup } from "./web/index.ts";
 
 /**
@@ -15,13 +17,23 @@ export const GROUP_FACTORIES = {
   checks: createChecksGroup,
   exchange: createExchangeGroup,
   mcp: createMcpGroup,
+  auth: createAuthGroup,
+  provider: createProviderGroup,
   web: createWebGroup,
 } satisfies Record<string, () => RouteGroup>;
 
 export type GroupName = keyof typeof GROUP_FACTORIES;
 
 /** Every group with the jobs it owns, in GROUP_FACTORIES' order: what the all-in-one Worker runs. */
-export const ALL_GROUPS: GroupDefinition[] = [discoveryGroup, checksGroup, exchangeGroup, mcpGroup, webGroup];
+export const ALL_GROUPS: GroupDefinition[] = [
+  discoveryGroup,
+  checksGroup,
+  exchangeGroup,
+  mcpGroup,
+  authGroup,
+  providerGroup,
+  webGroup,
+];
 
 /** Builds the named groups' endpoints (every group's by default). */
 export function createGroups(names: GroupName[] = Object.keys(GROUP_FACTORIES) as GroupName[]): RouteGroup[] {

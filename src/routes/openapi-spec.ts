@@ -23,6 +23,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "Live checks of any site: a readiness crawl, an MCP handshake, and submitting a site for crawling. Results of live checks are never cached.",
   exchange:
     "The optional provider-funded layer, beside and never inside organic results: recording a principal's action interest on a returned organic result.",
+  auth: "E-mail sign-in: a one-time link by mail, exchanged for the svc_session cookie; reading and ending the session.",
+  provider:
+    "Providers of indexed domains: DNS-verified claims and their claim-scoped keys (session), and the provider-key endpoints.",
 };
 
 /**

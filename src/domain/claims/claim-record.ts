@@ -60,9 +60,11 @@ export function ownershipFreshness(row: ClaimRow) {
     stored_challenge_material: "sha256_hash_only" as const,
     raw_dns_answers_retained: false as const,
     automatic_reverification: true as const,
-    recheck_interval_seconds: RECHECK_INTERVAL_SECONDS,
-    paid_actions_stop_after_consecutive_failures: PAID_ACTIONS_STOP_AFTER_CONSECUTIVE_FAILURES,
-    paid_actions_stop_when_last_success_age_reaches_seconds: PAID_ACTIONS_STOP_WHEN_LAST_SUCCESS_AGE_REACHES_SECONDS,
+    recheck_interval_seconds: RECHECK_INTERVAL_SECONDS as typeof RECHECK_INTERVAL_SECONDS,
+    paid_actions_stop_after_consecutive_failures:
+      PAID_ACTIONS_STOP_AFTER_CONSECUTIVE_FAILURES as typeof PAID_ACTIONS_STOP_AFTER_CONSECUTIVE_FAILURES,
+    paid_actions_stop_when_last_success_age_reaches_seconds:
+      PAID_ACTIONS_STOP_WHEN_LAST_SUCCESS_AGE_REACHES_SECONDS as typeof PAID_ACTIONS_STOP_WHEN_LAST_SUCCESS_AGE_REACHES_SECONDS,
     last_succeeded_at: isoOrNull(row.verification_last_succeeded_at),
     next_check_at: isoOrNull(row.verification_next_check_at),
     consecutive_failures: Number(row.verification_consecutive_failures),

@@ -35,7 +35,7 @@ export function providerKeyMetadata(row: IssuedKeyRow, claimId: string) {
     key_prefix: row.key_prefix,
     claim_id: claimId,
     created_at: new Date(row.created_at).toISOString(),
-    header: "X-SVC-Provider-Key",
+    header: "X-SVC-Provider-Key" as const,
   };
 }
 

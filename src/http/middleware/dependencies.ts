@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { createDependencies } from "../../deps.ts";
+import { ANONYMOUS } from "../../domain/actor.ts";
 import type { AppEnv } from "../context.ts";
 
 /**
@@ -11,6 +12,7 @@ import type { AppEnv } from "../context.ts";
 export function dependencies(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set("deps", createDependencies(c.env ?? {}, new URL(c.req.url).origin));
+    c.set("actor", ANONYMOUS);
     await next();
   };
 }

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { VerifyProviderKey } from "../../domain/accounts/credentials.ts";
-import type { ProviderKeyActor } from "../../domain/actor.ts";
+import type { Actor, ProviderKeyActor } from "../../domain/actor.ts";
 import type { AppEnv } from "../context.ts";
 import { HttpProblem } from "../problem.ts";
 import { isWellFormedSecret } from "./require-session.ts";
@@ -80,4 +80,10 @@ export function requireProviderKey(options: RequireProviderKeyOptions) {
     c.set("actor", verification.actor);
     await next();
   });
+}
+
+/** The provider-key actor of a request that passed `requireProviderKey` (see `sessionActorOf`). */
+export function providerKeyActorOf(actor: Actor): ProviderKeyActor {
+  if (actor.kind !== "provider_key") throw providerKeyRequiredProblem();
+  return actor;
 }

@@ -1,7 +1,7 @@
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { VerifySession } from "../../domain/accounts/credentials.ts";
-import type { SessionActor } from "../../domain/actor.ts";
+import type { Actor, SessionActor } from "../../domain/actor.ts";
 import type { AppEnv } from "../context.ts";
 import { HttpProblem } from "../problem.ts";
 
@@ -48,4 +48,13 @@ export function requireSession(options: RequireSessionOptions) {
  */
 export function isWellFormedSecret(value: string): boolean {
   return /^[A-Za-z0-9_-]{16,200}$/.test(value);
+}
+
+/**
+ * The session actor of a request that passed `requireSession` (route-level middleware arrays do
+ * not carry its variable types into the handler); a request without one is refused the same way.
+ */
+export function sessionActorOf(actor: Actor): SessionActor {
+  if (actor.kind !== "session") throw sessionRequiredProblem();
+  return actor;
 }
