@@ -72,7 +72,15 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents every route of every group, by the registry and by Hono's own route list", () => {
-    expect(groups.map((group) => group.name).sort()).toEqual(["auth", "checks", "discovery", "exchange", "mcp", "provider", "web"]);
+    expect(groups.map((group) => group.name).sort()).toEqual([
+      "auth",
+      "checks",
+      "discovery",
+      "exchange",
+      "mcp",
+      "provider",
+      "web",
+    ]);
     expect(undocumentedRoutes(groups, document)).toEqual([]);
     // The groups that exist today serve these at least; a lost group would shrink the list.
     for (const [method, path] of [

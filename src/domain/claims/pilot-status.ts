@@ -12,15 +12,7 @@ import { type ClaimRow, isVerifiedAndFresh } from "./claim-record.ts";
 export const PILOT_STATUS_EVIDENCE_SCOPE =
   "authenticated_claim_only: this claim's verification state, its offers and their commercial evidence, and handoffs observed for them; provider assertions are not independently audited";
 
-export async function readPilotStatus({
-  ctx,
-  actor,
-  input,
-}: {
-  ctx: { db: Database; now: Date };
-  actor: ProviderKeyActor;
-  input: { limit: number };
-}) {
+export async function readPilotStatus({ ctx, actor }: { ctx: { db: Database; now: Date }; actor: ProviderKeyActor }) {
   const result = await ctx.db.execute(
     sql`select *, statement_timestamp() as as_of from provider_claims where id = ${actor.claimId}`,
   );
@@ -40,7 +32,7 @@ export async function readPilotStatus({
       verification_consecutive_failures: Number(row.verification_consecutive_failures),
       ...(row.verification_next_check_at ? { verification_next_check_at: iso(row.verification_next_check_at) } : {}),
       company_owner_verified: false,
-      // No offers or handoffs exist before the offers and tickets capabilities; `limit` caps them then.
+      // No offers or handoffs exist before the offers and tickets capabilities; the route's `limit` will cap them.
       offers: [] as unknown[],
       recent_observed_handoffs: [] as unknown[],
     },

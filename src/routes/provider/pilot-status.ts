@@ -59,10 +59,10 @@ export const pilotStatusRoute = createRoute({
 
 export function registerPilotStatus(app: OpenAPIHono<AppEnv>) {
   app.openapi(pilotStatusRoute, async (c) => {
-    const { limit } = c.req.valid("query");
+    c.req.valid("query");
     const actor = providerKeyActorOf(c.var.actor);
     await spendRateLimit(c, { ...PILOT_STATUS_LIMIT, identify: () => `key:${actor.keyId}` });
-    const status = await readPilotStatus({ ctx: { ...c.var.deps, now: new Date() }, actor, input: { limit } });
+    const status = await readPilotStatus({ ctx: { ...c.var.deps, now: new Date() }, actor });
     c.header("Cache-Control", "private, no-store");
     return c.json(status, 200);
   });

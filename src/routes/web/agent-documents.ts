@@ -20,6 +20,7 @@ export const SITE_PATHS = {
   check: "/check",
   submit: "/submit",
   verifyMcp: "/verify-mcp",
+  signIn: "/sign-in",
   docs: "/docs",
   privacy: "/privacy",
   favicon: "/favicon.svg",

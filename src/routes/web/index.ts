@@ -14,6 +14,7 @@ import { registerHomePage } from "./home-page.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
+import { registerSignInPage } from "./sign-in-page.ts";
 import { registerSiteReportPage } from "./site-report-page.ts";
 import { registerSubmitPage } from "./submit-page.ts";
 import { registerVerifyMcpPage } from "./verify-mcp-page.ts";
@@ -31,6 +32,7 @@ export function createWebGroup(): RouteGroup {
   registerCheckPage(pages);
   registerSubmitPage(pages);
   registerVerifyMcpPage(pages);
+  registerSignInPage(pages);
   registerApiReference(pages);
   registerPrivacyPage(pages);
   siteRoutes.route("/", pages);
