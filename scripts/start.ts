@@ -32,6 +32,11 @@ interface StackEndpoints {
   redisRestToken: string;
   sqlBackend: string;
   redisBackend: string;
+  mailApiUrl: string;
+  mailApiKey: string;
+  outboxUrl: string;
+  dohUrl: string;
+  dnsZoneUrl: string;
 }
 
 /** Starts the stack as its own process (so it can be stopped under a running Worker). */
@@ -69,6 +74,13 @@ async function main() {
     DATABASE_LOCAL_HTTP: "true",
     UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
     UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
+    // Mail goes to the local outbox, and DNS (address vetting and ownership proofs) asks the local
+    // zone, unless the environment names real ones.
+    MAIL_API_URL: process.env.MAIL_API_URL || stack.mailApiUrl,
+    MAIL_API_KEY: process.env.MAIL_API_KEY || stack.mailApiKey,
+    MAIL_FROM: process.env.MAIL_FROM || "Agent Readiness Search <mail@agent-readiness.localhost>",
+    DOH_URL: process.env.DOH_URL || stack.dohUrl,
+    OWNERSHIP_DOH_URLS: process.env.OWNERSHIP_DOH_URLS || stack.dohUrl,
   };
   parseConfig(workerSettings);
 
@@ -88,6 +100,10 @@ async function main() {
   children.push(wrangler);
   wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz)`);
+  console.log(`outbox: ${stack.outboxUrl}/ (JSON: ${stack.outboxUrl}/messages?to=<address>)`);
+  console.log(
+    `DNS zone: ${stack.dnsZoneUrl}/records (PUT {name, type, value} to add a record; DoH at ${stack.dohUrl})`,
+  );
 }
 
 process.on("SIGINT", () => stopAll(130));

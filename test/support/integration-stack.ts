@@ -9,9 +9,12 @@ import { migrate } from "../../scripts/migrate.ts";
 import { startFixtureWeb } from "../fixtures/web/server.ts";
 import { startFakeDoh } from "./fake-doh.ts";
 import {
+  TEST_DNS_PORT,
   TEST_DNS_ZONES,
   TEST_DOH_PORT,
   TEST_FIXTURE_BASE_PORT,
+  TEST_MAIL_KEY,
+  TEST_MAIL_PORT,
   TEST_REDIS_PORT,
   TEST_REDIS_TOKEN,
   TEST_SQL_PORT,
@@ -41,6 +44,9 @@ export default async function setup() {
     sqlPort: TEST_SQL_PORT,
     redisPort: TEST_REDIS_PORT,
     redisToken: TEST_REDIS_TOKEN,
+    mailPort: TEST_MAIL_PORT,
+    mailKey: TEST_MAIL_KEY,
+    dnsPort: TEST_DNS_PORT,
   });
   console.log(`integration stack: ${stack.sqlBackend}; ${stack.redisBackend}`);
   await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });

@@ -9,6 +9,10 @@ export const TEST_REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 15481);
 export const TEST_REDIS_TOKEN = "integration-test-token";
 /** The fixture web's first port: fixture site i listens on this + i. */
 export const TEST_FIXTURE_BASE_PORT = Number(process.env.TEST_FIXTURE_PORT ?? 15600);
+/** The local stack's mail outbox and DNS zone (ownership proofs). */
+export const TEST_MAIL_PORT = Number(process.env.TEST_MAIL_PORT ?? 15482);
+export const TEST_DNS_PORT = Number(process.env.TEST_DNS_PORT ?? 15483);
+export const TEST_MAIL_KEY = "re_integration_test_key";
 /** The fake DNS-over-HTTPS resolver the guarded Worker vets addresses with. */
 export const TEST_DOH_PORT = Number(process.env.TEST_DOH_PORT ?? 15590);
 
@@ -43,6 +47,10 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     REDIS_KEY_PREFIX: `test-${runId}`,
     FETCH_ALLOW_PRIVATE: String(allowPrivate),
     DOH_URL: `http://127.0.0.1:${TEST_DOH_PORT}/dns-query`,
+    OWNERSHIP_DOH_URLS: `http://127.0.0.1:${TEST_DNS_PORT}/dns-query`,
+    MAIL_API_URL: `http://127.0.0.1:${TEST_MAIL_PORT}`,
+    MAIL_API_KEY: TEST_MAIL_KEY,
+    MAIL_FROM: "Agent Readiness Search <mail@svc.test>",
     // Small cron batches: the test database holds many stale sites of other tests.
     RECRAWL_BATCH_SIZE: "20",
     FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),
