@@ -9,7 +9,9 @@
  *
  * Names the zone does not hold are forwarded to an upstream resolver when one is configured
  * (SERVFAIL when it cannot be reached, as a resolver that cannot recurse answers); without an
- * upstream the zone is the whole namespace and other names are NXDOMAIN.
+ * upstream the zone is the whole namespace and other names are NXDOMAIN. Reserved names
+ * (`.example`, `.test`, `.invalid`, `.localhost`: the demo index lives under `.example`) are never
+ * forwarded: outside the zone they do not exist.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { BadRequest, readJson, sendJson } from "./http.ts";
@@ -25,6 +27,10 @@ const SERVFAIL = 2;
 const NXDOMAIN = 3;
 const TTL_SECONDS = 60;
 const MAX_CNAME_CHAIN = 8;
+/** RFC 2606 / 6761 names that never exist in public DNS: answered here, never forwarded. */
+const RESERVED_SUFFIXES = [".example", ".test", ".invalid", ".localhost"];
+
+const isReserved = (name: string) => RESERVED_SUFFIXES.some((suffix) => `.${normalizeName(name)}`.endsWith(suffix));
 
 export interface ZoneRecord {
   name: string;
@@ -186,8 +192,9 @@ export function createDnsZoneServer(options: DnsZoneOptions = {}): { server: Ser
         return sendJson(response, 400, { error: "name is required; type must be A, AAAA, TXT or CNAME" });
       const local = answerFromZone(zone, name, type);
       if (local) return sendDns(response, dohBody(name, type, local.status, local.answers));
-      const upstream = await forward(name, type);
-      return sendDns(response, upstream ?? dohBody(name, type, options.upstream ? SERVFAIL : NXDOMAIN, []));
+      const upstream = isReserved(name) ? undefined : await forward(name, type);
+      const failed = options.upstream && !isReserved(name);
+      return sendDns(response, upstream ?? dohBody(name, type, failed ? SERVFAIL : NXDOMAIN, []));
     }
     if (url.pathname === "/records" && request.method === "PUT") {
       const record = (await readJson(request)) as Partial<ZoneRecord>;

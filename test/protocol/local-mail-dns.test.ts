@@ -141,4 +141,29 @@ describe("the DNS zone (JSON DoH)", () => {
     expect((await put("ok.example", "MX", "x")).status).toBe(400);
     expect((await query(`absent-${crypto.randomUUID().slice(0, 8)}.example`, "TXT")).Status).toBe(3);
   });
+
+  it("answers reserved names itself even with an upstream, and SERVFAIL when the upstream cannot be reached", async () => {
+    const { createDnsZoneServer } = await import("../../scripts/local-stack/dns-zone.ts");
+    const { listen, close } = await import("../../scripts/local-stack/http.ts");
+    const upstreamCalls: string[] = [];
+    const { server } = createDnsZoneServer({
+      upstream: "http://upstream.invalid/dns-query",
+      fetchImpl: (async (url: string | URL) => {
+        upstreamCalls.push(String(url));
+        throw new Error("unreachable");
+      }) as typeof fetch,
+    });
+    const port = await listen(server, 0);
+    try {
+      const ask = async (name: string) =>
+        ((await (await fetch(`http://127.0.0.1:${port}/dns-query?name=${name}&type=TXT`)).json()) as { Status: number })
+          .Status;
+      expect(await ask("_agent-readiness-challenge.shop.example")).toBe(3);
+      expect(upstreamCalls).toEqual([]);
+      expect(await ask("real-site.com")).toBe(2);
+      expect(upstreamCalls).toHaveLength(1);
+    } finally {
+      await close(server);
+    }
+  });
 });
