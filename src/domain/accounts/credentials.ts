@@ -13,8 +13,9 @@ export type ProviderKeyVerification =
   /** Unknown, malformed, rotated away or revoked: indistinguishable to the caller. */
   | { status: "invalid" }
   /**
-   * The key is active but its claim is no longer verified and fresh (its last successful DNS
-   * check is 604800 s old or more, or a recheck is failing towards revocation).
+   * The key is active but its claim is no longer fresh: its last successful DNS check is 604800 s
+   * old or more. Failed rechecks alone do not stop a key: the claim stays verified, and its key
+   * works, until the third consecutive failure revokes both.
    */
   | { status: "claim_not_fresh" };
 
