@@ -31,7 +31,7 @@ h3{font-size:1.1rem;margin:1.75rem 0 .4rem}
 h4{font-size:.95rem;margin:1rem 0 .3rem;color:var(--muted)}
 p,ul,ol{margin:.6rem 0}ul,ol{padding-left:1.4rem}li{margin:.2rem 0}
 .lead{font-size:1.1rem;color:var(--muted)}
-code{font:.88em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code);padding:.05rem .3rem;border-radius:.25rem}
+code{font:.88em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code);padding:.05rem .3rem;border-radius:.25rem;overflow-wrap:anywhere}
 section{scroll-margin-top:1rem}
 table{border-collapse:collapse;width:100%;margin:.75rem 0;font-size:.94rem}
 th,td{text-align:left;vertical-align:top;padding:.4rem .6rem;border-bottom:1px solid var(--line)}

@@ -50,6 +50,8 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
       PORT: String(port),
       LOCAL_SQL_PORT: "0",
       LOCAL_REDIS_PORT: "0",
+      LOCAL_MAIL_PORT: "0",
+      LOCAL_DNS_PORT: "0",
     },
   });
   child.stdout?.on("data", (chunk) => printed.push(String(chunk)));
