@@ -13,6 +13,7 @@
  * BENCH_E2E_REQUESTS (default 200; 0 skips the end-to-end part). An index already holding
  * BENCH_SITES sites is reused.
  */
+import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -24,7 +25,7 @@ import type { SiteFilters } from "../src/domain/search/site-filters.ts";
 import { CATEGORIES, type Category } from "../src/domain/sites/site-fields.ts";
 import { startLocalStack } from "./local-stack.ts";
 import { migrate } from "./migrate.ts";
-import { spawnWranglerDev } from "./wrangler-dev.ts";
+import { startLocalWorker } from "./wrangler-dev.ts";
 
 const SITES = Number(process.env.BENCH_SITES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -359,8 +360,9 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult>
     UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
     // A fresh prefix: the bench's searches never meet an earlier run's rate-limit window.
     REDIS_KEY_PREFIX: `bench-${Date.now()}`,
+    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString("base64url"),
   };
-  const wrangler = spawnWranglerDev(port, vars, { stdio: "ignore", detached: true });
+  const worker = await startLocalWorker(port, vars, { stdio: "ignore", detached: true });
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/healthz`, 60_000);
@@ -393,7 +395,7 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult>
     }
     return summarise("GET /search end to end (Worker + local stack)", samples);
   } finally {
-    if (wrangler.pid) process.kill(-wrangler.pid, "SIGTERM");
+    await worker.stop();
     await stack.stop();
   }
 }

@@ -13,6 +13,7 @@ import { dependencies } from "./http/middleware/dependencies.ts";
 import { readCors } from "./http/middleware/read-cors.ts";
 import { HttpProblem, internalProblem, notFoundProblem, problemResponse } from "./http/problem.ts";
 import { createRoutes, type RouteGroup } from "./http/routes.ts";
+import { storeUnavailableProblem } from "./http/store-unavailable.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
 
@@ -29,6 +30,8 @@ const DOMAIN_ERROR_TITLE = {
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  const unavailable = storeUnavailableProblem(error);
+  if (unavailable) return unavailable;
   if (error instanceof DomainError) {
     return new HttpProblem(DOMAIN_ERROR_STATUS[error.kind], error.code, DOMAIN_ERROR_TITLE[error.kind], error.message);
   }

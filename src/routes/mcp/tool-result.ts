@@ -5,6 +5,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DomainError } from "../../domain/errors.ts";
 import { HttpProblem, internalProblem } from "../../http/problem.ts";
+import { storeUnavailableProblem } from "../../http/store-unavailable.ts";
 
 /** The body of a tool error: the REST problem's `code`, its `detail` as `message`, and its extensions. */
 export interface ToolErrorBody {
@@ -23,16 +24,19 @@ export function buildToolResult(body: object): CallToolResult {
 
 /**
  * A failed call as a tool error (`isError: true`), so the model sees why and can correct itself.
- * Domain errors and HTTP problems keep their public code and message, as REST gives them; anything
+ * Domain errors and HTTP problems keep their public code and message, as REST gives them; an
+ * unavailable store is REST's 503 `DEPENDENCY_UNAVAILABLE` with `retry_after_seconds`; anything
  * else, a 5xx included, is logged and answered with the generic internal error, never its message
  * or stack.
  */
 export function buildToolError(error: unknown): CallToolResult {
   let body: ToolErrorBody;
+  const problem = error instanceof HttpProblem ? error : storeUnavailableProblem(error);
   if (error instanceof DomainError) {
     body = { code: error.code, message: error.message };
-  } else if (error instanceof HttpProblem && error.status < 500) {
-    body = { code: error.code, message: error.message, ...error.extensions };
+  } else if (problem && (problem.status < 500 || problem.status === 503)) {
+    // A 503 is temporary and public (a store or capability unavailable); other 5xx stay internal.
+    body = { code: problem.code, message: problem.message, ...problem.extensions };
   } else {
     console.error("mcp tool failed", error);
     const internal = internalProblem();
