@@ -18,6 +18,7 @@
  * or `word,filters`; default all; `none` only builds the index). An index already holding
  * BENCH_SITES sites is reused.
  */
+import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -30,7 +31,7 @@ import { runTopQuery, TOP_DEFAULT_LIMIT, TOP_MAX_LIMIT, type TopFilters } from "
 import { CATEGORIES, type Category } from "../src/domain/sites/site-fields.ts";
 import { startLocalStack } from "./local-stack.ts";
 import { migrate } from "./migrate.ts";
-import { spawnWranglerDev } from "./wrangler-dev.ts";
+import { startLocalWorker } from "./wrangler-dev.ts";
 
 const SITES = Number(process.env.BENCH_SITES ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -409,8 +410,9 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult[
     UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
     // A fresh prefix: the bench's searches never meet an earlier run's rate-limit window.
     REDIS_KEY_PREFIX: `bench-${Date.now()}`,
+    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString("base64url"),
   };
-  const wrangler = spawnWranglerDev(port, vars, { stdio: "ignore", detached: true });
+  const worker = await startLocalWorker(port, vars, { stdio: "ignore", detached: true });
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/healthz`, 60_000);
@@ -447,7 +449,7 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult[
       summarise("GET /top misses end to end (Worker + local stack)", topSamples),
     ];
   } finally {
-    if (wrangler.pid) process.kill(-wrangler.pid, "SIGTERM");
+    await worker.stop();
     await stack.stop();
   }
 }

@@ -1,17 +1,19 @@
 /**
  * `npm start`: brings up the local stack, applies migrations, loads the demo index into an empty
- * database, and runs `wrangler dev` on http://127.0.0.1:$PORT (default 8787), API at /api/v1.
+ * database, and runs `wrangler dev` behind the local edge on http://127.0.0.1:$PORT (default
+ * 8787), API at /api/v1. The edge sets CF-Connecting-IP from the connection, as Cloudflare does.
  *
  * DATABASE_URL / REDIS_URL, when set, put the stack in front of those servers instead of the
  * embedded defaults. Any Worker setting (src/config.ts) found in the environment is passed on to
  * the Worker; the database and Redis ones are always the stack's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { migrate } from "./migrate.ts";
 import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
-import { spawnWranglerDev } from "./wrangler-dev.ts";
+import { startLocalWorker } from "./wrangler-dev.ts";
 
 const STACK_PROVIDED = new Set([
   "DATABASE_URL",
@@ -82,6 +84,12 @@ async function main() {
     DOH_URL: process.env.DOH_URL || stack.dohUrl,
     OWNERSHIP_DOH_URLS: process.env.OWNERSHIP_DOH_URLS || stack.dohUrl,
   };
+  if (!workerSettings.RATE_LIMIT_KEY_SECRET) {
+    // Rate limits need a key to hash client addresses with; a run without one makes its own, so
+    // its windows start afresh at every start.
+    workerSettings.RATE_LIMIT_KEY_SECRET = randomBytes(32).toString("base64url");
+    console.log("rate-limit key: a random one for this run (set RATE_LIMIT_KEY_SECRET to keep one)");
+  }
   parseConfig(workerSettings);
 
   const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
@@ -96,10 +104,10 @@ async function main() {
   );
 
   const port = process.env.PORT ?? "8787";
-  const wrangler = spawnWranglerDev(port, workerSettings, { stdio: "inherit" });
-  children.push(wrangler);
-  wrangler.on("exit", (code) => stopAll(code ?? 0));
-  console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz)`);
+  const worker = await startLocalWorker(port, workerSettings, { stdio: "inherit" });
+  children.push(worker.wrangler);
+  worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
+  console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz; wrangler's own port is internal)`);
   console.log(`outbox: ${stack.outboxUrl}/ (JSON: ${stack.outboxUrl}/messages?to=<address>)`);
   console.log(
     `DNS zone: ${stack.dnsZoneUrl}/records (PUT {name, type, value} to add a record; DoH at ${stack.dohUrl})`,

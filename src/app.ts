@@ -18,6 +18,7 @@ import { limitRequestBody, limitRequestHead } from "./http/middleware/request-si
 import { rateLimitHeaders } from "./http/middleware/spend-rate-limit.ts";
 import { HttpProblem, internalProblem, problemResponse } from "./http/problem.ts";
 import { createRoutes, type RouteGroup } from "./http/routes.ts";
+import { storeUnavailableProblem } from "./http/store-unavailable.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
 import { MCP_PATH } from "./routes/mcp/mcp-endpoint.ts";
@@ -26,6 +27,8 @@ export const API_PREFIX = "/api/v1";
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  const unavailable = storeUnavailableProblem(error);
+  if (unavailable) return unavailable;
   if (error instanceof DomainError) return domainErrorProblem(error);
   if (error instanceof HTTPException && error.status === 415) {
     // The interface answers every malformed body with 400; this one names what was wrong.

@@ -27,6 +27,11 @@ const DatabaseSettings = z.object({
    * endpoint) instead of Neon's https://api.<host>/sql. Never set in production.
    */
   DATABASE_LOCAL_HTTP: booleanSetting.default(false),
+  /**
+   * How long the SQL endpoint may answer nothing to an isolate before the database counts as
+   * unavailable and requests answer 503 (ms). A refused or lost connection counts at once.
+   */
+  DATABASE_TIMEOUT_MS: integerSetting(100, 30_000).default(1_500),
 });
 
 /** Redis (limits, caches, idempotency locks): every group needs it. */
@@ -35,12 +40,25 @@ const RedisSettings = z.object({
   UPSTASH_REDIS_REST_URL: z.url({ protocol: /^https?$/, ...explain("must be an http(s) URL") }),
   /** Upstash Redis REST token (secret). */
   UPSTASH_REDIS_REST_TOKEN: z.string(explain("must be a string")).min(1, "must not be empty"),
+  /**
+   * HMAC key (secret, at least 32 characters) that turns a client's address into its rate-limit
+   * key, so Redis holds no address. Optional so that its absence disables only what needs it:
+   * without it every rate-limited endpoint answers 503 (fail closed: nothing can be counted, and
+   * nothing is served uncounted); everything else works. Changing it starts every window afresh.
+   */
+  RATE_LIMIT_KEY_SECRET: z
+    .string(explain("must be a string"))
+    .min(32, "must be at least 32 characters (for example: openssl rand -base64 32)")
+    .optional(),
   /** Prefix of every Redis key the service writes; lets environments share one Redis. */
   REDIS_KEY_PREFIX: z
     .string()
     .regex(/^[a-z0-9:_-]{1,40}$/, "must be 1-40 of a-z 0-9 : _ -")
     .default("svc"),
-  /** Longest wait for Redis on a request path before falling back (ms). */
+  /**
+   * How long Redis may answer nothing to an isolate before it counts as unavailable and a request
+   * takes its fallback (ms). A slow answer while others keep arriving is waited for.
+   */
   REDIS_TIMEOUT_MS: integerSetting(50, 10_000).default(800),
 });
 

@@ -7,18 +7,53 @@ import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-http";
 import * as schema from "../../db/schema/index.ts";
 import type { Config } from "../config.ts";
+import { StoreUnavailableError, watchForSilence } from "./store-availability.ts";
 
 const neonDefaultEndpoint = neonConfig.fetchEndpoint;
 
 /** The local stack listens on DATABASE_URL's own host and port, in plain HTTP. */
 const localStackEndpoint = (host: string, port: number | string) => `http://${host}${port ? `:${port}` : ""}/sql`;
 
-type DatabaseSettings = Pick<Config, "DATABASE_URL" | "DATABASE_LOCAL_HTTP">;
+type DatabaseSettings = Pick<Config, "DATABASE_URL" | "DATABASE_LOCAL_HTTP"> &
+  Partial<Pick<Config, "DATABASE_TIMEOUT_MS">>;
+
+/**
+ * The driver's fetch, made to fail with a StoreUnavailableError whenever the SQL endpoint is
+ * unavailable: connection refused or lost (also while the answer is being read, so a connection
+ * cut mid-answer is told apart from a database error), a 5xx, or, when `silenceMs` is given,
+ * silence for that long. Scripts give none: a migration may legitimately run for minutes.
+ */
+function databaseFetch(silenceMs: number | undefined): typeof fetch {
+  return async (input, init) => {
+    const endpoint = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const watch = silenceMs === undefined ? undefined : watchForSilence(endpoint, silenceMs, "database");
+    try {
+      const response = await fetch(input, { ...init, signal: watch?.signal ?? null });
+      const body = await response.arrayBuffer();
+      watch?.answered();
+      if (response.status >= 500) {
+        throw new StoreUnavailableError("database", `the SQL endpoint answered HTTP ${response.status}`);
+      }
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      throw new StoreUnavailableError("database", "the SQL endpoint could not be reached", { cause: error });
+    } finally {
+      watch?.release();
+    }
+  };
+}
 
 /** The raw Neon SQL function, pointed at the local stack when DATABASE_LOCAL_HTTP is set. */
 export function createSqlClient(config: DatabaseSettings) {
-  // The driver reads its endpoint from a global; every Worker of one deployment shares a setting.
+  // The driver reads its endpoint and fetch from globals; every Worker of one deployment shares
+  // one setting of each.
   neonConfig.fetchEndpoint = config.DATABASE_LOCAL_HTTP ? localStackEndpoint : neonDefaultEndpoint;
+  neonConfig.fetchFunction = databaseFetch(config.DATABASE_TIMEOUT_MS);
   return neon(config.DATABASE_URL);
 }
 
@@ -36,6 +71,26 @@ export function postgresErrorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+// Postgres errors that mean the server cannot serve now, not that the statement was wrong:
+// connection exceptions (class 08), shutdown and start-up (57P01-57P03), too many connections.
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+/**
+ * Whether an error from a database call means the database is unavailable (unreachable, silent,
+ * shutting down, out of connections) rather than that the call was wrong; walks the driver's and
+ * drizzle's wrappers.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 8; depth++) {
+    if (current instanceof StoreUnavailableError) return current.store === "database";
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && UNAVAILABLE_SQLSTATE.test(code)) return true;
+    const { sourceError, cause } = current as { sourceError?: unknown; cause?: unknown };
+    current = sourceError ?? cause;
+  }
+  return false;
 }
 
 /** Rows of raw SQL, keyed by column name, typed as the driver parses them. */

@@ -1,9 +1,12 @@
 /**
  * Vitest global setup of the integration tests: starts the local stack in front of the servers
  * named by TEST_DATABASE_URL / TEST_REDIS_URL (CI: the real Postgres and Redis), or in front of
- * the embedded defaults, applies the migrations to a clean database, and serves the fixture web and a fake DNS resolver.
+ * the embedded defaults, applies the migrations to a clean database, and serves the fixture web, a
+ * fake DNS resolver and the fault proxies' control endpoint (`inject("faultProxyControl")`).
  */
 import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startFaultProxyControl } from "../../scripts/fault-proxy.ts";
 import { startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
 import { startFixtureWeb } from "../fixtures/web/server.ts";
@@ -33,7 +36,14 @@ async function resetDatabase(url: string) {
   }
 }
 
-export default async function setup() {
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Origin of the fault proxies' control API (scripts/fault-proxy.ts). */
+    faultProxyControl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
   const databaseUrl = process.env.TEST_DATABASE_URL || undefined;
   const redisUrl = process.env.TEST_REDIS_URL || undefined;
   if (databaseUrl) await resetDatabase(databaseUrl);
@@ -52,7 +62,10 @@ export default async function setup() {
   await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
   const fixtureWeb = await startFixtureWeb(TEST_FIXTURE_BASE_PORT);
   const doh = await startFakeDoh(TEST_DNS_ZONES, TEST_DOH_PORT);
+  const faultProxies = await startFaultProxyControl();
+  project.provide("faultProxyControl", faultProxies.url);
   return async () => {
+    await faultProxies.stop();
     await doh.stop();
     await fixtureWeb.stop();
     await stack.stop();

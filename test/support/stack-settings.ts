@@ -7,6 +7,8 @@ import type { FakeZone } from "./fake-doh.ts";
 export const TEST_SQL_PORT = Number(process.env.TEST_SQL_PORT ?? 15480);
 export const TEST_REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 15481);
 export const TEST_REDIS_TOKEN = "integration-test-token";
+/** The integration tests' key for rate-limit identities (a fixed one: tests can recompute keys). */
+export const TEST_RATE_LIMIT_KEY_SECRET = "integration-test-rate-limit-key-secret";
 /** The fixture web's first port: fixture site i listens on this + i. */
 export const TEST_FIXTURE_BASE_PORT = Number(process.env.TEST_FIXTURE_PORT ?? 15600);
 /** The local stack's mail outbox and DNS zone (ownership proofs). */
@@ -45,6 +47,7 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     UPSTASH_REDIS_REST_TOKEN: TEST_REDIS_TOKEN,
     // A fresh prefix per run: limits and caches of earlier runs on a shared Redis never leak in.
     REDIS_KEY_PREFIX: `test-${runId}`,
+    RATE_LIMIT_KEY_SECRET: TEST_RATE_LIMIT_KEY_SECRET,
     FETCH_ALLOW_PRIVATE: String(allowPrivate),
     DOH_URL: `http://127.0.0.1:${TEST_DOH_PORT}/dns-query`,
     OWNERSHIP_DOH_URLS: `http://127.0.0.1:${TEST_DNS_PORT}/dns-query`,

@@ -14,6 +14,7 @@ describe("parseConfig", () => {
       DATABASE_LOCAL_HTTP: false,
       REDIS_KEY_PREFIX: "svc",
       REDIS_TIMEOUT_MS: 800,
+      DATABASE_TIMEOUT_MS: 1500,
       HEALTH_TIMEOUT_MS: 2000,
       // Private addresses are refused unless a development setup says otherwise.
       FETCH_ALLOW_PRIVATE: false,
@@ -73,6 +74,15 @@ describe("parseConfig", () => {
     expect(config.DATABASE_LOCAL_HTTP).toBe(true);
     expect(config.REDIS_TIMEOUT_MS).toBe(250);
     expect(config.PUBLIC_ORIGIN).toBeUndefined();
+  });
+
+  it("takes the rate-limit key secret as optional, and refuses one too short to be a key", () => {
+    expect(parseConfig(valid).RATE_LIMIT_KEY_SECRET).toBeUndefined();
+    expect(() => parseConfig({ ...valid, RATE_LIMIT_KEY_SECRET: "short" })).toThrow(
+      "RATE_LIMIT_KEY_SECRET must be at least 32 characters",
+    );
+    const secret = "k".repeat(32);
+    expect(parseConfig({ ...valid, RATE_LIMIT_KEY_SECRET: secret }).RATE_LIMIT_KEY_SECRET).toBe(secret);
   });
 
   it("lists every setting once", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { clientIdentity, ipv6Prefix64 } from "../../src/http/client-identity.ts";
+import { clientIdentity, hashedIdentity, ipv6Prefix64 } from "../../src/http/client-identity.ts";
 import { HttpProblem, problemBody } from "../../src/http/problem.ts";
 import { fieldErrors } from "../../src/http/validation.ts";
 
@@ -18,6 +18,24 @@ describe("clientIdentity", () => {
     expect(ipv6Prefix64("2001:db8::1")).toBe("2001:db8:0:0");
     expect(ipv6Prefix64("::1")).toBe("0:0:0:0");
     expect(ipv6Prefix64("fe80:0001:0000::")).toBe("fe80:1:0:0");
+  });
+});
+
+describe("hashedIdentity", () => {
+  const secret = "a-secret-of-at-least-thirty-two-characters";
+
+  it("is HMAC-SHA256 under the secret, its first 128 bits in unpadded base64url", async () => {
+    const { createHmac } = await import("node:crypto");
+    const expected = createHmac("sha256", secret).update("ip4:203.0.113.9").digest().subarray(0, 16);
+    expect(await hashedIdentity(secret, "ip4:203.0.113.9")).toBe(expected.toString("base64url"));
+    expect(await hashedIdentity(secret, "ip4:203.0.113.9")).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it("depends on the secret, and holds nothing of the address", async () => {
+    const hashed = await hashedIdentity(secret, "ip4:203.0.113.9");
+    expect(await hashedIdentity(`${secret}!`, "ip4:203.0.113.9")).not.toBe(hashed);
+    expect(await hashedIdentity(secret, "ip4:203.0.113.10")).not.toBe(hashed);
+    expect(hashed).not.toContain("203");
   });
 });
 

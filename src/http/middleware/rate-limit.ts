@@ -1,8 +1,9 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Context, MiddlewareHandler } from "hono";
-import { clientIdentity } from "../client-identity.ts";
+import { clientIdentity, hashedIdentity } from "../client-identity.ts";
 import type { AppEnv } from "../context.ts";
 import { HttpProblem } from "../problem.ts";
+import { countUncounted, rememberUncounted } from "./uncounted-requests.ts";
 
 type Window = Parameters<typeof Ratelimit.slidingWindow>[1];
 
@@ -36,37 +37,68 @@ function windowSeconds(window: Window): number {
   return Number(amount) * (seconds[unit] ?? 1);
 }
 
+let missingSecretLogged = false;
+
+/** No secret to key clients by: nothing is counted, and nothing limited is served (fail closed). */
+function limitsUnconfiguredProblem(): HttpProblem {
+  if (!missingSecretLogged) {
+    missingSecretLogged = true;
+    console.error("RATE_LIMIT_KEY_SECRET is not set: every rate-limited endpoint answers 503 until it is");
+  }
+  return new HttpProblem(
+    503,
+    "RATE_LIMIT_UNAVAILABLE",
+    "Service unavailable",
+    "This endpoint cannot count requests right now, so it does not serve them; the rest of the service works.",
+  );
+}
+
 /**
  * Counts one request of the caller (`options.identify`, else the client's address) against a
  * limit, and returns the RateLimit headers its reply should carry. Over the limit it throws the
  * 429 `RATE_LIMITED` problem (with `limit`, `retry_after_seconds` and Retry-After), which every
- * transport maps to its own shape. When Redis is down or slower than REDIS_TIMEOUT_MS it allows
- * the request and returns no headers; identifiers this isolate already saw over the limit stay
- * refused. The middleware below and the MCP tools share it, so a limit has one counter whichever
- * way it is reached.
+ * transport maps to its own shape. The middleware below and the MCP tools share it, so a limit
+ * has one counter whichever way it is reached.
+ *
+ * The caller is known to Redis only by a keyed hash (RATE_LIMIT_KEY_SECRET); without that secret
+ * it throws 503 `RATE_LIMIT_UNAVAILABLE`. Redis is waited for while it answers, however late
+ * (a burst queues its calls; giving up on them would let requests through uncounted). Only when
+ * Redis is unavailable (refused, lost, or silent for REDIS_TIMEOUT_MS) is the request allowed
+ * without headers; it is counted once Redis answers again, and identifiers this isolate already
+ * saw over the limit stay refused meanwhile.
  *
  * @example const headers = await consumeRateLimit(c, { name: "search", limit: 240, window: "1 h" });
  */
 export async function consumeRateLimit(c: Context<AppEnv>, options: RateLimitOptions): Promise<Record<string, string>> {
-  const cache = blockedCacheFor(options.name);
   const { redis, config } = c.var.deps;
+  const secret = config.RATE_LIMIT_KEY_SECRET;
+  if (!secret) throw limitsUnconfiguredProblem();
+  const identifier = await hashedIdentity(
+    secret,
+    options.identify ? options.identify(c) : clientIdentity(c.req.raw.headers),
+  );
+  const prefix = `${config.REDIS_KEY_PREFIX}:ratelimit:${options.name}`;
   const limiter = new Ratelimit({
     redis,
     limiter: Ratelimit.slidingWindow(options.limit, options.window),
-    prefix: `${config.REDIS_KEY_PREFIX}:ratelimit:${options.name}`,
-    ephemeralCache: cache,
-    timeout: config.REDIS_TIMEOUT_MS,
+    prefix,
+    ephemeralCache: blockedCacheFor(options.name),
+    // No timeout of its own: it would answer "allowed" while the count is still on its way.
+    // Redis's unavailability is the adapter's to decide (src/adapters/redis.ts).
+    timeout: 0,
     analytics: false,
   });
-  const identity = options.identify ? options.identify(c) : clientIdentity(c.req.raw.headers);
 
-  let outcome: Awaited<ReturnType<Ratelimit["limit"]>> | undefined;
+  let outcome: Awaited<ReturnType<Ratelimit["limit"]>>;
   try {
-    outcome = await limiter.limit(identity);
+    // What was let through while Redis was away is counted first, so this answer includes it.
+    await countUncounted(redis, config.UPSTASH_REDIS_REST_URL);
+    outcome = await limiter.limit(identifier);
   } catch (error) {
     console.warn(`rate limit "${options.name}" unavailable, allowing request`, String(error));
+    rememberUncounted(config.UPSTASH_REDIS_REST_URL, prefix, identifier, windowSeconds(options.window) * 1000);
+    return {};
   }
-  if (!outcome || outcome.reason === "timeout") return {};
 
   const resetSeconds = Math.max(1, Math.ceil((outcome.reset - Date.now()) / 1000));
   const headers = {
@@ -93,9 +125,9 @@ export async function consumeRateLimit(c: Context<AppEnv>, options: RateLimitOpt
  * problem+json with Retry-After. Every counted reply carries RateLimit-Limit,
  * RateLimit-Remaining, RateLimit-Reset (seconds) and RateLimit-Policy.
  *
- * When Redis is down or slower than REDIS_TIMEOUT_MS the request is allowed (fail open: these
- * limits guard free reads, and losing Redis must not take search down), without RateLimit
- * headers; identifiers this isolate already saw over the limit stay refused.
+ * When Redis is unavailable the request is allowed (fail open: these limits guard free reads,
+ * and losing Redis must not take search down), without RateLimit headers, and counted once Redis
+ * answers again; identifiers this isolate already saw over the limit stay refused.
  *
  * @example routes.use("/search", rateLimit({ name: "search", limit: 240, window: "1 h" }));
  */

@@ -1,0 +1,78 @@
+/** What the load and fault scripts share: their database, waiting for the Worker, and where a figure comes from. */
+import { cpus, loadavg } from "node:os";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+
+/** Creates the database beside the server's `postgres` one when it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const server = new URL(url);
+  server.pathname = "/postgres";
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  try {
+    const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (exists.rowCount === 0) await admin.query(`create database "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Polls `url` until it answers 200. */
+export async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The machine and moment a figure belongs to. */
+export function machineLine(): string {
+  const cpu = cpus();
+  const load = loadavg().map((value) => value.toFixed(1));
+  return `${new Date().toISOString()}; ${cpu.length} × ${cpu[0]?.model.trim() ?? "CPU"}; Node ${process.version}; load average ${load.join(" / ")}`;
+}
+
+/** The local stack's endpoints, as it prints them once ready. */
+export interface StackEndpoints {
+  databaseUrl: string;
+  redisRestUrl: string;
+  redisRestToken: string;
+  sqlBackend: string;
+  redisBackend: string;
+}
+
+/**
+ * Starts the local stack, in front of these servers, in a worker thread: a burst's client work
+ * and the stack's never share one event loop, and the stack lives exactly as long as this process.
+ */
+export function startLocalStackThread(
+  databaseUrl: string,
+  redisUrl: string,
+): Promise<{ endpoints: StackEndpoints; stop(): Promise<void> }> {
+  // A thread does not inherit tsx's loader: it registers it before loading the TypeScript entry.
+  const entry = new URL("./local-stack-thread.ts", import.meta.url).href;
+  const thread = new Worker(
+    `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
+    { eval: true, workerData: { databaseUrl, redisUrl, sqlPort: 0, redisPort: 0 } },
+  );
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      thread.on("message", (message: { stopped?: boolean }) => {
+        if (message.stopped) void thread.terminate().then(() => resolve());
+      });
+      thread.postMessage("stop");
+    });
+  return new Promise((resolve, reject) => {
+    thread.once("error", reject);
+    thread.on("message", (message: StackEndpoints & { ready?: boolean }) => {
+      if (message.ready) resolve({ endpoints: message, stop });
+    });
+  });
+}
