@@ -39,7 +39,7 @@ interface Answer {
 /** One GET from `localAddress`, on a connection of its own, so the edge sees that address. */
 function get(agent: Agent, localAddress: string, path: string): Promise<Answer> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const outgoing = request(
       { host: "127.0.0.1", port: PORT, path, agent, localAddress, headers: { "X-SVC-Synthetic": "true" } },
       (response) => {
@@ -47,7 +47,9 @@ function get(agent: Agent, localAddress: string, path: string): Promise<Answer> 
         response.on("end", () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
       },
     );
-    outgoing.on("error", reject);
+    // No answer within two minutes (or a connection error) is reported as status 0, not waited for.
+    outgoing.setTimeout(120_000, () => outgoing.destroy(new Error("no answer within 120 s")));
+    outgoing.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
     outgoing.end();
   });
 }

@@ -34,13 +34,15 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
  * Starts listening and resolves with the port actually bound (0 picks a free one). Idle
  * connections are left for the client to close: Node's default closes them after 5 s, and a
  * client (workerd) reusing one at that moment loses its request with "Network connection lost",
- * a failure of the local stack, not of the store it stands for.
+ * a failure of the local stack, not of the store it stands for. The accept queue is as long as
+ * the system allows, so a burst of new connections waits to be accepted instead of being dropped
+ * by the kernel (which the client only notices after minutes of retransmission).
  */
 export function listen(server: Server, port: number, host = "127.0.0.1"): Promise<number> {
   server.keepAliveTimeout = 0;
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: 4096 }, () => {
       const address = server.address();
       resolve(typeof address === "object" && address ? address.port : port);
     });

@@ -20,7 +20,6 @@ export class StoreUnavailableError extends Error {
 // When each endpoint last answered anything to this isolate. Module scope on purpose: every
 // request of the isolate sees the others' answers, which is what tells slow from silent.
 const lastAnswerAt = new Map<string, number>();
-const answerCount = new Map<string, number>();
 
 /** One call's watch over its endpoint. */
 export interface SilenceWatch {
@@ -35,7 +34,8 @@ export interface SilenceWatch {
 // A check that runs this late, or less, ran on an isolate with no backlog: any answer that had
 // arrived would have been handled before it.
 const ON_TIME_MS = 50;
-// However busy the isolate, a call waits at most this many silences before the store counts as gone.
+// However busy the isolate or the store, one call waits at most this many silences: a connection
+// the network lost without a word must not hold its request while other calls are answered.
 const MAX_SILENCES = 10;
 
 /**
@@ -47,7 +47,7 @@ const MAX_SILENCES = 10;
  * Silence is only concluded by a check that ran on time. Under a burst the isolate itself can be
  * busy for longer than `silenceMs` (hundreds of requests to parse and route), with the store's
  * answers waiting behind that work; its timers run late then, and the check looks again once the
- * isolate has caught up (at most MAX_SILENCES × `silenceMs` in all).
+ * isolate has caught up. Whatever happens, one call gives up after MAX_SILENCES × `silenceMs`.
  *
  * @example const watch = watchForSilence(url, 800, "redis"); try { await fetch(url, { signal: watch.signal }); watch.answered(); } finally { watch.release(); }
  */
@@ -59,25 +59,23 @@ export function watchForSilence(endpoint: string, silenceMs: number, store: "dat
     const due = Date.now() + delay;
     timer = setTimeout(() => check(due), delay);
   };
+  const giveUpAt = startedAt + silenceMs * MAX_SILENCES;
   const check = (due: number) => {
     const now = Date.now();
+    if (now >= giveUpAt) {
+      controller.abort(new StoreUnavailableError(store, `no answer from the ${store} in ${now - startedAt} ms`));
+      return;
+    }
     const quietSince = Math.max(startedAt, lastAnswerAt.get(endpoint) ?? 0);
     const left = quietSince + silenceMs - now;
-    if (left > 0) return checkIn(left);
-    const ranLate = now - due > ON_TIME_MS;
-    if (ranLate && now - startedAt < silenceMs * MAX_SILENCES) return checkIn(ON_TIME_MS);
-    console.log(
-      `WDBG abort ${store} since-start ${now - startedAt} last-answer-age ${lastAnswerAt.has(endpoint) ? now - (lastAnswerAt.get(endpoint) ?? 0) : "never"} late ${now - due} answers ${answerCount.get(endpoint) ?? 0}`,
-    );
+    if (left > 0) return checkIn(Math.min(left, giveUpAt - now));
+    if (now - due > ON_TIME_MS) return checkIn(ON_TIME_MS);
     controller.abort(new StoreUnavailableError(store, `the ${store} answered nothing for ${silenceMs} ms`));
   };
   checkIn(silenceMs);
   return {
     signal: controller.signal,
     answered: () => {
-      answerCount.set(endpoint, (answerCount.get(endpoint) ?? 0) + 1);
-      if (answerCount.get(endpoint)! % 50 === 1)
-        console.log(`WDBG answer ${store} n=${answerCount.get(endpoint)} after ${Date.now() - startedAt}`);
       lastAnswerAt.set(endpoint, Date.now());
     },
     release: () => clearTimeout(timer),

@@ -8,11 +8,15 @@ import { HttpProblem } from "./problem.ts";
 /** How long a client is asked to wait; a returning store serves again within about 2 s. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
-/** Every message down an error's causes, for the operator's log. */
+/**
+ * Every message down an error's causes, for the operator's log; drizzle's own message, which
+ * carries the statement's parameters (a search's words among them), is left out.
+ */
 function causeChain(error: unknown): string {
   const messages: string[] = [];
   for (let current = error, depth = 0; current && depth < 8; depth++) {
-    messages.push(current instanceof Error ? `${current.name}: ${current.message}` : String(current));
+    const message = current instanceof Error ? `${current.name}: ${current.message}` : String(current);
+    if (!message.includes("Failed query")) messages.push(message);
     if (typeof current !== "object") break;
     const { sourceError, cause } = current as { sourceError?: unknown; cause?: unknown };
     current = sourceError ?? cause;
