@@ -240,16 +240,22 @@ async function main() {
     process.once(signal, () => void stopAll().finally(() => process.exit(130)));
   }
 
-  const databaseRows: string[] = [];
+  // call name → mode → "status, ms" (the code and Retry-After are checked, and failures listed).
+  const databaseCells = new Map<string, Map<FaultMode, string>>();
+  const cell = (name: string, mode: FaultMode, text: string) => {
+    const row = databaseCells.get(name) ?? new Map<FaultMode, string>();
+    row.set(mode, text);
+    databaseCells.set(name, row);
+  };
   const recoveryRows: string[] = [];
   const redisRows: string[] = [];
+  const modes: FaultMode[] = ["refuse", "drop", "hang"];
   try {
     await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, 120_000);
     // Warm the isolate (first requests compile and connect) with a client of its own.
     for (let i = 0; i < 3; i++) await send("127.0.0.200", `/api/v1/search?q=warm${i}`);
 
     const probes = databaseProbes(site.origin);
-    const modes: FaultMode[] = ["refuse", "drop", "hang"];
     for (const [index, mode] of modes.entries()) {
       const run = index + 1;
       const client = `127.0.1.${run}`;
@@ -259,9 +265,8 @@ async function main() {
         const answer = await send(client, probe.path(run), probe.init?.(run));
         const code = codeOf(answer);
         const retryAfter = String(answer.headers["retry-after"] ?? "-");
-        databaseRows.push(
-          `| ${mode} | ${probe.name} | ${answer.status} | ${code} | ${probe.mcp ? "-" : retryAfter} | ${answer.ms.toFixed(0)} |`,
-        );
+        const shown = probe.mcp ? (code === "DEPENDENCY_UNAVAILABLE" ? "tool error" : code) : String(answer.status);
+        cell(probe.name, mode, `${shown}, ${answer.ms.toFixed(0)} ms`);
         const unavailable = probe.mcp
           ? answer.status === 200 && code === "DEPENDENCY_UNAVAILABLE"
           : answer.status === 503 && code === "DEPENDENCY_UNAVAILABLE" && retryAfter === "5";
@@ -271,9 +276,7 @@ async function main() {
         }
       }
       const health = await send(client, "/healthz");
-      databaseRows.push(
-        `| ${mode} | GET /healthz | ${health.status} | ${codeOf(health)} | ${health.headers["retry-after"] ?? "-"} | ${health.ms.toFixed(0)} |`,
-      );
+      cell("GET /healthz", mode, `${health.status}, ${health.ms.toFixed(0)} ms`);
 
       await sqlProxy.setMode("pass");
       const recovered = await timeToOk(client, (attempt) => `/api/v1/search?q=back${run}x${attempt}`);
@@ -317,9 +320,13 @@ async function main() {
   }
 
   console.log(`\nStarted ${startedOn}\nEnded ${machineLine()}\n`);
-  console.log("Database endpoint taken away (MCP tools answer HTTP 200 with a tool error):\n");
-  console.log("| SQL endpoint | call | status | code | Retry-After | ms |\n|---|---|---|---|---|---|");
-  console.log(databaseRows.join("\n"));
+  console.log(
+    "SQL endpoint taken away. REST: status of the problem+json DEPENDENCY_UNAVAILABLE with Retry-After: 5; MCP: HTTP 200 with the tool error DEPENDENCY_UNAVAILABLE; and the time to answer:\n",
+  );
+  console.log("| call | refused (stopped) | cut mid-request | silent |\n|---|---|---|---|");
+  for (const [name, row] of databaseCells) {
+    console.log(`| ${name} | ${modes.map((mode) => row.get(mode) ?? "-").join(" | ")} |`);
+  }
   console.log("\nRedis endpoint taken away (five searches during the outage):\n");
   console.log(
     "| Redis endpoint | status during | with RateLimit headers | ms during | remaining before → after | ms to first counted answer |\n|---|---|---|---|---|---|",

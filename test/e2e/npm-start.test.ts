@@ -1,8 +1,9 @@
 /**
  * `npm start` as a user runs it: the local stack, migrations and `wrangler dev` come up and
- * /healthz answers 200 within 60 s; stopping the stack under the running Worker turns it into a
- * 503 problem+json. Runs on the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL
- * name them, in front of real servers.
+ * /healthz answers 200 within 60 s; a client cannot choose the address it is counted as;
+ * stopping the stack under the running Worker turns /healthz and a search into 503 problem+json.
+ * Runs on the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front
+ * of real servers.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { pollStatus, type RunningService, startService } from "../support/npm-start.ts";
@@ -36,6 +37,18 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     const output = service.output();
     expect(output).toContain("demo index: 3000 synthetic sites loaded");
 
+    // The client is who the connection says, as on Cloudflare: a CF-Connecting-IP of the client's
+    // own choosing is replaced, so every one of these searches counts against the same client.
+    const remaining: number[] = [];
+    for (const spoofed of ["203.0.113.1", "203.0.113.2", "2001:db8::1"]) {
+      const response = await fetch(`${service.origin}/api/v1/search?q=agent`, {
+        headers: { "CF-Connecting-IP": spoofed, "X-SVC-Synthetic": "true" },
+      });
+      expect(response.status).toBe(200);
+      remaining.push(Number(response.headers.get("ratelimit-remaining")));
+    }
+    expect(remaining).toEqual([remaining[0], (remaining[0] ?? 0) - 1, (remaining[0] ?? 0) - 2]);
+
     const stackPid = Number(/local stack \(pid (\d+)\)/.exec(output)?.[1]);
     expect(stackPid).toBeGreaterThan(0);
     process.kill(stackPid, "SIGTERM");
@@ -48,5 +61,13 @@ describe.each(variants)("npm start on $name", ({ env }) => {
       database: { ok: false },
       redis: { ok: false },
     });
+
+    // Every database-backed endpoint says the same, quickly, never 500.
+    const started = Date.now();
+    const search = await fetch(`${service.origin}/api/v1/search?q=agent`);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(search.status).toBe(503);
+    expect(search.headers.get("retry-after")).toBe("5");
+    expect(await search.json()).toMatchObject({ code: "DEPENDENCY_UNAVAILABLE", retry_after_seconds: 5 });
   });
 });
