@@ -35,7 +35,7 @@ describe("createConcurrencyLimiter", () => {
     expect(peak).toBe(3);
   });
 
-  it("starts urgent waiting tasks before the others, each kind in order", async () => {
+  it("starts waiting tasks by priority, each priority in the order offered", async () => {
     const limiter = createConcurrencyLimiter(1);
     const started: string[] = [];
     const task = (name: string) => async () => {
@@ -46,10 +46,11 @@ describe("createConcurrencyLimiter", () => {
       limiter(task("first")),
       limiter(task("a")),
       limiter(task("b")),
-      limiter(task("urgent-1"), true),
-      limiter(task("urgent-2"), true),
+      limiter(task("urgent-1"), -1),
+      limiter(task("late"), 5),
+      limiter(task("urgent-2"), -1),
     ]);
-    expect(started).toEqual(["first", "urgent-1", "urgent-2", "a", "b"]);
+    expect(started).toEqual(["first", "urgent-1", "urgent-2", "a", "b", "late"]);
   });
 });
 
