@@ -53,15 +53,18 @@ export function createConnectionScheduler(limit: number): ConnectionScheduler {
     }
     waiting.splice(low, 0, waiter);
   };
+  // A task that ends hands its slot straight to the next waiting one, so a task offered in
+  // between cannot take it too.
   const release = () => {
-    running--;
-    waiting.shift()?.start();
+    const next = waiting.shift();
+    if (next) next.start();
+    else running--;
     for (const listener of listeners) listener();
   };
   const run: ConcurrencyLimiter = async <T>(task: () => Promise<T>, priority = 0): Promise<T> => {
     const order = offered++;
     if (running >= limit) await new Promise<void>((start) => enqueue({ priority, order, start }));
-    running++;
+    else running++;
     try {
       return await task();
     } finally {
