@@ -90,17 +90,20 @@ export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
  * - `follow-up`: made after the crawl's first burst, so it waited on an earlier answer (a
  *   document a catalog named, the next step of a handshake, the framework default paths) and
  *   lies on one of the crawl's longest chains;
- * - `chain-head`: an answer that other requests wait on (the home page, the API catalog, the
- *   plugin manifest, the MCP discovery documents and handshake, the OpenAPI common paths);
+ * - `long-chain-head`: an answer up to four more requests wait on, one after the other (the MCP
+ *   discovery documents and the `/mcp` handshake);
+ * - `chain-head`: an answer one more round of requests waits on (the home page, the API catalog,
+ *   the plugin manifest, the OpenAPI common paths);
  * - `leaf`: nothing waits on its answer.
  */
-export type RequestRole = "follow-up" | "chain-head" | "leaf";
+export type RequestRole = "follow-up" | "long-chain-head" | "chain-head" | "leaf";
 
-const ROLE_RANK: Record<RequestRole, number> = { "follow-up": 0, "chain-head": 1, leaf: 2 };
+const ROLE_RANK: Record<RequestRole, number> = { "follow-up": 0, "long-chain-head": 1, "chain-head": 2, leaf: 3 };
 
 /**
  * Priorities are `role × ROLE_STRIDE + crawl rank`: every crawl's follow-ups before any crawl's
- * chain heads before any leaf, and among equals the crawl that started first. Far more crawls
+ * chain heads (the longer chains first) before any leaf, and among equals the crawl that started
+ * first. Far more crawls
  * than a queue batch holds fit under the stride.
  */
 const ROLE_STRIDE = 1_000;

@@ -131,20 +131,17 @@ export interface CrawlSiteInput {
 }
 
 /**
- * The requests other requests wait on: the home page (favicon, Link headers), the API catalog and
- * the plugin manifest (the documents they name), the MCP discovery documents and handshake, and
- * the OpenAPI common paths (the framework default paths wait for all of them).
+ * The requests other requests wait on. The MCP discovery documents and the `/mcp` handshake head
+ * the longest chains (a named endpoint, then up to four handshake steps); the home page (favicon,
+ * Link headers), the API catalog and the plugin manifest (the documents they name) and the OpenAPI
+ * common paths (the framework default paths wait for all of them) head chains of one more round.
  */
-function chainHeadsOf(origin: string): Set<string> {
-  const paths = [
-    "/",
-    API_CATALOG_PATH,
-    AI_PLUGIN_PATH,
-    DEFAULT_MCP_PATH,
-    ...MCP_DISCOVERY_PATHS,
-    ...OPENAPI_COMMON_PATHS,
-  ];
-  return new Set(paths.map((path) => siteUrl(origin, path)));
+function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "follow-up"> {
+  const longHeads = new Set([DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS].map((path) => siteUrl(origin, path)));
+  const heads = new Set(
+    ["/", API_CATALOG_PATH, AI_PLUGIN_PATH, ...OPENAPI_COMMON_PATHS].map((path) => siteUrl(origin, path)),
+  );
+  return (url) => (longHeads.has(url) ? "long-chain-head" : heads.has(url) ? "chain-head" : "leaf");
 }
 
 /** The findings of a crawl that stopped at its home page: never shown or stored (see signalsOnlyOnSuccess). */
@@ -176,9 +173,7 @@ export async function crawlSite({
   signalsOnlyOnSuccess = false,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
-  const chainHeads = chainHeadsOf(origin);
-  const roleOf = (url: string): Exclude<RequestRole, "follow-up"> => (chainHeads.has(url) ? "chain-head" : "leaf");
-  const fetch = createCrawlFetcher(fetcher, limiter, { rank, roleOf });
+  const fetch = createCrawlFetcher(fetcher, limiter, { rank, roleOf: roleOfRequests(origin) });
   const context: ProbeContext = { origin, fetch };
 
   const homeProbe = probeHome(fetch, origin);
