@@ -124,7 +124,7 @@ export interface CrawlSiteInput {
   /**
    * Probe the signals only once the home page answered 2xx, for a caller that keeps nothing but
    * the crawl status of any other crawl (the queue consumer: see recordCrawl). Such a crawl then
-   * makes one or two requests instead of ~30. A check shows every signal, so it probes them all
+   * makes one request instead of ~30. A check shows every signal, so it probes them all
    * at once.
    */
   signalsOnlyOnSuccess?: boolean;
