@@ -7,13 +7,16 @@
  * - A failure of our own (the database) retries the message; after the last retry the queue moves
  *   it to the dead-letter queue, where an operator can inspect and replay it.
  * - A malformed message is logged and acknowledged: retrying cannot fix it.
- * All crawls of one batch share one limit of outbound connections, as Workers require.
+ * All crawls of one batch share one scheduler of the 6 outbound connections Workers allow (see
+ * consumeCrawlBatch), and each crawl probes the signals only once its home page answered: the
+ * index keeps nothing but the status of any other crawl.
  */
 import { CrawlJobSchema } from "../adapters/crawl-queue.ts";
 import type { DomainContext } from "../domain/context.ts";
 import {
   type ConcurrencyLimiter,
-  createConcurrencyLimiter,
+  createConnectionScheduler,
+  FIRST_PRIORITY,
   WORKER_CONNECTION_LIMIT,
 } from "../domain/crawling/crawl-fetcher.ts";
 import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawling/crawl-site.ts";
@@ -26,8 +29,13 @@ export const CRAWL_QUEUE = "crawl-jobs";
 /** Deliveries of one job, first included; wrangler.toml's max_retries is this minus one. */
 export const CRAWL_MAX_ATTEMPTS = 4;
 
-/** Crawls of one batch run two at a time: together they keep the 6 connections busy. */
-const CRAWLS_AT_ONCE = 2;
+/**
+ * At most this many crawls of a batch run at once. A new one starts whenever fewer requests wait
+ * than two rounds of the connections, so the connections never sit idle while a crawl waits on
+ * its chains; the cap bounds how long the oldest crawl's requests can wait behind the others'
+ * (each crawl has its own 15 s budget, counted from its start).
+ */
+const MAX_CRAWLS_AT_ONCE = 4;
 
 /** Delay before the next attempt: 30 s, 60 s, 120 s… at most 15 minutes. */
 export function retryDelaySeconds(attempts: number): number {
@@ -38,7 +46,12 @@ export interface CrawlConsumerContext extends DomainContext {
   openFetcher: OpenFetcher;
 }
 
-async function processMessage(ctx: CrawlConsumerContext, message: Message<unknown>, limiter: ConcurrencyLimiter) {
+async function processMessage(
+  ctx: CrawlConsumerContext,
+  message: Message<unknown>,
+  limiter: ConcurrencyLimiter,
+  rank: number,
+) {
   const parsed = CrawlJobSchema.safeParse(message.body);
   if (!parsed.success) {
     console.error("malformed crawl job dropped", message.id, parsed.error.issues[0]?.message);
@@ -51,12 +64,15 @@ async function processMessage(ctx: CrawlConsumerContext, message: Message<unknow
       origin: job.url,
       fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
       limiter,
+      rank,
+      signalsOnlyOnSuccess: true,
     });
     if (crawl.crawlStatus === "unreachable" && message.attempts < CRAWL_MAX_ATTEMPTS) {
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
       return;
     }
-    await recordCrawl({ ctx, input: { domain: job.domain, crawl } });
+    // The database is reached over HTTP: its request takes one of the connections too, ahead of the crawls'.
+    await limiter(() => recordCrawl({ ctx, input: { domain: job.domain, crawl } }), FIRST_PRIORITY);
     message.ack();
   } catch (error) {
     console.error("crawl job failed", job.domain, String(error));
@@ -64,9 +80,39 @@ async function processMessage(ctx: CrawlConsumerContext, message: Message<unknow
   }
 }
 
-/** Handles one batch of crawl jobs. */
+/**
+ * Handles one batch of crawl jobs. The crawls share one connection scheduler: every crawl's
+ * requests that others wait on go first, then the rest, the older crawl first among equals
+ * (crawl-fetcher.ts); crawls start one by one as the queue of waiting requests runs low.
+ */
 export async function consumeCrawlBatch(ctx: CrawlConsumerContext, batch: MessageBatch<unknown>): Promise<void> {
-  const limiter = createConcurrencyLimiter(WORKER_CONNECTION_LIMIT);
-  const crawlSlots = createConcurrencyLimiter(CRAWLS_AT_ONCE);
-  await Promise.all(batch.messages.map((message) => crawlSlots(() => processMessage(ctx, message, limiter))));
+  const scheduler = createConnectionScheduler(WORKER_CONNECTION_LIMIT);
+  const messages = [...batch.messages];
+  const crawls: Promise<void>[] = [];
+  let active = 0;
+  let allStarted!: () => void;
+  const started = new Promise<void>((resolve) => (allStarted = resolve));
+  const startNext = () => {
+    const rank = crawls.length;
+    const message = messages[rank];
+    if (!message) return;
+    active++;
+    crawls.push(
+      processMessage(ctx, message, scheduler.run, rank).finally(() => {
+        active--;
+        // A crawl that ended may leave nothing waiting and no connection busy.
+        maybeStart();
+      }),
+    );
+    if (crawls.length === messages.length) allStarted();
+  };
+  const maybeStart = () => {
+    const lowOnWork = scheduler.waiting() < 2 * WORKER_CONNECTION_LIMIT;
+    if (active === 0 || (active < MAX_CRAWLS_AT_ONCE && lowOnWork)) startNext();
+  };
+  scheduler.onRelease(maybeStart);
+  if (messages.length === 0) return;
+  startNext();
+  await started;
+  await Promise.all(crawls);
 }

@@ -112,6 +112,42 @@ describe("the crawl queue consumer", () => {
     expect(history).toEqual([{ agentic_score: FIXTURE_EXPECTATIONS[name]!.score }]);
   });
 
+  it("crawls a batch of ten sites through one connection scheduler, each written as a lone crawl finds it", async () => {
+    // Success sites of every kind (MCP handshakes, catalog-named documents, framework defaults),
+    // one blocked site and one that never answers in a usable way (a 3 MiB home page).
+    const names = [
+      "mcp-sse",
+      "mcp-server-card",
+      "openapi-yaml-via-catalog-only",
+      "framework-default-openapi",
+      "graphql-api",
+      "nothing",
+      "mcp-json",
+      "ai-plugin-manifest",
+      "blocked-site",
+      "huge-body",
+    ];
+    const token = uniqueToken();
+    const jobs = names.map((name) => crawlJob(`${name}-${token}.example`, fixture(name)));
+    await insertSites([{ domain: `blocked-site-${token}.example`, url: fixture("blocked-site"), agenticScore: 40 }]);
+    const result = await consume(jobs);
+    expect(result.explicitAcks).toHaveLength(names.length);
+    const rows = await sqlRows<{ domain: string; agentic_score: number; crawl_status: string }>(
+      "select domain, agentic_score, crawl_status from sites where domain like $1 order by domain",
+      [`%-${token}.example`],
+    );
+    const expected = names
+      .filter((name) => name !== "huge-body")
+      .map((name) => {
+        const expectation = FIXTURE_EXPECTATIONS[name]!;
+        // A failed crawl records its status only: the blocked site keeps its last good score.
+        const score = expectation.crawlStatus === "success" ? expectation.score : 40;
+        return { domain: `${name}-${token}.example`, agentic_score: score, crawl_status: expectation.crawlStatus };
+      })
+      .sort((a, b) => a.domain.localeCompare(b.domain));
+    expect(rows).toEqual(expected);
+  });
+
   it("keeps the last good signals when a recrawl fails, recording only its status", async () => {
     const name = "redirect-loop";
     const domain = fixtureDomain(name);

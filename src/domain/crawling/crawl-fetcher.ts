@@ -10,49 +10,151 @@ import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../signals/types.
 export const WORKER_CONNECTION_LIMIT = 6;
 
 /**
- * Runs tasks with at most `limit` of them at a time. Waiting tasks start in the order they were
- * offered, except that urgent ones go before every waiting task that is not.
+ * Runs tasks with at most `limit` of them at a time. Waiting tasks start by priority (lower
+ * first), and in the order they were offered within one priority.
  */
-export type ConcurrencyLimiter = <T>(task: () => Promise<T>, urgent?: boolean) => Promise<T>;
+export type ConcurrencyLimiter = <T>(task: () => Promise<T>, priority?: number) => Promise<T>;
 
-export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
+/** A limiter that also says how much work waits, for whoever decides when to add more. */
+export interface ConnectionScheduler {
+  run: ConcurrencyLimiter;
+  /** Tasks offered and not yet started. */
+  waiting(): number;
+  /** Tasks running now. */
+  running(): number;
+  /** Called each time a task ends (its connection is free again). */
+  onRelease(listener: () => void): void;
+}
+
+interface Waiter {
+  priority: number;
+  order: number;
+  start: () => void;
+}
+
+/** A connection scheduler of `limit` slots (see ConnectionScheduler). */
+export function createConnectionScheduler(limit: number): ConnectionScheduler {
   let running = 0;
-  const urgentWaiting: (() => void)[] = [];
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    running--;
-    (urgentWaiting.shift() ?? waiting.shift())?.();
+  let offered = 0;
+  // Kept sorted by (priority, order): a few hundred waiting tasks at most, so insertion is cheap.
+  const waiting: Waiter[] = [];
+  const listeners: (() => void)[] = [];
+  const enqueue = (waiter: Waiter) => {
+    let low = 0;
+    let high = waiting.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      const other = waiting[mid]!;
+      if (other.priority < waiter.priority || (other.priority === waiter.priority && other.order < waiter.order)) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    waiting.splice(low, 0, waiter);
   };
-  return async <T>(task: () => Promise<T>, urgent = false): Promise<T> => {
-    if (running >= limit) await new Promise<void>((resolve) => (urgent ? urgentWaiting : waiting).push(resolve));
-    running++;
+  // A task that ends hands its slot straight to the next waiting one, so a task offered in
+  // between cannot take it too.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next.start();
+    else running--;
+    for (const listener of listeners) listener();
+  };
+  const run: ConcurrencyLimiter = async <T>(task: () => Promise<T>, priority = 0): Promise<T> => {
+    const order = offered++;
+    if (running >= limit) await new Promise<void>((start) => enqueue({ priority, order, start }));
+    else running++;
     try {
       return await task();
     } finally {
       release();
     }
   };
+  return {
+    run,
+    waiting: () => waiting.length,
+    running: () => running,
+    onRelease: (listener) => void listeners.push(listener),
+  };
+}
+
+/** A plain limiter of `limit` slots, by priority (see ConcurrencyLimiter). */
+export function createConcurrencyLimiter(limit: number): ConcurrencyLimiter {
+  return createConnectionScheduler(limit).run;
+}
+
+/**
+ * How a request sits on the crawl's chains of dependent fetches, which decides its place in the
+ * queue for a connection:
+ * - `follow-up`: made after the crawl's first burst, so it waited on an earlier answer (a
+ *   document a catalog named, the next step of a handshake, the framework default paths) and
+ *   lies on one of the crawl's longest chains;
+ * - `long-chain-head`: an answer up to four more requests wait on, one after the other (the MCP
+ *   discovery documents and the `/mcp` handshake);
+ * - `chain-head`: an answer one more round of requests waits on (the home page, the API catalog,
+ *   the plugin manifest, the OpenAPI common paths);
+ * - `leaf`: nothing waits on its answer.
+ */
+export type RequestRole = "follow-up" | "long-chain-head" | "chain-head" | "leaf";
+
+const ROLE_RANK: Record<RequestRole, number> = { "follow-up": 0, "long-chain-head": 1, "chain-head": 2, leaf: 3 };
+
+/**
+ * Priorities are `role × ROLE_STRIDE + crawl rank`: every crawl's follow-ups before any crawl's
+ * chain heads (the longer chains first) before any leaf, and among equals the crawl that started
+ * first. Far more crawls
+ * than a queue batch holds fit under the stride.
+ */
+const ROLE_STRIDE = 1_000;
+
+/** The priority of work that must not wait behind the crawls' fetches (the database write). */
+export const FIRST_PRIORITY = -1;
+
+export interface CrawlFetcherOptions {
+  /** The crawl's place in its batch: 0 for the first started (and for a lone check). */
+  rank?: number;
+  /** The role of a request made in the crawl's first burst; `leaf` when not given. */
+  roleOf?: (url: string, request: ProbeRequest) => Exclude<RequestRole, "follow-up">;
 }
 
 function requestKey(url: string, request: ProbeRequest): string {
   return JSON.stringify([request.method ?? "GET", url, request.headers ?? {}, request.body ?? null]);
 }
 
+/** A crawl's fetcher, which can be told that a new burst of independent requests begins. */
+export interface CrawlFetcher extends SiteFetcher {
+  /** The requests made until the next macrotask are a burst: placed by their role, not as follow-ups. */
+  newBurst(): void;
+}
+
 /**
- * One crawl's fetcher: memoised by method, URL, headers and body, and run through `limiter`.
- * Streamed reads (readUntil) are never shared: each caller stops its stream on its own terms.
+ * One crawl's fetcher: memoised by method, URL, headers and body, and run through `limiter` at
+ * the priority its role and the crawl's rank give it. Streamed reads (readUntil) are never
+ * shared: each caller stops its stream on its own terms.
  */
-export function createCrawlFetcher(fetcher: SiteFetcher, limiter: ConcurrencyLimiter): SiteFetcher {
+export function createCrawlFetcher(
+  fetcher: SiteFetcher,
+  limiter: ConcurrencyLimiter,
+  options: CrawlFetcherOptions = {},
+): CrawlFetcher {
+  const rank = Math.min(Math.max(0, options.rank ?? 0), ROLE_STRIDE - 1);
   const answers = new Map<string, Promise<ProbeResponse>>();
-  // Requests made after the detectors' first burst depend on an earlier answer (a document a
-  // catalog named, the next step of a handshake): they lie on the crawl's longest chains, so they
-  // go before the burst's waiting requests, which shortens the whole crawl.
-  let firstBurst = true;
-  setTimeout(() => {
-    firstBurst = false;
-  }, 0);
-  const run = (url: string, request: ProbeRequest) => limiter(() => fetcher(url, request), !firstBurst);
-  return (url, request = {}) => {
+  // Requests made after the detectors' first burst depend on an earlier answer: they go before
+  // the burst's waiting requests, which shortens the whole crawl.
+  let firstBurst = false;
+  const newBurst = () => {
+    firstBurst = true;
+    setTimeout(() => {
+      firstBurst = false;
+    }, 0);
+  };
+  newBurst();
+  const run = (url: string, request: ProbeRequest) => {
+    const role: RequestRole = firstBurst ? (options.roleOf?.(url, request) ?? "leaf") : "follow-up";
+    return limiter(() => fetcher(url, request), ROLE_RANK[role] * ROLE_STRIDE + rank);
+  };
+  const fetch: SiteFetcher = (url, request = {}) => {
     if (request.readUntil) return run(url, request);
     const key = requestKey(url, request);
     let answer = answers.get(key);
@@ -62,4 +164,5 @@ export function createCrawlFetcher(fetcher: SiteFetcher, limiter: ConcurrencyLim
     }
     return answer;
   };
+  return Object.assign(fetch, { newBurst });
 }

@@ -7,14 +7,14 @@
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
-import { isBlockedAnswer } from "../signals/blocking.ts";
-import { detectAiPlugin } from "../signals/detect-ai-plugin.ts";
+import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
+import { AI_PLUGIN_PATH, detectAiPlugin } from "../signals/detect-ai-plugin.ts";
 import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
-import { detectMcpServer } from "../signals/detect-mcp-server.ts";
-import { detectOpenApi } from "../signals/detect-openapi.ts";
+import { DEFAULT_MCP_PATH, detectMcpServer, MCP_DISCOVERY_PATHS } from "../signals/detect-mcp-server.ts";
+import { detectOpenApi, OPENAPI_COMMON_PATHS } from "../signals/detect-openapi.ts";
 import { detectRobotsAi } from "../signals/detect-robots-ai.ts";
 import { detectSchemaOrg } from "../signals/detect-schema-org.ts";
-import { detectStructuredApi } from "../signals/detect-structured-api.ts";
+import { API_CATALOG_PATH, detectStructuredApi } from "../signals/detect-structured-api.ts";
 import type {
   FetchFailureKind,
   ProbeAnswer,
@@ -27,7 +27,7 @@ import type {
 } from "../signals/types.ts";
 import type { Category, SignalField } from "../sites/site-fields.ts";
 import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
-import { type ConcurrencyLimiter, createCrawlFetcher } from "./crawl-fetcher.ts";
+import { type ConcurrencyLimiter, createCrawlFetcher, type RequestRole } from "./crawl-fetcher.ts";
 
 /** The time budget of one crawl, check or MCP verification, every fetch included. */
 export const CRAWL_TIME_BUDGET_MS = 15_000;
@@ -119,22 +119,74 @@ export interface CrawlSiteInput {
   fetcher: SiteFetcher;
   /** Shared by every crawl of one Worker invocation, so their fetches together stay in bounds. */
   limiter: ConcurrencyLimiter;
+  /** The crawl's place among the crawls sharing `limiter`: earlier crawls' requests go first. */
+  rank?: number;
+  /**
+   * Probe the signals only once the home page answered 2xx, for a caller that keeps nothing but
+   * the crawl status of any other crawl (the queue consumer: see recordCrawl). Such a crawl then
+   * makes one request instead of ~30. A check shows every signal, so it probes them all
+   * at once.
+   */
+  signalsOnlyOnSuccess?: boolean;
 }
 
-/** Crawls one site and derives everything the index keeps about it. */
-export async function crawlSite({ origin, fetcher, limiter }: CrawlSiteInput): Promise<SiteCrawl> {
-  const startedAt = new Date();
-  const fetch = createCrawlFetcher(fetcher, limiter);
-  const context: ProbeContext = { origin, fetch };
+/**
+ * The requests other requests wait on. The MCP discovery documents and the `/mcp` handshake head
+ * the longest chains (a named endpoint, then up to four handshake steps); the home page (favicon,
+ * Link headers), the API catalog and the plugin manifest (the documents they name) and the OpenAPI
+ * common paths (the framework default paths wait for all of them) head chains of one more round.
+ */
+function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "follow-up"> {
+  const longHeads = new Set([DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS].map((path) => siteUrl(origin, path)));
+  const heads = new Set(
+    ["/", API_CATALOG_PATH, AI_PLUGIN_PATH, ...OPENAPI_COMMON_PATHS].map((path) => siteUrl(origin, path)),
+  );
+  return (url) => (longHeads.has(url) ? "long-chain-head" : heads.has(url) ? "chain-head" : "leaf");
+}
 
-  const [{ home, faviconUrl }, ...findings] = await Promise.all([
-    probeHome(fetch, origin),
-    ...SIGNAL_FIELDS.map((field) => SIGNAL_DETECTORS[field](context)),
-  ]);
-  const signals = Object.fromEntries(SIGNAL_FIELDS.map((field, i) => [field, findings[i] as SignalFinding])) as Record<
+/** The findings of a crawl that stopped at its home page: never shown or stored (see signalsOnlyOnSuccess). */
+function notProbed(): Record<SignalField, SignalFinding> {
+  const finding: SignalFinding = {
+    status: "error",
+    reason: "Not probed: the home page did not answer with success, so only the crawl status is kept.",
+    fetched: [],
+  };
+  return Object.fromEntries(
+    SIGNAL_FIELDS.map((field): [SignalField, SignalFinding] => [field, { ...finding, fetched: [] }]),
+  ) as Record<SignalField, SignalFinding>;
+}
+
+async function detectAll(context: ProbeContext): Promise<Record<SignalField, SignalFinding>> {
+  const findings = await Promise.all(SIGNAL_FIELDS.map((field) => SIGNAL_DETECTORS[field](context)));
+  return Object.fromEntries(SIGNAL_FIELDS.map((field, i) => [field, findings[i] as SignalFinding])) as Record<
     SignalField,
     SignalFinding
   >;
+}
+
+/** Crawls one site and derives everything the index keeps about it. */
+export async function crawlSite({
+  origin,
+  fetcher,
+  limiter,
+  rank = 0,
+  signalsOnlyOnSuccess = false,
+}: CrawlSiteInput): Promise<SiteCrawl> {
+  const startedAt = new Date();
+  const fetch = createCrawlFetcher(fetcher, limiter, { rank, roleOf: roleOfRequests(origin) });
+  const context: ProbeContext = { origin, fetch };
+
+  const homeProbe = probeHome(fetch, origin);
+  let signals: Record<SignalField, SignalFinding>;
+  if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
+    signals = notProbed();
+  } else {
+    // After a wait for the home page, the detectors' requests are a burst of their own, placed by
+    // role like a check's first one.
+    if (signalsOnlyOnSuccess) fetch.newBurst();
+    signals = await detectAll(context);
+  }
+  const { home, faviconUrl } = await homeProbe;
   const flags = Object.fromEntries(
     SIGNAL_FIELDS.map((field) => [field, signals[field].status === "present"]),
   ) as unknown as Signals;
