@@ -10,7 +10,6 @@ import {
   insertVerifiedClaim,
   OWN_ORIGIN,
   sessionClient,
-  type TestSession,
   verifiedClaimThroughApi,
 } from "../support/accounts.ts";
 import {
@@ -685,5 +684,3 @@ describe("shared security cases", () => {
   );
   let ownTerms: unknown = {};
 });
-
-export type { TestSession };
