@@ -5,3 +5,4 @@ export * from "./search-postings.ts";
 export * from "./search-receipts.ts";
 export * from "./site-counts.ts";
 export * from "./sites.ts";
+export * from "./commerce.ts";
