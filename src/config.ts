@@ -223,13 +223,20 @@ export function parseConfig(env: Record<string, unknown>): Config {
   };
 }
 
-function parseCapability<N extends CapabilityName>(name: N, env: Record<string, unknown>) {
-  const { secrets, schema } = CAPABILITY_SECTIONS[name];
+function parseCapability<N extends CapabilityName>(
+  name: N,
+  env: Record<string, unknown>,
+): { status: CapabilityStatus; settings: z.infer<(typeof CAPABILITY_SECTIONS)[N]["schema"]> | null } {
+  const { secrets, schema } = CAPABILITY_SECTIONS[name] as {
+    secrets: readonly string[];
+    schema: (typeof CAPABILITY_SECTIONS)[N]["schema"];
+  };
   const present = (key: string) => env[key] !== undefined && env[key] !== "";
   if (!secrets.some(present)) return { status: "not_configured" as const, settings: null };
   const picked = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, present(key) ? env[key] : undefined]));
   const result = schema.safeParse(picked);
-  if (result.success) return { status: "configured" as const, settings: result.data };
+  // The schema is the one of capability N, which TypeScript cannot follow through the lookup.
+  if (result.success) return { status: "configured", settings: result.data as z.infer<typeof schema> };
   // Fail closed for this capability only: the operator reads which setting, clients get a 503.
   const problems = result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
   console.error(`capability ${name} unavailable: ${problems.join("; ")}`);
