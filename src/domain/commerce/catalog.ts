@@ -3,16 +3,16 @@
  * sessions are priced from here (Stripe's inline price data), so no price lives anywhere else.
  */
 
-export const SCORE_FIX_PRODUCT_ID = "svc_geo_fix_my_score";
-export const PRIORITY_PRODUCT_ID = "svc_api_unlimited";
-export const PRIORITY_PLAN = "unlimited";
+export const SCORE_FIX_PRODUCT_ID: "svc_geo_fix_my_score" = "svc_geo_fix_my_score";
+export const PRIORITY_PRODUCT_ID: "svc_api_unlimited" = "svc_api_unlimited";
+export const PRIORITY_PLAN: "unlimited" = "unlimited";
 
 export const PRODUCT_IDS = [SCORE_FIX_PRODUCT_ID, PRIORITY_PRODUCT_ID] as const;
 export type ProductId = (typeof PRODUCT_IDS)[number];
 export const PLAN_IDS = [PRIORITY_PLAN] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
-export const CURRENCY = "usd";
+export const CURRENCY: "usd" = "usd";
 
 /** What a priority key allows (interface spec, Limits). */
 export const PRIORITY_LIMITS = {
