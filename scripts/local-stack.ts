@@ -25,9 +25,9 @@ import { createDnsZoneServer, type ZoneRecord } from "./local-stack/dns-zone.ts"
 import { close, listen } from "./local-stack/http.ts";
 import { createMailOutboxServer } from "./local-stack/mail-outbox.ts";
 import { createNeonHttpServer } from "./local-stack/neon-http.ts";
-import { createStripeStandIn } from "./local-stack/stripe.ts";
 import { openMemoryBackend, openRedisServerBackend, type RedisBackend } from "./local-stack/redis-backends.ts";
 import { openPgliteBackend, openPostgresBackend, type SqlBackend } from "./local-stack/sql-backends.ts";
+import { createStripeStandIn } from "./local-stack/stripe.ts";
 import { createUpstashRestServer } from "./local-stack/upstash-rest.ts";
 
 export interface LocalStackOptions {

@@ -52,7 +52,8 @@ function startStack(port: string): Promise<StackEndpoints> {
     // The Stripe stand-in delivers its signed events to this Worker's webhook.
     env: {
       ...process.env,
-      LOCAL_STRIPE_WEBHOOK_URL: process.env.LOCAL_STRIPE_WEBHOOK_URL || `http://127.0.0.1:${port}/api/v1/webhooks/stripe`,
+      LOCAL_STRIPE_WEBHOOK_URL:
+        process.env.LOCAL_STRIPE_WEBHOOK_URL || `http://127.0.0.1:${port}/api/v1/webhooks/stripe`,
     },
   });
   children.push(stack);
@@ -95,7 +96,9 @@ async function main() {
     // Payments through the local Stripe stand-in unless a real Stripe key is given.
     STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY || stack.stripeSecretKey,
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET || stack.stripeWebhookSecret,
-    STRIPE_API_URL: process.env.STRIPE_SECRET_KEY ? process.env.STRIPE_API_URL || "https://api.stripe.com" : stack.stripeApiUrl,
+    STRIPE_API_URL: process.env.STRIPE_SECRET_KEY
+      ? process.env.STRIPE_API_URL || "https://api.stripe.com"
+      : stack.stripeApiUrl,
   };
   if (!workerSettings.RATE_LIMIT_KEY_SECRET) {
     // Rate limits need a key to hash client addresses with; a run without one makes its own, so

@@ -29,7 +29,10 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), signature: String(request.headers["stripe-signature"]) });
+      received.push({
+        body: Buffer.concat(chunks).toString("utf8"),
+        signature: String(request.headers["stripe-signature"]),
+      });
       response.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -70,7 +73,10 @@ const paymentParams = (overrides: Partial<Stripe.Checkout.SessionCreateParams> =
   }) satisfies Stripe.Checkout.SessionCreateParams;
 
 async function payJson(sessionId: string): Promise<{ session: Record<string, unknown>; event: StandInEvent }> {
-  const response = await fetch(`${apiUrl}/pay/${sessionId}`, { method: "POST", headers: { Accept: "application/json" } });
+  const response = await fetch(`${apiUrl}/pay/${sessionId}`, {
+    method: "POST",
+    headers: { Accept: "application/json" },
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as { session: Record<string, unknown>; event: StandInEvent };
 }

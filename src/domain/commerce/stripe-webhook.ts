@@ -5,7 +5,9 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
-import type { VerifiedEvent } from "../../adapters/stripe.ts";
+import { type Payments, type VerifiedEvent, WebhookSignatureError } from "../../adapters/stripe.ts";
+import { DomainError } from "../errors.ts";
+import { paymentsUnavailable } from "./checkout.ts";
 
 /** The event types that change something; every other verified event is recorded and ignored. */
 export const HANDLED_EVENT_TYPES = [
@@ -115,4 +117,30 @@ export async function handleStripeEvent({
     select (select count(*)::int from ev) as recorded, ${applied} as applied`);
   const row = result.rows[0] as { recorded: number | string; applied: number | string };
   return { recorded: Number(row.recorded) === 1, applied: Number(row.applied) };
+}
+
+const signatureInvalid = (why: string) =>
+  new DomainError("invalid", "WEBHOOK_SIGNATURE_INVALID", `The Stripe-Signature header does not verify: ${why}`);
+
+/**
+ * Verifies a webhook delivery over its exact bytes (400 WEBHOOK_SIGNATURE_INVALID when the
+ * signature is missing, wrong or stale; 503 when payments are not configured), then applies it once.
+ */
+export async function receiveStripeWebhook({
+  ctx,
+  input,
+}: {
+  ctx: { db: Database; payments: Payments | undefined };
+  input: { payload: string; signature: string | undefined };
+}): Promise<{ event: VerifiedEvent; outcome: WebhookOutcome }> {
+  if (!ctx.payments) throw paymentsUnavailable();
+  if (!input.signature) throw signatureInvalid("the header is missing.");
+  let event: VerifiedEvent;
+  try {
+    event = await ctx.payments.verifyWebhook(input.payload, input.signature);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) throw signatureInvalid(error.message);
+    throw error;
+  }
+  return { event, outcome: await handleStripeEvent({ ctx, event }) };
 }

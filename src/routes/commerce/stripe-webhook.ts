@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { WebhookSignatureError } from "../../adapters/stripe.ts";
 import { paymentsUnavailable } from "../../domain/commerce/checkout.ts";
-import { HANDLED_EVENT_TYPES, handleStripeEvent } from "../../domain/commerce/stripe-webhook.ts";
-import { DomainError } from "../../domain/errors.ts";
+import { HANDLED_EVENT_TYPES, receiveStripeWebhook } from "../../domain/commerce/stripe-webhook.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
@@ -33,27 +31,18 @@ export const stripeWebhookRoute = createRoute({
   },
 });
 
-const signatureInvalid = (why: string) =>
-  new DomainError("invalid", "WEBHOOK_SIGNATURE_INVALID", `The Stripe-Signature header does not verify: ${why}`);
-
 export function registerStripeWebhook(app: OpenAPIHono<AppEnv>) {
   // Registered without the JSON validator: the signature covers the exact bytes, so the body is
   // read as text and parsed only by the verifier.
   app.openAPIRegistry.registerPath(stripeWebhookRoute);
   app.post(stripeWebhookRoute.path, async (c) => {
     const deps = c.var.deps;
+    // Unconfigured: refused before the body is read.
     if (!deps.payments) throw paymentsUnavailable();
-    const signature = c.req.header("stripe-signature");
-    if (!signature) throw signatureInvalid("the header is missing.");
-    const payload = await c.req.text();
-    let event: Awaited<ReturnType<typeof deps.payments.verifyWebhook>>;
-    try {
-      event = await deps.payments.verifyWebhook(payload, signature);
-    } catch (error) {
-      if (error instanceof WebhookSignatureError) throw signatureInvalid(error.message);
-      throw error;
-    }
-    const outcome = await handleStripeEvent({ ctx: deps, event });
+    const { event, outcome } = await receiveStripeWebhook({
+      ctx: deps,
+      input: { payload: await c.req.text(), signature: c.req.header("stripe-signature") },
+    });
     c.header("Cache-Control", "no-store");
     return c.json({ received: true as const, event_id: event.id, type: event.type, duplicate: !outcome.recorded }, 200);
   });
