@@ -4,7 +4,15 @@
  * sees only the `Payments` interface: hosted Checkout Sessions (the service never sees card data)
  * and verified webhook events. The local stack's stand-in speaks the same API (STRIPE_API_URL).
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
+
+// The SDK is large: it is loaded on the first payment call, not with every Worker's module, so
+// requests that never pay (nearly all) do not wait for it at a cold start.
+let sdk: Promise<typeof Stripe> | undefined;
+const loadSdk = () => {
+  sdk ??= import("stripe").then((module) => module.default);
+  return sdk;
+};
 
 /** One line of a hosted checkout, priced from the catalog. */
 export interface CheckoutLine {
@@ -101,16 +109,22 @@ function viewOf(session: Stripe.Checkout.Session): CheckoutSessionView {
 /** The real payments adapter: Stripe's API through the SDK. */
 export function createStripePayments(options: StripePaymentsOptions): Payments {
   const api = new URL(options.apiUrl);
-  const stripe = new Stripe(options.secretKey, {
-    httpClient: Stripe.createFetchHttpClient(),
-    host: api.hostname,
-    port: api.port || (api.protocol === "https:" ? 443 : 80),
-    protocol: api.protocol === "https:" ? "https" : "http",
-    // One retry at most: a request waits for it, and Stripe makes retried creates idempotent itself.
-    maxNetworkRetries: 1,
-    timeout: 10_000,
-  });
-  const crypto = Stripe.createSubtleCryptoProvider();
+  let client: Promise<{ stripe: Stripe; Sdk: typeof Stripe }> | undefined;
+  const connect = () => {
+    client ??= loadSdk().then((Sdk) => ({
+      Sdk,
+      stripe: new Sdk(options.secretKey, {
+        httpClient: Sdk.createFetchHttpClient(),
+        host: api.hostname,
+        port: api.port || (api.protocol === "https:" ? 443 : 80),
+        protocol: api.protocol === "https:" ? "https" : "http",
+        // One retry at most: a request waits for it, and creates carry an idempotency key.
+        maxNetworkRetries: 1,
+        timeout: 10_000,
+      }),
+    }));
+    return client;
+  };
   const tolerance = options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
 
   const wrap = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -130,6 +144,7 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
         product_data: { name: input.line.name, description: input.line.description },
         ...(input.line.interval ? { recurring: { interval: input.line.interval } } : {}),
       };
+      const { stripe } = await connect();
       const session = await wrap(() =>
         stripe.checkout.sessions.create(
           {
@@ -150,23 +165,25 @@ export function createStripePayments(options: StripePaymentsOptions): Payments {
     },
 
     async retrieveCheckoutSession(id) {
+      const { stripe, Sdk } = await connect();
       try {
         return viewOf(await stripe.checkout.sessions.retrieve(id));
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+        if (error instanceof Sdk.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         console.error("stripe call failed", String(error));
         throw new PaymentsError("Stripe did not answer about the session");
       }
     },
 
     async verifyWebhook(payload, signatureHeader) {
+      const { stripe, Sdk } = await connect();
       try {
         const event = await stripe.webhooks.constructEventAsync(
           payload,
           signatureHeader,
           options.webhookSecret,
           tolerance,
-          crypto,
+          Sdk.createSubtleCryptoProvider(),
         );
         return { id: event.id, type: event.type, object: event.data.object as unknown as Record<string, unknown> };
       } catch (error) {
