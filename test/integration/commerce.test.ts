@@ -7,8 +7,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { authenticatePriorityKey, takeMonthlyCall } from "../../src/domain/commerce/priority-keys.ts";
 import { insertSite, jsonPost, newEmail, sha256Hex } from "../support/accounts.ts";
-import { sqlRows, uniqueToken } from "../support/sites.ts";
+import { sqlRows, testDatabase, uniqueToken } from "../support/sites.ts";
 import { asClient, call, expectInvalid, expectProblem, newClientIp } from "../support/worker.ts";
 
 const bindings = env as unknown as { STRIPE_API_URL: string; STRIPE_WEBHOOK_SECRET: string };
@@ -501,5 +502,37 @@ describe("the priority key on search, live verification and /check", () => {
     const check = await client("/api/v1/check", jsonPost({ url: "http://127.0.0.1:9/" }));
     expect(check.headers.get("ratelimit-limit")).toBe("100");
     expect(check.headers.get("x-svc-access-tier")).toBe("priority");
+  });
+
+  it("takes exactly the allocation's last calls among racing requests; the rest go to the free tier", async () => {
+    const { key, keyId } = await buyKey();
+    await sqlRows("insert into priority_key_usage (key_id, month, calls) values ($1, $2, 49990)", [keyId, thisMonth()]);
+    const client = withKey(key);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client("/api/v1/search?q=zqrace")));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const tiers = answers.map((answer) => answer.headers.get("x-svc-access-tier"));
+    expect(tiers.filter((tier) => tier === "priority")).toHaveLength(10);
+    expect(tiers.filter((tier) => tier === "free")).toHaveLength(10);
+    const [usage] = await sqlRows<{ calls: number }>(
+      "select calls from priority_key_usage where key_id = $1 and month = $2",
+      [keyId, thisMonth()],
+    );
+    expect(usage?.calls).toBe(50_000);
+  });
+
+  it("turns the month over at 00:00:00.000 UTC on the 1st, on the database", async () => {
+    const { key, keyId } = await buyKey();
+    const db = testDatabase();
+    const lastInstant = new Date("2031-01-31T23:59:59.999Z");
+    const firstInstant = new Date("2031-02-01T00:00:00.000Z");
+    await sqlRows("insert into priority_key_usage (key_id, month, calls) values ($1, '2031-01-01', 49999)", [keyId]);
+    expect(await authenticatePriorityKey(db, key, lastInstant)).toEqual({
+      keyId: String(keyId),
+      usedThisMonth: 49_999,
+    });
+    expect(await takeMonthlyCall(db, String(keyId), lastInstant)).toBe(0);
+    expect(await takeMonthlyCall(db, String(keyId), lastInstant)).toBeNull();
+    expect(await authenticatePriorityKey(db, key, firstInstant)).toEqual({ keyId: String(keyId), usedThisMonth: 0 });
+    expect(await takeMonthlyCall(db, String(keyId), firstInstant)).toBe(49_999);
   });
 });
