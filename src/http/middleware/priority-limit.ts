@@ -14,6 +14,7 @@ import {
 import { DomainError } from "../../domain/errors.ts";
 import type { AppEnv } from "../context.ts";
 import { domainErrorProblem } from "../domain-error-table.ts";
+import { HttpProblem } from "../problem.ts";
 import { consumeRateLimit, type RateLimitOptions } from "./rate-limit.ts";
 
 export interface TieredLimit {
@@ -47,7 +48,7 @@ export async function spendTieredLimit(c: Context<AppEnv>, limits: TieredLimit, 
   const { db } = c.var.deps;
   const key = await authenticate(db, BEARER.exec(authorization.trim())?.[1], now);
   if (key.usedThisMonth < PRIORITY_LIMITS.monthlyCalls) {
-    const headers = await consumeRateLimit(c, { ...limits.priority, identify: () => `priority-key:${key.keyId}` });
+    const headers = await consumePriorityLimit(c, limits.priority, key.keyId);
     const remaining = await takeMonthlyCall(db, key.keyId, now);
     if (remaining !== null) {
       c.set("rateLimitHeaders", {
@@ -77,5 +78,27 @@ async function authenticate(
     const problem = domainErrorProblem(error);
     Object.assign(problem.headers, { "WWW-Authenticate": 'Bearer realm="priority", error="invalid_token"' });
     throw problem;
+  }
+}
+
+/** The key's hourly ceiling, counted per key; over it, a 429 that names the key's limit, not the free one. */
+async function consumePriorityLimit(
+  c: Context<AppEnv>,
+  limit: TieredLimit["priority"],
+  keyId: string,
+): Promise<Record<string, string>> {
+  try {
+    return await consumeRateLimit(c, { ...limit, identify: () => `priority-key:${keyId}` });
+  } catch (error) {
+    if (!(error instanceof HttpProblem) || error.status !== 429) throw error;
+    const retry = error.extensions.retry_after_seconds;
+    throw new HttpProblem(
+      429,
+      error.code,
+      error.title,
+      `This priority key's limit of ${limit.limit} requests per ${limit.window} is used up; it resumes after ${retry} s.`,
+      error.extensions,
+      { ...error.headers, [ACCESS_TIER_HEADER]: "priority" },
+    );
   }
 }
