@@ -415,6 +415,20 @@ describe("POST /webhooks/stripe", () => {
   });
 });
 
+describe("a cancellation before the activation", () => {
+  it("stops the activation (409), even when it arrives before checkout.session.completed", async () => {
+    const order = await subscribe();
+    const completed = await pay(order.checkout_session_id);
+    const subscriptionId = (JSON.parse(completed.payload) as { data: { object: { subscription: string } } }).data.object
+      .subscription;
+    expect((await deliver(await control(subscriptionId, "cancel"))).status).toBe(200);
+    await expectProblem(await activate(order.checkout_session_id), 409, "SUBSCRIPTION_ENDED");
+    expect((await deliver(completed)).status).toBe(200);
+    await expectProblem(await activate(order.checkout_session_id), 409, "SUBSCRIPTION_ENDED");
+    expect(await sqlRows("select id from priority_api_keys where order_id = $1", [order.order_id])).toHaveLength(0);
+  });
+});
+
 describe("the priority key on search, live verification and /check", () => {
   it("raises the search ceiling and changes nothing in the results", async () => {
     const { key } = await buyKey();

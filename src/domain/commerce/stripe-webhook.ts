@@ -74,15 +74,22 @@ function effectsOf(event: VerifiedEvent): SQL[] {
       const stripeStatus = event.type === "customer.subscription.deleted" ? "canceled" : text(object.status);
       if (!subscriptionId || !stripeStatus) return [];
       const status = keyStatusFor(stripeStatus);
+      // The subscription carries its order's id (subscription_data.metadata), so it is found even
+      // when this event arrives before checkout.session.completed has linked the two.
+      const orderId = text((object.metadata as Record<string, unknown> | null | undefined)?.order_id) ?? "";
       return [
         // Kept on the order too, so an activation after a cancellation issues nothing.
-        sql`update commerce_orders set subscription_status = ${stripeStatus}
-          where stripe_subscription_id = ${subscriptionId} and exists (select 1 from ev)
+        sql`update commerce_orders
+          set subscription_status = ${stripeStatus},
+              stripe_subscription_id = coalesce(stripe_subscription_id, ${subscriptionId})
+          where (stripe_subscription_id = ${subscriptionId} or (id::text = ${orderId} and kind = 'priority_key'))
+            and exists (select 1 from ev)
             and coalesce(subscription_status, '') not in ('canceled', 'incomplete_expired')
           returning id`,
         sql`update priority_api_keys
           set status = ${status}, ended_at = case when ${status} = 'canceled' then now() end
-          where stripe_subscription_id = ${subscriptionId} and status not in ('canceled', 'revoked')
+          where (stripe_subscription_id = ${subscriptionId} or order_id::text = ${orderId})
+            and status not in ('canceled', 'revoked')
             and exists (select 1 from ev)
           returning id`,
       ];
