@@ -224,6 +224,22 @@ describe("POST /checkout (score fix)", () => {
     expect(after?.status).toBe("paid");
   });
 
+  it("opens 20 checkouts an hour per client, shared with the subscription (the 21st is 429)", async () => {
+    const client = asClient();
+    const email = newEmail("limited");
+    const statuses = [];
+    for (let call = 0; call < 10; call++) {
+      statuses.push((await client("/api/v1/checkout", jsonPost({ host: "example.com", email }))).status);
+      statuses.push((await client("/api/v1/api-keys/subscribe", jsonPost({ email }))).status);
+    }
+    expect(statuses).toEqual(Array(10).fill([201, 200]).flat());
+    const refused = await client("/api/v1/checkout", jsonPost({ host: "example.com", email }));
+    await expectProblem(refused, 429, "RATE_LIMITED");
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+    await expectProblem(await client("/api/v1/api-keys/subscribe", jsonPost({ email })), 429, "RATE_LIMITED");
+    expect(await sqlRows("select id from commerce_orders where email = $1", [email])).toHaveLength(20);
+  });
+
   it("answers 501 for direct card entry and writes nothing", async () => {
     const email = newEmail("card");
     await expectProblem(
