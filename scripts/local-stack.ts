@@ -1,8 +1,8 @@
 /**
  * The local stack: a SQL-over-HTTP endpoint speaking Neon's protocol and a REST endpoint speaking
  * Upstash's, each in front of an embedded default or a real server; a mail endpoint speaking
- * Resend's send API into a readable outbox; and a DNS-over-HTTPS endpoint answering from an
- * editable zone.
+ * Resend's send API into a readable outbox; a DNS-over-HTTPS endpoint answering from an
+ * editable zone; and a stand-in for Stripe's Checkout Sessions API with a local pay page.
  *
  *   DATABASE_URL   unset: embedded PGlite with data under PGLITE_DATA_DIR (default .data/pglite,
  *                  or "memory" for a throw-away database); set: that Postgres server
@@ -13,6 +13,9 @@
  *   LOCAL_MAIL_KEY                      API key the mail endpoint requires
  *   LOCAL_DNS_UPSTREAM                  resolver for names outside the zone (default Cloudflare's;
  *                                       "none": other names do not exist)
+ *   LOCAL_STRIPE_PORT                   port of the Stripe stand-in and its pay page (default 5484)
+ *   LOCAL_STRIPE_KEY / LOCAL_STRIPE_WEBHOOK_SECRET   the secret key it accepts and the signing secret
+ *   LOCAL_STRIPE_WEBHOOK_URL            where it delivers signed events (npm start: the Worker's)
  *
  * Run alone with `npm run stack`; it prints one JSON line with its endpoints once ready.
  */
@@ -24,6 +27,7 @@ import { createMailOutboxServer } from "./local-stack/mail-outbox.ts";
 import { createNeonHttpServer } from "./local-stack/neon-http.ts";
 import { openMemoryBackend, openRedisServerBackend, type RedisBackend } from "./local-stack/redis-backends.ts";
 import { openPgliteBackend, openPostgresBackend, type SqlBackend } from "./local-stack/sql-backends.ts";
+import { createStripeStandIn } from "./local-stack/stripe.ts";
 import { createUpstashRestServer } from "./local-stack/upstash-rest.ts";
 
 export interface LocalStackOptions {
@@ -42,6 +46,12 @@ export interface LocalStackOptions {
   dnsUpstream?: string;
   /** Records the zone starts with. */
   dnsRecords?: ZoneRecord[];
+  /** Port of the Stripe stand-in (free one unless given; the CLI uses 5484), its keys and webhook target. */
+  stripePort?: number;
+  stripeKey?: string;
+  stripeWebhookSecret?: string;
+  /** Where the stand-in delivers signed events; undefined: they are only recorded (GET /control/events). */
+  stripeWebhookUrl?: string;
 }
 
 export interface LocalStack {
@@ -59,12 +69,19 @@ export interface LocalStack {
   /** JSON DoH endpoint of the local zone; `PUT`/`DELETE {dnsZoneUrl}/records` edit it. */
   dohUrl: string;
   dnsZoneUrl: string;
+  /** Stripe's API base for the Worker (STRIPE_API_URL), its keys, and the page listing pay links. */
+  stripeApiUrl: string;
+  stripeSecretKey: string;
+  stripeWebhookSecret: string;
+  payPageUrl: string;
   stop(): Promise<void>;
 }
 
 export const DEFAULT_REDIS_TOKEN = "local-stack-token";
 export const DEFAULT_MAIL_KEY = "re_local_stack_key";
 export const DEFAULT_DNS_UPSTREAM = "https://cloudflare-dns.com/dns-query";
+export const DEFAULT_STRIPE_KEY = "sk_test_local_stack";
+export const DEFAULT_STRIPE_WEBHOOK_SECRET = "whsec_local_stack_secret";
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = options.pgliteDataDir ?? ".data/pglite";
@@ -78,11 +95,28 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const mail = createMailOutboxServer({ apiKey: mailKey });
   const dns = createDnsZoneServer({ upstream: options.dnsUpstream, records: options.dnsRecords });
 
-  const servers: Server[] = [createNeonHttpServer(sql), createUpstashRestServer(redis, token), mail.server, dns.server];
+  let stripePort = 0;
+  const stripeKey = options.stripeKey ?? DEFAULT_STRIPE_KEY;
+  const stripeWebhookSecret = options.stripeWebhookSecret ?? DEFAULT_STRIPE_WEBHOOK_SECRET;
+  const stripe = createStripeStandIn({
+    apiKey: stripeKey,
+    webhookSecret: stripeWebhookSecret,
+    webhookUrl: options.stripeWebhookUrl,
+    publicOrigin: () => `http://127.0.0.1:${stripePort}`,
+  });
+
+  const servers: Server[] = [
+    createNeonHttpServer(sql),
+    createUpstashRestServer(redis, token),
+    mail.server,
+    dns.server,
+    stripe.server,
+  ];
   const sqlPort = await listen(servers[0] as Server, options.sqlPort ?? 5480);
   const redisPort = await listen(servers[1] as Server, options.redisPort ?? 5481);
   const mailPort = await listen(mail.server, options.mailPort ?? 0);
   const dnsPort = await listen(dns.server, options.dnsPort ?? 0);
+  stripePort = await listen(stripe.server, options.stripePort ?? 0);
 
   return {
     databaseUrl: `postgres://local:local@127.0.0.1:${sqlPort}/local`,
@@ -95,6 +129,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     outboxUrl: `http://127.0.0.1:${mailPort}`,
     dohUrl: `http://127.0.0.1:${dnsPort}/dns-query`,
     dnsZoneUrl: `http://127.0.0.1:${dnsPort}`,
+    stripeApiUrl: `http://127.0.0.1:${stripePort}`,
+    stripeSecretKey: stripeKey,
+    stripeWebhookSecret,
+    payPageUrl: `http://127.0.0.1:${stripePort}/`,
     async stop() {
       await Promise.all(servers.map(close));
       await Promise.all([sql.close(), redis.close()]);
@@ -116,6 +154,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     dnsPort: port(process.env.LOCAL_DNS_PORT, 5483),
     dnsUpstream:
       process.env.LOCAL_DNS_UPSTREAM === "none" ? undefined : process.env.LOCAL_DNS_UPSTREAM || DEFAULT_DNS_UPSTREAM,
+    stripePort: port(process.env.LOCAL_STRIPE_PORT, 5484),
+    stripeKey: process.env.LOCAL_STRIPE_KEY || undefined,
+    stripeWebhookSecret: process.env.LOCAL_STRIPE_WEBHOOK_SECRET || undefined,
+    stripeWebhookUrl: process.env.LOCAL_STRIPE_WEBHOOK_URL || undefined,
   });
   const { stop, ...endpoints } = stack;
   console.log(JSON.stringify({ ready: true, ...endpoints }));

@@ -39,13 +39,22 @@ interface StackEndpoints {
   outboxUrl: string;
   dohUrl: string;
   dnsZoneUrl: string;
+  stripeApiUrl: string;
+  stripeSecretKey: string;
+  stripeWebhookSecret: string;
+  payPageUrl: string;
 }
 
 /** Starts the stack as its own process (so it can be stopped under a running Worker). */
-function startStack(): Promise<StackEndpoints> {
+function startStack(port: string): Promise<StackEndpoints> {
   const stack = spawn(process.execPath, ["--import", "tsx", "scripts/local-stack.ts"], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: process.env,
+    // The Stripe stand-in delivers its signed events to this Worker's webhook.
+    env: {
+      ...process.env,
+      LOCAL_STRIPE_WEBHOOK_URL:
+        process.env.LOCAL_STRIPE_WEBHOOK_URL || `http://127.0.0.1:${port}/api/v1/webhooks/stripe`,
+    },
   });
   children.push(stack);
   return new Promise((resolve, reject) => {
@@ -60,7 +69,8 @@ function startStack(): Promise<StackEndpoints> {
 }
 
 async function main() {
-  const stack = await startStack();
+  const port = process.env.PORT ?? "8787";
+  const stack = await startStack(port);
   console.log(
     `local stack (pid ${children[0]?.pid}): SQL over HTTP -> ${stack.sqlBackend}; Redis REST -> ${stack.redisBackend}`,
   );
@@ -83,6 +93,12 @@ async function main() {
     MAIL_FROM: process.env.MAIL_FROM || "Agent Readiness Search <mail@agent-readiness.localhost>",
     DOH_URL: process.env.DOH_URL || stack.dohUrl,
     OWNERSHIP_DOH_URLS: process.env.OWNERSHIP_DOH_URLS || stack.dohUrl,
+    // Payments through the local Stripe stand-in unless a real Stripe key is given.
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY || stack.stripeSecretKey,
+    STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET || stack.stripeWebhookSecret,
+    STRIPE_API_URL: process.env.STRIPE_SECRET_KEY
+      ? process.env.STRIPE_API_URL || "https://api.stripe.com"
+      : stack.stripeApiUrl,
   };
   if (!workerSettings.RATE_LIMIT_KEY_SECRET) {
     // Rate limits need a key to hash client addresses with; a run without one makes its own, so
@@ -103,7 +119,6 @@ async function main() {
     seeded ? `demo index: ${seeded} synthetic sites loaded` : "demo index: not loaded (the index holds sites)",
   );
 
-  const port = process.env.PORT ?? "8787";
   const worker = await startLocalWorker(port, workerSettings, { stdio: "inherit" });
   children.push(worker.wrangler);
   worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
@@ -115,6 +130,9 @@ async function main() {
   // The operator commands (scripts/operator.ts) reach this database the way migrations do.
   console.log(
     `operator: DATABASE_URL=${stack.databaseUrl} DATABASE_LOCAL_HTTP=true OPERATOR=<name> npm run operator -- list-pending`,
+  );
+  console.log(
+    `payments: local Stripe stand-in ${stack.payPageUrl} (checkout sessions with their pay links; events at ${stack.stripeApiUrl}/control/events)`,
   );
 }
 

@@ -159,10 +159,29 @@ export const CAPABILITY_SECTIONS = {
         .default("https://api.resend.com"),
     }),
   },
+  /** Payments (score-fix orders, the priority key plan) through Stripe Checkout. */
+  payments: {
+    secrets: ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"],
+    schema: z.object({
+      /** Stripe secret API key (secret): sk_live_…, sk_test_… or a restricted rk_… key. */
+      STRIPE_SECRET_KEY: z
+        .string(explain("must be a string"))
+        .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_live_…, sk_test_… or rk_…)"),
+      /** Signing secret of the webhook endpoint (secret), whsec_…: webhooks are verified with it. */
+      STRIPE_WEBHOOK_SECRET: z
+        .string(explain("must be a string"))
+        .regex(/^whsec_[A-Za-z0-9_+/=]+$/, "must be a webhook signing secret (whsec_…)"),
+      /** Stripe's API base; the local stack's stand-in speaks the same API. */
+      STRIPE_API_URL: z
+        .url({ protocol: /^https?$/, ...explain("must be an http(s) URL") })
+        .default("https://api.stripe.com"),
+    }),
+  },
 } as const;
 
 export type CapabilityName = keyof typeof CAPABILITY_SECTIONS;
 export type MailSettings = z.infer<(typeof CAPABILITY_SECTIONS)["mail"]["schema"]>;
+export type PaymentsSettings = z.infer<(typeof CAPABILITY_SECTIONS)["payments"]["schema"]>;
 /** configured: on; not_configured: its secrets are absent; misconfigured: set but invalid (logged). */
 export type CapabilityStatus = "configured" | "not_configured" | "misconfigured";
 
@@ -171,7 +190,7 @@ type CoreSettingName = keyof CoreSettings;
 
 export type Config = CoreSettings & {
   /** Each optional capability's settings, or null when it is unavailable. */
-  capabilities: { mail: MailSettings | null };
+  capabilities: { mail: MailSettings | null; payments: PaymentsSettings | null };
   capabilityStatus: Record<CapabilityName, CapabilityStatus>;
 };
 
@@ -196,16 +215,28 @@ export class ConfigError extends Error {
 export function parseConfig(env: Record<string, unknown>): Config {
   const core = parseSettings(env, Object.keys(ConfigSchema.shape) as CoreSettingName[]);
   const mail = parseCapability("mail", env);
-  return { ...core, capabilities: { mail: mail.settings }, capabilityStatus: { mail: mail.status } };
+  const payments = parseCapability("payments", env);
+  return {
+    ...core,
+    capabilities: { mail: mail.settings, payments: payments.settings },
+    capabilityStatus: { mail: mail.status, payments: payments.status },
+  };
 }
 
-function parseCapability<N extends CapabilityName>(name: N, env: Record<string, unknown>) {
-  const { secrets, schema } = CAPABILITY_SECTIONS[name];
+function parseCapability<N extends CapabilityName>(
+  name: N,
+  env: Record<string, unknown>,
+): { status: CapabilityStatus; settings: z.infer<(typeof CAPABILITY_SECTIONS)[N]["schema"]> | null } {
+  const { secrets, schema } = CAPABILITY_SECTIONS[name] as {
+    secrets: readonly string[];
+    schema: (typeof CAPABILITY_SECTIONS)[N]["schema"];
+  };
   const present = (key: string) => env[key] !== undefined && env[key] !== "";
   if (!secrets.some(present)) return { status: "not_configured" as const, settings: null };
   const picked = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, present(key) ? env[key] : undefined]));
   const result = schema.safeParse(picked);
-  if (result.success) return { status: "configured" as const, settings: result.data };
+  // The schema is the one of capability N, which TypeScript cannot follow through the lookup.
+  if (result.success) return { status: "configured", settings: result.data as z.infer<typeof schema> };
   // Fail closed for this capability only: the operator reads which setting, clients get a 503.
   const problems = result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
   console.error(`capability ${name} unavailable: ${problems.join("; ")}`);

@@ -12,6 +12,7 @@ import { createResendMailer, type Mailer } from "./adapters/mail.ts";
 import { createOutbound } from "./adapters/outbound/create-outbound.ts";
 import type { OpenFetcher, VetHost } from "./adapters/outbound/fetch-types.ts";
 import { createRedis, type Redis } from "./adapters/redis.ts";
+import { createStripePayments, type Payments } from "./adapters/stripe.ts";
 import { type Config, parseConfig } from "./config.ts";
 
 /**
@@ -36,6 +37,8 @@ export interface Dependencies {
   mailer: Mailer | undefined;
   /** TXT lookups for ownership proofs, through every configured resolver, which must agree. */
   txtLookup: TxtLookup;
+  /** Stripe; undefined when the payments capability is unavailable (its endpoints answer 503). */
+  payments: Payments | undefined;
 }
 
 // Bindings are one object per isolate and deployment; validating them once per object is safe.
@@ -74,5 +77,12 @@ export function createDependencies(bindings: Record<string, unknown>, fallbackOr
         })
       : undefined,
     txtLookup: createAgreeingTxtLookup(config.OWNERSHIP_DOH_URLS.map((url) => createDohTxtLookup({ url }))),
+    payments: config.capabilities.payments
+      ? createStripePayments({
+          secretKey: config.capabilities.payments.STRIPE_SECRET_KEY,
+          webhookSecret: config.capabilities.payments.STRIPE_WEBHOOK_SECRET,
+          apiUrl: config.capabilities.payments.STRIPE_API_URL,
+        })
+      : undefined,
   };
 }

@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./commerce.ts";
 export * from "./crawl-requests.ts";
 export * from "./offers.ts";
 export * from "./score-history.ts";

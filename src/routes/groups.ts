@@ -2,6 +2,7 @@
 import type { GroupDefinition, RouteGroup } from "../http/routes.ts";
 import { authGroup, createAuthGroup } from "./auth/index.ts";
 import { checksGroup, createChecksGroup } from "./checks/index.ts";
+import { commerceGroup, createCommerceGroup } from "./commerce/index.ts";
 import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
 import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
@@ -19,6 +20,7 @@ export const GROUP_FACTORIES = {
   mcp: createMcpGroup,
   auth: createAuthGroup,
   provider: createProviderGroup,
+  commerce: createCommerceGroup,
   web: createWebGroup,
 } satisfies Record<string, () => RouteGroup>;
 
@@ -32,6 +34,7 @@ export const ALL_GROUPS: GroupDefinition[] = [
   mcpGroup,
   authGroup,
   providerGroup,
+  commerceGroup,
   webGroup,
 ];
 

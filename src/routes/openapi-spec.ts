@@ -24,6 +24,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   exchange:
     "The optional provider-funded layer, beside and never inside organic results: recording a principal's action interest on a returned organic result.",
   auth: "E-mail sign-in: a one-time link by mail, exchanged for the svc_session cookie; reading and ending the session.",
+  commerce:
+    "The paid extras, apart from the free index: the catalog, quotes, the score-fix checkout, the optional priority key (subscription, activation) and Stripe's webhook.",
   provider:
     "Providers of indexed domains: DNS-verified claims and their claim-scoped keys (session), and the provider-key endpoints.",
 };
@@ -39,6 +41,12 @@ export const SECURITY_SCHEMES = {
     name: "svc_session",
     description:
       "Human session cookie, created by the e-mail sign-in flow (which fails closed); required by the provider claim and offer endpoints (401 without it).",
+  },
+  priorityKey: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "Optional paid priority key (`Authorization: Bearer <key>`), shown once at activation: raises the search, live-verification and /check ceilings while its monthly allocation lasts; never changes ranking or results. A bad or ended key is 401.",
   },
   providerKey: {
     type: "apiKey",

@@ -1,6 +1,8 @@
 /**
  * `npm start` as a user runs it: the local stack, migrations and `wrangler dev` come up and
- * /healthz answers 200 within 60 s; a client cannot choose the address it is counted as;
+ * /healthz answers 200 within 60 s; a client cannot choose the address it is counted as; a
+ * priority key and a score fix are bought through the local pay page, whose signed webhooks the
+ * Worker accepts, and the key works;
  * stopping the stack under the running Worker turns /healthz and a search into 503 problem+json.
  * Runs on the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front
  * of real servers.
@@ -49,6 +51,8 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     }
     expect(remaining).toEqual([remaining[0], (remaining[0] ?? 0) - 1, (remaining[0] ?? 0) - 2]);
 
+    await buyThroughThePayPage(service.origin, output);
+
     const stackPid = Number(/local stack \(pid (\d+)\)/.exec(output)?.[1]);
     expect(stackPid).toBeGreaterThan(0);
     process.kill(stackPid, "SIGTERM");
@@ -71,3 +75,41 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     expect(await search.json()).toMatchObject({ code: "DEPENDENCY_UNAVAILABLE", retry_after_seconds: 5 });
   });
 });
+
+const postJson = (url: string, body: unknown) =>
+  fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+/** The README's walk-through: a key bought, paid on the pay page, activated and used; a score fix paid. */
+async function buyThroughThePayPage(origin: string, output: string) {
+  const stripe = /payments: local Stripe stand-in (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)?.[1];
+  expect(stripe).toBeDefined();
+  const deliveries = async (sessionId: string) =>
+    ((await (await fetch(`${stripe}/control/events`)).json()) as { payload: string; delivery: unknown }[])
+      .filter((event) => event.payload.includes(sessionId))
+      .map((event) => event.delivery);
+
+  const order = (await (
+    await postJson(`${origin}/api/v1/api-keys/subscribe`, { email: "e2e@example.com" })
+  ).json()) as {
+    checkout_url: string;
+    checkout_session_id: string;
+  };
+  expect(order.checkout_url).toBe(`${stripe}/pay/${order.checkout_session_id}`);
+  const paid = await fetch(order.checkout_url, { method: "POST", redirect: "manual" });
+  expect(paid.status).toBe(303);
+  expect(await deliveries(order.checkout_session_id)).toEqual([{ status: 200 }]);
+  const activation = await fetch(paid.headers.get("location") as string);
+  const { api_key: key } = (await activation.json()) as { api_key: string };
+  expect(key).toMatch(/^svcpri_/);
+  const search = await fetch(`${origin}/api/v1/search?q=agent`, {
+    headers: { Authorization: `Bearer ${key}`, "X-SVC-Synthetic": "true" },
+  });
+  expect(search.status).toBe(200);
+  expect(search.headers.get("ratelimit-limit")).toBe("5000");
+
+  const fix = (await (
+    await postJson(`${origin}/api/v1/checkout`, { host: "example.com", email: "e2e@example.com" })
+  ).json()) as { checkout_url: string; checkout_session_id: string };
+  expect((await fetch(fix.checkout_url, { method: "POST", redirect: "manual" })).status).toBe(303);
+  expect(await deliveries(fix.checkout_session_id)).toEqual([{ status: 200 }]);
+}

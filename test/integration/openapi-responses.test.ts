@@ -224,7 +224,11 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(served.paths)).toEqual(
       expect.arrayContaining(["/", "/search", "/top", "/site/{domain}", "/check", "/verify-mcp", "/submit"]),
     );
-    expect(Object.keys(served.components.securitySchemes).sort()).toEqual(["humanSession", "providerKey"]);
+    expect(Object.keys(served.components.securitySchemes).sort()).toEqual([
+      "humanSession",
+      "priorityKey",
+      "providerKey",
+    ]);
   });
 
   it("is where the descriptor says it is", async () => {

@@ -21,6 +21,9 @@ import {
   TEST_REDIS_PORT,
   TEST_REDIS_TOKEN,
   TEST_SQL_PORT,
+  TEST_STRIPE_KEY,
+  TEST_STRIPE_PORT,
+  TEST_STRIPE_WEBHOOK_SECRET,
 } from "./stack-settings.ts";
 
 /** Empties a server database before a run; refuses any database not named for tests. */
@@ -57,6 +60,9 @@ export default async function setup(project: TestProject) {
     mailPort: TEST_MAIL_PORT,
     mailKey: TEST_MAIL_KEY,
     dnsPort: TEST_DNS_PORT,
+    stripePort: TEST_STRIPE_PORT,
+    stripeKey: TEST_STRIPE_KEY,
+    stripeWebhookSecret: TEST_STRIPE_WEBHOOK_SECRET,
   });
   console.log(`integration stack: ${stack.sqlBackend}; ${stack.redisBackend}`);
   await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });

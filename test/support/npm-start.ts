@@ -52,6 +52,7 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
       LOCAL_REDIS_PORT: "0",
       LOCAL_MAIL_PORT: "0",
       LOCAL_DNS_PORT: "0",
+      LOCAL_STRIPE_PORT: "0",
     },
   });
   child.stdout?.on("data", (chunk) => printed.push(String(chunk)));

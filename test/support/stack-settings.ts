@@ -15,6 +15,10 @@ export const TEST_FIXTURE_BASE_PORT = Number(process.env.TEST_FIXTURE_PORT ?? 15
 export const TEST_MAIL_PORT = Number(process.env.TEST_MAIL_PORT ?? 15482);
 export const TEST_DNS_PORT = Number(process.env.TEST_DNS_PORT ?? 15483);
 export const TEST_MAIL_KEY = "re_integration_test_key";
+/** The local stack's Stripe stand-in; it records signed events and delivers none (tests post them). */
+export const TEST_STRIPE_PORT = Number(process.env.TEST_STRIPE_PORT ?? 15484);
+export const TEST_STRIPE_KEY = "sk_test_integration";
+export const TEST_STRIPE_WEBHOOK_SECRET = "whsec_integration_test_secret";
 /** The fake DNS-over-HTTPS resolver the guarded Worker vets addresses with. */
 export const TEST_DOH_PORT = Number(process.env.TEST_DOH_PORT ?? 15590);
 
@@ -54,6 +58,9 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     MAIL_API_URL: `http://127.0.0.1:${TEST_MAIL_PORT}`,
     MAIL_API_KEY: TEST_MAIL_KEY,
     MAIL_FROM: "Agent Readiness Search <mail@svc.test>",
+    STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
+    STRIPE_WEBHOOK_SECRET: TEST_STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_URL: `http://127.0.0.1:${TEST_STRIPE_PORT}`,
     // Small cron batches: the test database holds many stale sites of other tests.
     RECRAWL_BATCH_SIZE: "20",
     FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),

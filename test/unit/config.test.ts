@@ -23,8 +23,8 @@ describe("parseConfig", () => {
       RECRAWL_BATCH_SIZE: 500,
       OWNERSHIP_DOH_URLS: ["https://cloudflare-dns.com/dns-query", "https://dns.google/resolve"],
       // Optional capabilities are off until their secrets are set.
-      capabilities: { mail: null },
-      capabilityStatus: { mail: "not_configured" },
+      capabilities: { mail: null, payments: null },
+      capabilityStatus: { mail: "not_configured", payments: "not_configured" },
     });
   });
 

@@ -9,6 +9,7 @@ export const SECRET_PREFIXES = {
   session: "svcss_",
   challenge: "svc-domain-verification=",
   providerKey: "svcpk_",
+  priorityKey: "svcpri_",
 } as const;
 
 /** Unpadded base64url of `bytes`. */

@@ -28,9 +28,13 @@ export function buildDescriptor({ origin, endpoints }: DescriptorInput) {
       public: "none: search, top, site, categories, stats and the live checks need no credentials",
       human_session: "cookie svc_session, for /provider/claims and /provider/offers",
       provider_key: "header X-SVC-Provider-Key, claim-scoped, for provider key endpoints",
+      priority_key:
+        "optional paid key, header Authorization: Bearer <key>, on search, verify-mcp and check: raises ceilings only, never ranking or results",
     },
     rate_limit: {
       ...FREE_LIMITS,
+      priority_key:
+        "search 5000, live verification and check 100 each per hour per key while the monthly allocation of 50,000 calls remains; then the free tier",
       exceeded: "429 application/problem+json with Retry-After; free access resumes after the reset",
     },
     base_url: `${origin}/api/v1`,

@@ -2,12 +2,15 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { checkSite } from "../../domain/checks/check-site.ts";
 import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
+import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
+import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
 import { CheckResultSchema, UrlBodySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The spec's free limit of POST /check. */
 export const CHECK_LIMIT = { name: "check", limit: 10, window: "1 h" } as const;
+/** With a priority key, while its monthly allocation lasts: 100 per hour per key. */
+export const PRIORITY_CHECK_LIMIT = { name: "priority-check", limit: 100, window: "1 h" } as const;
 
 export const checkSiteRoute = createRoute({
   method: "post",
@@ -16,13 +19,13 @@ export const checkSiteRoute = createRoute({
   tags: ["checks"],
   summary: "Live crawl of a URL's site: its score and the 7 signals with their evidence",
   description:
-    "Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address, counted once the URL is usable: a request refused as invalid without a lookup (bad JSON, a wrong field, an unusable URL, a body over the limit) costs nothing; never cached.",
+    "Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address, counted once the URL is usable: a request refused as invalid without a lookup (bad JSON, a wrong field, an unusable URL, a body over the limit) costs nothing; with a priority key (`Authorization: Bearer <key>`) 100 per hour per key while its monthly allocation lasts, then the free tier; a bad or ended key is 401. Never cached.",
   // Public: the spec's Authentication lists it under "none".
-  security: [],
+  security: OPTIONAL_PRIORITY_KEY,
   request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
   responses: {
     200: { description: "The live result", content: { "application/json": { schema: CheckResultSchema } } },
-    ...problemResponses(400, 429),
+    ...problemResponses(400, 401, 429),
   },
 });
 
@@ -31,7 +34,7 @@ export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
     parseCrawlTarget(url, deps.allowPrivate);
-    await spendRateLimit(c, CHECK_LIMIT);
+    await spendTieredLimit(c, { free: CHECK_LIMIT, priority: PRIORITY_CHECK_LIMIT });
     const result = await checkSite({ ctx: deps, input: { url } });
     c.header("Cache-Control", "no-store");
     return c.json(result, 200);

@@ -2,11 +2,14 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { parseVerifyTarget, verifyMcp } from "../../domain/checks/verify-mcp.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
-import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
+import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
+import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 
 /** The spec's free limit of live verifications. */
 export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" } as const;
+/** With a priority key, while its monthly allocation lasts: 100 per hour per key. */
+export const PRIORITY_VERIFY_MCP_LIMIT = { name: "priority-verify-mcp", limit: 100, window: "1 h" } as const;
 
 export const VerifyMcpQuerySchema = z.strictObject({
   url: z.string().min(1).max(2048).openapi({
@@ -32,13 +35,13 @@ export const verifyMcpRoute = createRoute({
   tags: ["checks"],
   summary: "Live MCP handshake (initialize, initialized, tools/list) with one endpoint; never cached",
   description:
-    "A Streamable HTTP handshake with the endpoint: initialize, notifications/initialized, then tools/list. `verified` is true only for a compliant handshake; `note` says what was found (compliant, gated, wrong transport, not MCP, unreachable). Only public hosts are probed. 20 per hour per client, counted once the URL is usable (a URL refused without a lookup costs nothing); never cached or stored. HEAD checks the URL and answers the headers only: no probe, no quota.",
+    "A Streamable HTTP handshake with the endpoint: initialize, notifications/initialized, then tools/list. `verified` is true only for a compliant handshake; `note` says what was found (compliant, gated, wrong transport, not MCP, unreachable). Only public hosts are probed. 20 per hour per client, counted once the URL is usable (a URL refused without a lookup costs nothing); never cached or stored. With a priority key (`Authorization: Bearer <key>`) 100 per hour per key while its monthly allocation lasts, then the free tier; a bad or ended key is 401. HEAD checks the URL and answers the headers only: no probe, no quota.",
   // Public: the spec's Authentication lists it under "none".
-  security: [],
+  security: OPTIONAL_PRIORITY_KEY,
   request: { query: VerifyMcpQuerySchema },
   responses: {
     200: { description: "The verification", content: { "application/json": { schema: McpVerificationSchema } } },
-    ...problemResponses(400, 429),
+    ...problemResponses(400, 401, 429),
   },
 });
 
@@ -48,7 +51,7 @@ export function registerVerifyMcp(app: OpenAPIHono<AppEnv>) {
     const deps = c.var.deps;
     parseVerifyTarget(url, deps.allowPrivate);
     if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": "no-store" });
-    await spendRateLimit(c, VERIFY_MCP_LIMIT);
+    await spendTieredLimit(c, { free: VERIFY_MCP_LIMIT, priority: PRIORITY_VERIFY_MCP_LIMIT });
     const result = await verifyMcp({
       ctx: deps,
       input: { url },

@@ -5,7 +5,8 @@ import { MAX_QUERY_LENGTH } from "../../domain/search/text-query.ts";
 import type { SearchSurface } from "../../domain/search-receipts/receipt-constants.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
-import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
+import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
+import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
 import { PublicProviderOfferSchema } from "../provider/offer-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import {
@@ -18,6 +19,8 @@ import {
 
 /** Free search: 240 per hour per client (interface spec, Limits). */
 export const SEARCH_LIMIT = { name: "search", limit: 240, window: "1 h" } as const;
+/** With a priority key, while its monthly allocation lasts: 5000 per hour per key. */
+export const PRIORITY_SEARCH_LIMIT = { name: "priority-search", limit: 5000, window: "1 h" } as const;
 
 export const SearchQuerySchema = z.strictObject({
   q: z
@@ -101,9 +104,9 @@ export const searchSitesRoute = createRoute({
   tags: ["discovery"],
   summary: "Search the index: organic results by agentic_score, with a query-free receipt",
   description:
-    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. Only after that receipt committed, `paid_offers` discloses (and records the disclosure of) the active offers of verified and fresh provider claims whose domain is among this page's results; results, order, total and scores are computed before and apart from them. 240 per hour per client, counted once the parameters are valid; never cached. HEAD checks the parameters and answers the headers only: it runs no search, records no receipt and spends no quota.",
+    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. Only after that receipt committed, `paid_offers` discloses (and records the disclosure of) the active offers of verified and fresh provider claims whose domain is among this page's results; results, order, total and scores are computed before and apart from them. 240 per hour per client, counted once the parameters are valid; with a priority key (`Authorization: Bearer <key>`) 5000 per hour per key while its monthly allocation lasts, then the free tier; a bad or ended key is 401. A key never changes the results. Never cached. HEAD checks the parameters and answers the headers only: it runs no search, records no receipt and spends no quota.",
   // Public: the spec's Authentication lists it under "none".
-  security: [],
+  security: OPTIONAL_PRIORITY_KEY,
   request: {
     query: SearchQuerySchema,
     headers: SearchHeadersSchema,
@@ -113,7 +116,7 @@ export const searchSitesRoute = createRoute({
       description: "One page of organic results",
       content: { "application/json": { schema: SearchResponseSchema } },
     },
-    ...problemResponses(400, 429),
+    ...problemResponses(400, 401, 429),
   },
 });
 
@@ -124,7 +127,7 @@ export function registerSearchSites(app: OpenAPIHono<AppEnv>) {
   app.openapi(searchSitesRoute, async (c) => {
     const input = toSearchInput(c.req.valid("query"), { surface: "rest", headers: c.req.valid("header") });
     if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": SEARCH_CACHE_CONTROL });
-    await spendRateLimit(c, SEARCH_LIMIT);
+    await spendTieredLimit(c, { free: SEARCH_LIMIT, priority: PRIORITY_SEARCH_LIMIT });
     const body = await runSearch({ ctx: c.var.deps, input });
     c.header("Cache-Control", SEARCH_CACHE_CONTROL);
     return c.json(body, 200);

@@ -1,0 +1,28 @@
+/**
+ * The commerce group: the catalog, quotes, the score-fix checkout, the priority key (plan,
+ * subscription, activation) and Stripe's webhook. Everything free works without it.
+ */
+import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { registerActivateApiKey } from "./activate-api-key.ts";
+import { registerCreateCheckout } from "./create-checkout.ts";
+import { registerCreateQuote } from "./create-quote.ts";
+import { registerCreateSubscription } from "./create-subscription.ts";
+import { registerGetCatalog } from "./get-catalog.ts";
+import { registerGetSubscriptionPlan } from "./get-subscription-plan.ts";
+import { registerStripeWebhook } from "./stripe-webhook.ts";
+
+/** Builds the commerce group's endpoints. */
+export function createCommerceGroup(): RouteGroup {
+  const routes = createRoutes();
+  registerGetCatalog(routes);
+  registerCreateQuote(routes);
+  registerCreateCheckout(routes);
+  registerGetSubscriptionPlan(routes);
+  registerCreateSubscription(routes);
+  registerActivateApiKey(routes);
+  registerStripeWebhook(routes);
+  return { name: "commerce", routes };
+}
+
+/** The commerce group in a Worker: its endpoints; it owns no jobs. */
+export const commerceGroup: GroupDefinition = { name: "commerce", createRoutes: createCommerceGroup };
