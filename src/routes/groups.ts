@@ -5,6 +5,7 @@ import { checksGroup, createChecksGroup } from "./checks/index.ts";
 import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
 import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
+import { createMonitorGroup, monitorGroup } from "./monitor/index.ts";
 import { createProviderGroup, providerGroup } from "./provider/index.ts";
 import { createWebGroup, webGroup } from "./web/index.ts";
 
@@ -19,6 +20,7 @@ export const GROUP_FACTORIES = {
   mcp: createMcpGroup,
   auth: createAuthGroup,
   provider: createProviderGroup,
+  monitor: createMonitorGroup,
   web: createWebGroup,
 } satisfies Record<string, () => RouteGroup>;
 
@@ -32,6 +34,7 @@ export const ALL_GROUPS: GroupDefinition[] = [
   mcpGroup,
   authGroup,
   providerGroup,
+  monitorGroup,
   webGroup,
 ];
 

@@ -26,6 +26,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   auth: "E-mail sign-in: a one-time link by mail, exchanged for the svc_session cookie; reading and ending the session.",
   provider:
     "Providers of indexed domains: DNS-verified claims and their claim-scoped keys (session), and the provider-key endpoints.",
+  monitor:
+    "Score-drop monitors: e-mail alerts when a domain's score drops, sent only to confirmed addresses, each with a one-click unsubscribe link.",
 };
 
 /**

@@ -78,6 +78,7 @@ describe("the OpenAPI document", () => {
       "discovery",
       "exchange",
       "mcp",
+      "monitor",
       "provider",
       "web",
     ]);
@@ -94,6 +95,7 @@ describe("the OpenAPI document", () => {
       ["get", "/verify-mcp"],
       ["post", "/submit"],
       ["post", "/action-interests"],
+      ["post", "/monitor/register"],
     ] as const) {
       expect(document.paths?.[path]?.[method], `${method} ${path}`).toBeDefined();
     }
