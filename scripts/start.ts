@@ -90,6 +90,9 @@ async function main() {
     workerSettings.RATE_LIMIT_KEY_SECRET = randomBytes(32).toString("base64url");
     console.log("rate-limit key: a random one for this run (set RATE_LIMIT_KEY_SECRET to keep one)");
   }
+  const port = process.env.PORT ?? "8787";
+  // Jobs have no request to take an origin from: the links the monitor cron mails point here.
+  workerSettings.PUBLIC_ORIGIN ||= `http://127.0.0.1:${port}`;
   parseConfig(workerSettings);
 
   const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
@@ -103,7 +106,6 @@ async function main() {
     seeded ? `demo index: ${seeded} synthetic sites loaded` : "demo index: not loaded (the index holds sites)",
   );
 
-  const port = process.env.PORT ?? "8787";
   const worker = await startLocalWorker(port, workerSettings, { stdio: "inherit" });
   children.push(worker.wrangler);
   worker.wrangler.on("exit", (code) => stopAll(code ?? 0));

@@ -4,14 +4,10 @@ import { z } from "@hono/zod-openapi";
 export const MonitorRegistrationSchema = z
   .strictObject({
     email: z.email({ error: "must be an e-mail address" }).max(254),
-    domain: z
-      .string({ error: "must be a domain name" })
-      .min(1, { error: "must be a domain name" })
-      .max(253)
-      .openapi({
-        description: "A domain without scheme, e.g. example.com (any case, Unicode allowed)",
-        example: "example.com",
-      }),
+    domain: z.string({ error: "must be a domain name" }).min(1, { error: "must be a domain name" }).max(253).openapi({
+      description: "A domain without scheme, e.g. example.com (any case, Unicode allowed)",
+      example: "example.com",
+    }),
   })
   .openapi("MonitorRegistration");
 
