@@ -85,6 +85,13 @@ async function watchConfirmed(email: string, domain: string): Promise<string> {
 
 const watchedDomain = () => `watch-${uniqueToken()}.example`;
 
+/** A domain in the index without a score history yet (so registering queues no crawl of it). */
+async function indexedDomain(): Promise<string> {
+  const domain = watchedDomain();
+  await insertSites([{ domain }]);
+  return domain;
+}
+
 describe("POST /monitor/register", () => {
   it("registers, queues a crawl of a domain not yet indexed and mails one confirmation", async () => {
     const email = newEmail("monitor");
@@ -100,7 +107,7 @@ describe("POST /monitor/register", () => {
     ]);
 
     // A second domain: no second confirmation mail within the hour.
-    expect((await register({ email, domain: watchedDomain() })).status).toBe(201);
+    expect((await register({ email, domain: await indexedDomain() })).status).toBe(201);
     const mails = await outboxMessages(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe(`Confirm score-drop alerts for ${domain}`);
@@ -175,7 +182,7 @@ describe("POST /monitor/register", () => {
 describe("score-drop alerts", () => {
   it("confirms by the page, mails one alert for a drop with its headers, and stops after one-click unsubscribe", async () => {
     const email = newEmail("monitor-alert");
-    const domain = watchedDomain();
+    const domain = await indexedDomain();
     const registered = await register({ email, domain });
     const { unsubscribe_url } = (await registered.json()) as { unsubscribe_url: string };
 
@@ -250,7 +257,7 @@ describe("score-drop alerts", () => {
 
   it("unsubscribes by the page (GET shows a button, POST unsubscribes) and sends nothing afterwards", async () => {
     const email = newEmail("monitor-page");
-    const domain = watchedDomain();
+    const domain = await indexedDomain();
     const unsubscribeUrl = await watchConfirmed(email, domain);
     await crawlAs(domain, FULL);
     await runCron();
@@ -277,7 +284,7 @@ describe("score-drop alerts", () => {
 
   it("sends nothing to an address that did not confirm", async () => {
     const email = newEmail("monitor-unconfirmed");
-    const domain = watchedDomain();
+    const domain = await indexedDomain();
     expect((await register({ email, domain })).status).toBe(201);
     await crawlAs(domain, FULL);
     await runCron();
@@ -293,7 +300,7 @@ describe("score-drop alerts", () => {
 
   it("sends one e-mail for one drop when cron runs race", async () => {
     const email = newEmail("monitor-race");
-    const domain = watchedDomain();
+    const domain = await indexedDomain();
     await watchConfirmed(email, domain);
     await crawlAs(domain, FULL);
     await runCron();
