@@ -15,8 +15,9 @@ export interface MonitorFormProps {
 }
 
 export function MonitorSignUpForm({ origin, domain, fixedDomain, email, error }: MonitorFormProps) {
+  const button = fixedDomain ? `Alert me when ${domain}'s score drops` : "Alert me when the score drops";
   return (
-    <form id="monitor" class="stack" method="post" action={`${origin}${MONITOR_PATHS.signUp}`}>
+    <form id="monitor" class="url-form" method="post" action={`${origin}${MONITOR_PATHS.signUp}`}>
       {error ? (
         <Notice tone="error" title="The alert could not be set up.">
           <p>{error}</p>
@@ -25,41 +26,45 @@ export function MonitorSignUpForm({ origin, domain, fixedDomain, email, error }:
       {fixedDomain ? (
         <input type="hidden" name="domain" value={domain ?? ""} />
       ) : (
-        <>
+        <div class="form-field">
           <label for="monitor-domain">Domain to watch</label>
           <p id="monitor-domain-hint" class="field-hint">
             A domain without https://, such as example.com.
           </p>
-          <input
-            id="monitor-domain"
-            name="domain"
-            type="text"
-            required
-            maxlength={253}
-            spellcheck={false}
-            autocomplete="off"
-            aria-describedby="monitor-domain-hint"
-            value={domain ?? ""}
-          />
-        </>
+          <div class="field-row">
+            <input
+              id="monitor-domain"
+              name="domain"
+              type="text"
+              required
+              maxlength={253}
+              spellcheck={false}
+              autocomplete="off"
+              aria-describedby="monitor-domain-hint"
+              value={domain ?? ""}
+            />
+          </div>
+        </div>
       )}
-      <label for="monitor-email">Your e-mail address</label>
-      <p id="monitor-email-hint" class="field-hint">
-        We first send a confirmation link; alerts go only to an address that confirmed.
-      </p>
-      <input
-        id="monitor-email"
-        name="email"
-        type="email"
-        required
-        maxlength={254}
-        autocomplete="email"
-        aria-describedby="monitor-email-hint"
-        value={email ?? ""}
-      />
-      <button type="submit">
-        {fixedDomain ? `Alert me when ${domain}'s score drops` : "Alert me when the score drops"}
-      </button>
+      <div class="form-field">
+        <label for="monitor-email">Your e-mail address</label>
+        <p id="monitor-email-hint" class="field-hint">
+          We first send a confirmation link; alerts go only to an address that confirmed.
+        </p>
+        <div class="field-row">
+          <input
+            id="monitor-email"
+            name="email"
+            type="email"
+            required
+            maxlength={254}
+            autocomplete="email"
+            aria-describedby="monitor-email-hint"
+            value={email ?? ""}
+          />
+          <button type="submit">{button}</button>
+        </div>
+      </div>
     </form>
   );
 }

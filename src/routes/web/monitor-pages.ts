@@ -34,8 +34,12 @@ async function formFields(c: Context<AppEnv>): Promise<Record<string, string>> {
   );
 }
 
-/** A page that carries a token in its URL: never cached, never sent on as a referrer. */
-const tokenPageHeaders = (c: Context<AppEnv>) => ({ ...pageHeaders(c, "no-store"), "Referrer-Policy": "no-referrer" });
+/**
+ * A page that carries a token in its URL: never cached. The pages' own `Referrer-Policy:
+ * same-origin` already keeps the URL from other sites; `no-referrer` would also make the browser
+ * send `Origin: null` with the page's own form, which the same-origin check refuses.
+ */
+const tokenPageHeaders = (c: Context<AppEnv>) => pageHeaders(c, "no-store");
 
 export function registerMonitorPages(app: OpenAPIHono<AppEnv>) {
   app.get(MONITOR_PATHS.signUp, async (c) => {
