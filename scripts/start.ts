@@ -111,7 +111,9 @@ async function main() {
   worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz; wrangler's own port is internal)`);
   console.log(`outbox: ${stack.outboxUrl}/ (JSON: ${stack.outboxUrl}/messages?to=<address>)`);
-  console.log(`SQL over HTTP: ${new URL(stack.databaseUrl).host} (scripts on the stack: LOCAL_SQL_PORT=${new URL(stack.databaseUrl).port})`);
+  console.log(
+    `SQL over HTTP: ${new URL(stack.databaseUrl).host} (scripts on the stack: LOCAL_SQL_PORT=${new URL(stack.databaseUrl).port})`,
+  );
   console.log(
     `DNS zone: ${stack.dnsZoneUrl}/records (PUT {name, type, value} to add a record; DoH at ${stack.dohUrl})`,
   );
