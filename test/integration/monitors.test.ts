@@ -7,12 +7,14 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { runMonitorAlerts } from "../../src/domain/monitors/drop-alerts.ts";
 import { MAX_MONITORS_PER_EMAIL } from "../../src/domain/monitors/monitor-constants.ts";
+import { composeDropAlert } from "../../src/web/monitor-alert-mail.ts";
 import { FIXTURE_EXPECTATIONS } from "../fixtures/web/expectations.ts";
 import { newEmail, type OutboxMessage, OWN_ORIGIN, outboxMessages } from "../support/accounts.ts";
 import worker from "../support/all-in-one-jobs.ts";
 import { fixture } from "../support/fixture-web.ts";
-import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
+import { insertSites, sqlRows, testDatabase, uniqueToken } from "../support/sites.ts";
 import { asClient, call, expectInvalid, expectProblem } from "../support/worker.ts";
 
 const MONITOR_CRON = "*/5 * * * *";
@@ -308,6 +310,52 @@ describe("score-drop alerts", () => {
     await Promise.all(Array.from({ length: 4 }, () => runCron()));
     await runCron();
     expect(alertsIn(await outboxMessages(email))).toHaveLength(1);
+  });
+});
+
+describe("a mail that fails", () => {
+  it("is kept and sent by a later run, once", async () => {
+    const email = newEmail("monitor-retry");
+    const domain = await indexedDomain();
+    await watchConfirmed(email, domain);
+    await crawlAs(domain, FULL);
+    await runCron();
+    await crawlAs(domain, DROPPED);
+
+    // A run whose mail provider refuses everything: the drop is recorded, nothing is sent.
+    const refusing = {
+      send: async () => {
+        throw new Error("provider unavailable");
+      },
+    };
+    const summary = await runMonitorAlerts(
+      { db: testDatabase(), mailer: refusing, origin: OWN_ORIGIN },
+      composeDropAlert,
+    );
+    expect(summary).toMatchObject({ detected: 1, sent: 0, failed: 1 });
+    const key =
+      "select a.attempts, a.sent_at, a.last_error, a.claimed_until > now() as waiting from monitor_alerts a join monitors m on m.id = a.monitor_id where m.email = $1";
+    expect(await sqlRows(key, [email])).toEqual([
+      { attempts: 1, sent_at: null, last_error: "Error: provider unavailable", waiting: true },
+    ]);
+    expect(alertsIn(await outboxMessages(email))).toEqual([]);
+
+    // Its retry delay has not passed: the next run leaves it; once it has, a run sends it.
+    await runCron();
+    expect(alertsIn(await outboxMessages(email))).toEqual([]);
+    await sqlRows(
+      "update monitor_alerts set claimed_until = now() - interval '1 second' where monitor_id in (select id from monitors where email = $1)",
+      [email],
+    );
+    await runCron();
+    await runCron();
+    expect(alertsIn(await outboxMessages(email))).toHaveLength(1);
+    expect(
+      await sqlRows(
+        "select a.attempts from monitor_alerts a join monitors m on m.id = a.monitor_id where m.email = $1",
+        [email],
+      ),
+    ).toEqual([{ attempts: 2 }]);
   });
 });
 
