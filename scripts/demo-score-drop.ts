@@ -6,7 +6,7 @@
  *
  * Usage: npm run demo:score-drop -- <domain> [signal]
  *   signal: a field such as has_llms_txt (default: the site's first present signal)
- *   DATABASE_URL (default: the local stack's SQL endpoint on LOCAL_SQL_PORT, 5480)
+ *   LOCAL_SQL_PORT: the local stack's SQL endpoint (default 5480; `npm start` prints it)
  */
 import { eq, sql } from "drizzle-orm";
 import { type SignalEvidence, siteScoreHistory, sites } from "../db/schema/index.ts";
@@ -25,9 +25,13 @@ if (signalArgument && !(SIGNAL_FIELDS as readonly string[]).includes(signalArgum
   console.error(`unknown signal ${signalArgument}; one of ${SIGNAL_FIELDS.join(", ")}`);
   process.exit(2);
 }
-const databaseUrl =
-  process.env.DATABASE_URL ?? `postgres://local:local@127.0.0.1:${process.env.LOCAL_SQL_PORT ?? 5480}/local`;
-const db = createDatabase({ DATABASE_URL: databaseUrl, DATABASE_LOCAL_HTTP: !process.env.DATABASE_URL });
+// Always the local stack's endpoint (whatever server sits behind it): a shell that exported
+// DATABASE_URL for `npm start` must not send this to that server some other way.
+const sqlPort = process.env.LOCAL_SQL_PORT || "5480";
+const db = createDatabase({
+  DATABASE_URL: `postgres://local:local@127.0.0.1:${sqlPort}/local`,
+  DATABASE_LOCAL_HTTP: true,
+});
 
 const [site] = await db.select().from(sites).where(eq(sites.domain, domain));
 if (!site) {
