@@ -106,6 +106,8 @@ async function main() {
     workerSettings.RATE_LIMIT_KEY_SECRET = randomBytes(32).toString("base64url");
     console.log("rate-limit key: a random one for this run (set RATE_LIMIT_KEY_SECRET to keep one)");
   }
+  // Jobs have no request to take an origin from: the links the monitor cron mails point here.
+  workerSettings.PUBLIC_ORIGIN ||= `http://127.0.0.1:${port}`;
   parseConfig(workerSettings);
 
   const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
@@ -124,6 +126,9 @@ async function main() {
   worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz; wrangler's own port is internal)`);
   console.log(`outbox: ${stack.outboxUrl}/ (JSON: ${stack.outboxUrl}/messages?to=<address>)`);
+  console.log(
+    `SQL over HTTP: ${new URL(stack.databaseUrl).host} (scripts on the stack: LOCAL_SQL_PORT=${new URL(stack.databaseUrl).port})`,
+  );
   console.log(
     `DNS zone: ${stack.dnsZoneUrl}/records (PUT {name, type, value} to add a record; DoH at ${stack.dohUrl})`,
   );

@@ -2,6 +2,7 @@ export * from "./accounts.ts";
 export * from "./commerce.ts";
 export * from "./crawl-requests.ts";
 export * from "./offers.ts";
+export * from "./monitors.ts";
 export * from "./score-history.ts";
 export * from "./search-postings.ts";
 export * from "./search-receipts.ts";

@@ -6,6 +6,7 @@ import { commerceGroup, createCommerceGroup } from "./commerce/index.ts";
 import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
 import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
+import { createMonitorGroup, monitorGroup } from "./monitor/index.ts";
 import { createProviderGroup, providerGroup } from "./provider/index.ts";
 import { createWebGroup, webGroup } from "./web/index.ts";
 
@@ -21,6 +22,7 @@ export const GROUP_FACTORIES = {
   auth: createAuthGroup,
   provider: createProviderGroup,
   commerce: createCommerceGroup,
+  monitor: createMonitorGroup,
   web: createWebGroup,
 } satisfies Record<string, () => RouteGroup>;
 
@@ -35,6 +37,7 @@ export const ALL_GROUPS: GroupDefinition[] = [
   authGroup,
   providerGroup,
   commerceGroup,
+  monitorGroup,
   webGroup,
 ];
 

@@ -28,6 +28,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "The paid extras, apart from the free index: the catalog, quotes, the score-fix checkout, the optional priority key (subscription, activation) and Stripe's webhook.",
   provider:
     "Providers of indexed domains: DNS-verified claims and their claim-scoped keys (session), and the provider-key endpoints.",
+  monitor:
+    "Score-drop monitors: e-mail alerts when a domain's score drops, sent only to confirmed addresses, each with a one-click unsubscribe link.",
 };
 
 /**

@@ -52,6 +52,7 @@ label{font-weight:600}
 .field-row input{flex:1 1 12rem;min-width:0}
 .search-form,.url-form{margin:1.25rem 0}
 .url-form label{display:block;margin-bottom:.25rem}
+.form-field+.form-field{margin-top:1rem}
 .field-hint{margin:.1rem 0 .4rem;color:var(--muted);font-size:.92rem}
 .field-error{margin:.3rem 0;color:#b91c1c;font-weight:600}
 .filters{margin-top:.75rem}

@@ -79,6 +79,7 @@ describe("the OpenAPI document", () => {
       "discovery",
       "exchange",
       "mcp",
+      "monitor",
       "provider",
       "web",
     ]);
@@ -102,6 +103,7 @@ describe("the OpenAPI document", () => {
       ["get", "/verify-mcp"],
       ["post", "/submit"],
       ["post", "/action-interests"],
+      ["post", "/monitor/register"],
     ] as const) {
       expect(document.paths?.[path]?.[method], `${method} ${path}`).toBeDefined();
     }

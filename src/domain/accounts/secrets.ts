@@ -1,5 +1,6 @@
 /**
- * The secrets the service issues (sign-in tokens, session tokens, DNS challenges, provider keys):
+ * The secrets the service issues (sign-in tokens, session tokens, DNS challenges, provider keys,
+ * monitor confirmation and unsubscribe tokens):
  * 256 random bits in unpadded base64url behind a prefix that names the kind, so a leaked value is
  * recognisable (secret scanners match on the prefix). Only their SHA-256 is ever stored.
  */
@@ -10,6 +11,8 @@ export const SECRET_PREFIXES = {
   challenge: "svc-domain-verification=",
   providerKey: "svcpk_",
   priorityKey: "svcpri_",
+  monitorConfirm: "svcmc_",
+  monitorUnsubscribe: "svcmu_",
 } as const;
 
 /** Unpadded base64url of `bytes`. */

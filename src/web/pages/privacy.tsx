@@ -122,6 +122,17 @@ export function PrivacyPage({ origin }: { origin: string }) {
         </p>
       </section>
 
+      <section id="score-drop-alerts">
+        <h2>Score-drop alerts</h2>
+        <p>
+          Asking for score-drop alerts stores the e-mail address (in lower case), the domains it watches, when it
+          confirmed, when each monitor was unsubscribed, and each alert sent (which crawl, the scores, the signals
+          lost). Links in those e-mails hold random tokens stored only as their SHA-256. Nothing but the confirmation
+          e-mail is sent to an address before it confirms, and every alert can be stopped with one click, without
+          signing in.
+        </p>
+      </section>
+
       <section id={PRIVACY_ANCHORS.actionInterest}>
         <h2>
           Action interest: <code>{CONSENT_VERSIONS.actionInterest}</code>

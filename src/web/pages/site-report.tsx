@@ -7,6 +7,7 @@ import { badgeUrl, buildSiteLinks, siteReportUrl } from "../../routes/web/agent-
 import { BADGE_HEIGHT, BADGE_LABEL, badgeWidth } from "../badge.ts";
 import { CHECK_PROGRESS, Notice, ProgressMessage, ProgressScript, progressId, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
+import { MonitorSignUpForm } from "../monitor-form.tsx";
 import { renderPage } from "../render-page.ts";
 import { Report, type SiteReport } from "../site-report.tsx";
 
@@ -64,6 +65,12 @@ export function SiteReportPage({ origin, report }: { origin: string; report: Sit
           recrawl is queued to update this page.
         </p>
         <CheckAgainForm action={links.check} url={report.url} />
+      </section>
+
+      <section aria-labelledby="alerts-heading">
+        <h2 id="alerts-heading">Score-drop alerts</h2>
+        <p>Get an e-mail when this score drops or a signal is lost, with the evidence and how to fix it.</p>
+        <MonitorSignUpForm origin={origin} domain={report.domain} fixedDomain />
       </section>
 
       <section aria-labelledby="badge-heading">

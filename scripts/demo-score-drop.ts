@@ -1,0 +1,80 @@
+/**
+ * Makes an indexed site lose one signal, as a recrawl would record it, so a person on `npm start`
+ * can see a score-drop alert without changing a real site (docs/monitors.md). It writes what
+ * src/domain/crawling/record-crawl.ts writes after a crawl — the site's flags, score and evidence,
+ * and a new score history entry — in one transaction. For the local stack only.
+ *
+ * Usage: npm run demo:score-drop -- <domain> [signal]
+ *   signal: a field such as has_llms_txt (default: the site's first present signal)
+ *   LOCAL_SQL_PORT: the local stack's SQL endpoint (default 5480; `npm start` prints it)
+ */
+import { eq, sql } from "drizzle-orm";
+import { type SignalEvidence, siteScoreHistory, sites } from "../db/schema/index.ts";
+import { createDatabase } from "../src/adapters/db.ts";
+import { SIGNAL_WEIGHTS } from "../src/domain/scoring/agentic-score.ts";
+import { normalizeDomain } from "../src/domain/sites/domain-name.ts";
+import { SIGNAL_FIELDS, type SignalField } from "../src/domain/sites/site-fields.ts";
+
+const [domainArgument, signalArgument] = process.argv.slice(2);
+const domain = normalizeDomain(domainArgument ?? "");
+if (!domain) {
+  console.error("usage: npm run demo:score-drop -- <domain> [has_llms_txt|has_openapi|…]");
+  process.exit(2);
+}
+if (signalArgument && !(SIGNAL_FIELDS as readonly string[]).includes(signalArgument)) {
+  console.error(`unknown signal ${signalArgument}; one of ${SIGNAL_FIELDS.join(", ")}`);
+  process.exit(2);
+}
+// Always the local stack's endpoint (whatever server sits behind it): a shell that exported
+// DATABASE_URL for `npm start` must not send this to that server some other way.
+const sqlPort = process.env.LOCAL_SQL_PORT || "5480";
+const db = createDatabase({
+  DATABASE_URL: `postgres://local:local@127.0.0.1:${sqlPort}/local`,
+  DATABASE_LOCAL_HTTP: true,
+});
+
+const [site] = await db.select().from(sites).where(eq(sites.domain, domain));
+if (!site) {
+  console.error(`${domain} is not in the index (register it and let it be crawled, or pick one from /api/v1/top)`);
+  process.exit(1);
+}
+const columns: Record<SignalField, keyof typeof site> = {
+  has_llms_txt: "hasLlmsTxt",
+  has_ai_plugin: "hasAiPlugin",
+  has_openapi: "hasOpenapi",
+  has_structured_api: "hasStructuredApi",
+  has_mcp_server: "hasMcpServer",
+  has_robots_ai: "hasRobotsAi",
+  has_schema_org: "hasSchemaOrg",
+};
+const field = (signalArgument as SignalField | undefined) ?? SIGNAL_FIELDS.find((name) => site[columns[name]] === true);
+if (!field || site[columns[field]] !== true) {
+  console.error(`${domain} has ${field ? `no ${field}` : "no signal"} to lose`);
+  process.exit(1);
+}
+const score = Math.max(0, site.agenticScore - SIGNAL_WEIGHTS[field]);
+const evidence: Record<string, SignalEvidence> = {
+  ...site.signalEvidence,
+  [field]: {
+    status: "absent",
+    reason: "Removed by npm run demo:score-drop (a demonstration on the local stack, not a real crawl).",
+    fetched: [],
+  },
+};
+await db.batch([
+  db
+    .update(sites)
+    .set({
+      [columns[field]]: false,
+      agenticScore: score,
+      signalEvidence: evidence,
+      lastCrawledAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(sites.id, site.id)),
+  db.insert(siteScoreHistory).values({ siteId: site.id, agenticScore: score, scoreVersion: site.scoreVersion }),
+]);
+console.log(`${domain}: ${field} lost, score ${site.agenticScore} → ${score} (a new score history entry).`);
+console.log(
+  `Run the alert cron now: curl 'http://127.0.0.1:${process.env.PORT ?? 8787}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*'`,
+);
