@@ -12,6 +12,7 @@ import { createResendMailer, type Mailer } from "./adapters/mail.ts";
 import { createOutbound } from "./adapters/outbound/create-outbound.ts";
 import type { OpenFetcher, VetHost } from "./adapters/outbound/fetch-types.ts";
 import { createRedis, type Redis } from "./adapters/redis.ts";
+import { createSigning, type Signing } from "./adapters/signing.ts";
 import { type Config, parseConfig } from "./config.ts";
 
 /**
@@ -36,6 +37,8 @@ export interface Dependencies {
   mailer: Mailer | undefined;
   /** TXT lookups for ownership proofs, through every configured resolver, which must agree. */
   txtLookup: TxtLookup;
+  /** Bearer and receipt signatures; undefined when signing is unavailable (its endpoints answer 503). */
+  signing: Signing | undefined;
 }
 
 // Bindings are one object per isolate and deployment; validating them once per object is safe.
@@ -74,5 +77,13 @@ export function createDependencies(bindings: Record<string, unknown>, fallbackOr
         })
       : undefined,
     txtLookup: createAgreeingTxtLookup(config.OWNERSHIP_DOH_URLS.map((url) => createDohTxtLookup({ url }))),
+    signing: config.capabilities.signing
+      ? createSigning({
+          attributionKeys: config.capabilities.signing.ATTRIBUTION_SIGNING_KEYS,
+          receiptKeys: config.capabilities.signing.RECEIPT_SIGNING_KEYS,
+          attributionTtlSeconds: config.capabilities.signing.ATTRIBUTION_TTL_SECONDS,
+          receiptValiditySeconds: config.capabilities.signing.RECEIPT_VALIDITY_SECONDS,
+        })
+      : undefined,
   };
 }

@@ -8,7 +8,10 @@ const DependencyStatusSchema = z.object({ ok: z.boolean(), latency_ms: z.number(
 
 /** Which optional capabilities this Worker has: each is on only when its settings are. */
 const CapabilitiesSchema = z
-  .object({ mail: z.enum(["configured", "not_configured", "misconfigured"]) })
+  .object({
+    mail: z.enum(["configured", "not_configured", "misconfigured"]),
+    signing: z.enum(["configured", "not_configured", "misconfigured"]),
+  })
   .openapi("Capabilities", {
     description:
       "Optional capabilities and whether their settings are present: one that is not configured answers 503 on its endpoints while everything else works.",
