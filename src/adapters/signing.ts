@@ -13,7 +13,7 @@ export const ATTRIBUTION_TOKEN_TYPE = "svc-attribution+jwt";
 /** The audience every bearer names: the provider action it authorizes. */
 export const ATTRIBUTION_AUDIENCE = "svc-provider-action";
 /** The receipt signature algorithm, named in every signed receipt. */
-export const RECEIPT_SIGNATURE_ALGORITHM = "HMAC-SHA256";
+export const RECEIPT_SIGNATURE_ALGORITHM = "HMAC-SHA256" as const;
 
 /** What a bearer binds: the ticket, the offer version and its commercial-terms hash, its lifetime. */
 export interface AttributionClaims {

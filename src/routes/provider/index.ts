@@ -5,13 +5,19 @@
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { recheckClaimsTask } from "../../jobs/recheck-claims.ts";
 import { registerClaimRoutes } from "./claims.ts";
+import { registerGetProviderReceipt } from "./get-provider-receipt.ts";
 import { registerPilotStatus } from "./pilot-status.ts";
+import { registerRecordOutcome } from "./record-outcome.ts";
+import { registerResolveControlledIntent } from "./resolve-controlled-intent.ts";
 
 /** Builds the provider group's endpoints. */
 export function createProviderGroup(): RouteGroup {
   const routes = createRoutes();
   registerClaimRoutes(routes);
   registerPilotStatus(routes);
+  registerResolveControlledIntent(routes);
+  registerRecordOutcome(routes);
+  registerGetProviderReceipt(routes);
   return { name: "provider", routes };
 }
 
