@@ -4,7 +4,13 @@
  * results (what the principal must know: who pays what for which outcome; never the action URL,
  * the provider's credit limit or anything about the account).
  */
-import { COMMERCIAL_TERMS_CONTRACT_VERSION, type OfferStatus } from "./offer-constants.ts";
+import {
+  type ChargeEvent,
+  COMMERCIAL_TERMS_CONTRACT_VERSION,
+  type OfferActionType,
+  type OfferStatus,
+  type PrincipalPriceMode,
+} from "./offer-constants.ts";
 
 /** A provider_offers row (snake case; timestamps as text or Date; int64 amounts may be text). */
 export interface OfferRow {
@@ -14,12 +20,12 @@ export interface OfferRow {
   version: number | string;
   name: string;
   summary: string;
-  action_type: string;
+  action_type: OfferActionType;
   action_url: string;
-  charge_event: string;
+  charge_event: ChargeEvent;
   bounty_cents: number | string;
   currency: string;
-  principal_price_mode: string;
+  principal_price_mode: PrincipalPriceMode;
   principal_price_cents: number | string | null;
   principal_currency: string;
   billing_mode: string;
