@@ -149,14 +149,11 @@ export const postHandoff = (body: unknown, ip: string = newClientIp()) =>
 export const postResolve = (key: string, body: unknown) =>
   keyClient(key)("/api/v1/provider/action-tickets/resolve", json(body));
 
-export const postOutcome = (
-  key: string,
-  body: unknown,
-  idempotencyKey: string | undefined = `out-${crypto.randomUUID()}`,
-) =>
+/** POST /provider/outcomes with the key; a fresh Idempotency-Key unless one is given (null: none). */
+export const postOutcome = (key: string, body: unknown, idempotencyKey: string | null = `out-${crypto.randomUUID()}`) =>
   keyClient(key)(
     "/api/v1/provider/outcomes",
-    json(body, idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }),
+    json(body, idempotencyKey === null ? {} : { "Idempotency-Key": idempotencyKey }),
   );
 
 export const postVerify = (body: unknown) => asClient()("/api/v1/action-receipts/verify", json(body));
