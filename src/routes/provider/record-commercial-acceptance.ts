@@ -115,6 +115,9 @@ export const recordCommercialAcceptanceRoute = createRoute({
       name: "commercial-acceptance",
       scope: (c) => providerKeyActorOf(c.var.actor).claimId,
       ...ACCEPTANCE_IDEMPOTENCY_KEY,
+      // A duplicate waits briefly for the first to finish (then replays cheaply); past that the
+      // unique (claim, key) in Postgres decides, so a burst never queues for long behind the lock.
+      waitMs: 1_000,
     }),
   ],
   request: {
