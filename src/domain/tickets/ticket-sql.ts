@@ -36,7 +36,7 @@ export interface TicketRow {
 }
 
 /** The claim of `claimId` is verified and its last DNS success younger than the paid-action age limit. */
-export function claimFresh(claimId: SQL | string, now: string): SQL {
+export function claimFresh(claimId: SQL | string, now: string | SQL): SQL {
   return sql`exists (select 1 from provider_claims fc where fc.id = ${claimId} and fc.status = 'verified'
     and fc.verification_last_succeeded_at > ${now}::timestamptz
       - make_interval(secs => ${PAID_ACTIONS_STOP_WHEN_LAST_SUCCESS_AGE_REACHES_SECONDS}))`;
@@ -49,7 +49,7 @@ export function offerActive(offerId: SQL | string, offerVersion: SQL | number): 
 }
 
 /** A ticket's authorization is live: its claim verified and fresh, its offer active at its version. */
-export function authorizationLive(ticket: string, now: string): SQL {
+export function authorizationLive(ticket: string, now: string | SQL): SQL {
   const t = sql.raw(ticket);
   return sql`(${claimFresh(sql`${t}.claim_id`, now)} and ${offerActive(sql`${t}.offer_id`, sql`${t}.offer_version`)})`;
 }

@@ -38,6 +38,8 @@ export const recordOutcomeRoute = createRoute({
       name: "provider-outcome",
       scope: (c) => (c.var.actor.kind === "provider_key" ? c.var.actor.claimId : "none"),
       ...OUTCOME_IDEMPOTENCY_KEY,
+      // A duplicate waits at most 1 s for the first, then meets the unique constraint itself.
+      waitMs: 1_000,
     }),
   ],
   request: {
