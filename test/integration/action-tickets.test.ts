@@ -26,7 +26,7 @@ import {
   ticketOk,
   ticketRequest,
 } from "../support/tickets.ts";
-import { asClient, expectInvalid, expectProblem } from "../support/worker.ts";
+import { asClient, awayFromWindowEdge, expectInvalid, expectProblem, newClientIp } from "../support/worker.ts";
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const BEARER = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
@@ -463,6 +463,20 @@ describe("POST /action-tickets: every status", () => {
     const signed = (await (await asClient()("/healthz")).json()) as { capabilities: Record<string, string> };
     expect(signed.capabilities.signing).toBe("configured");
     expect((await unsigned(`/api/v1/search?q=${claim.domain}`)).status).toBe(200);
+  });
+});
+
+describe("abuse limits", () => {
+  it("429 after 60 ticket requests an hour from one client, counted once the body is valid", async () => {
+    await awayFromWindowEdge(3600, 60);
+    const ip = newClientIp();
+    const body = ticketRequest("AAAAAAAAAAAAAAAAAAAAAA", crypto.randomUUID());
+    // Invalid bodies spend nothing.
+    await expectInvalid(await postTicket({ ...body, email: "x@example.com" }, ip), "body", ["email"]);
+    for (let i = 0; i < 60; i++) expect((await postTicket(body, ip)).status).toBe(404);
+    const limited = await postTicket(body, ip);
+    await expectProblem(limited, 429, "RATE_LIMITED");
+    expect(limited.headers.get("cache-control")).toBe("private, no-store");
   });
 });
 
