@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { migrate } from "./migrate.ts";
@@ -68,6 +69,28 @@ function startStack(port: string): Promise<StackEndpoints> {
   });
 }
 
+/**
+ * The signing key rings of local runs: made once and kept in .data/signing-keys.json (git-ignored,
+ * beside the embedded database), so bearers and receipts of an earlier run still verify after a
+ * restart. Delete the file to start with new keys; set ATTRIBUTION_SIGNING_KEYS and
+ * RECEIPT_SIGNING_KEYS to use your own.
+ */
+function localSigningKeys(): { ATTRIBUTION_SIGNING_KEYS: string; RECEIPT_SIGNING_KEYS: string } {
+  const file = ".data/signing-keys.json";
+  if (existsSync(file)) {
+    console.log(`signing keys: ${file}`);
+    return JSON.parse(readFileSync(file, "utf8"));
+  }
+  const keys = {
+    ATTRIBUTION_SIGNING_KEYS: `local-att-1:${randomBytes(32).toString("base64url")}`,
+    RECEIPT_SIGNING_KEYS: `local-rcpt-1:${randomBytes(32).toString("base64url")}`,
+  };
+  mkdirSync(".data", { recursive: true });
+  writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  console.log(`signing keys: new ones kept in ${file}`);
+  return keys;
+}
+
 async function main() {
   const port = process.env.PORT ?? "8787";
   const stack = await startStack(port);
@@ -108,6 +131,9 @@ async function main() {
   }
   // Jobs have no request to take an origin from: the links the monitor cron mails point here.
   workerSettings.PUBLIC_ORIGIN ||= `http://127.0.0.1:${port}`;
+  if (!workerSettings.ATTRIBUTION_SIGNING_KEYS && !workerSettings.RECEIPT_SIGNING_KEYS) {
+    Object.assign(workerSettings, localSigningKeys());
+  }
   parseConfig(workerSettings);
 
   const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });

@@ -16,6 +16,46 @@ const explain = (message: string) => ({
 const integerSetting = (min: number, max: number) =>
   z.coerce.number({ message: "must be an integer" }).int("must be an integer").min(min).max(max);
 
+/** One signing key: an id that travels with every signature, and its secret (UTF-8 bytes). */
+export interface SigningKey {
+  kid: string;
+  secret: string;
+}
+
+/** A key ring: `current` signs; every key (the current one first) verifies what it once signed. */
+export interface KeyRing {
+  current: SigningKey;
+  keys: SigningKey[];
+}
+
+/**
+ * `kid:secret[,kid:secret…]`: key ids of 1–32 letters, digits, `.`, `_` or `-`, unique; secrets of
+ * at least 32 characters without commas. The first key signs; the others only verify, which is
+ * how keys rotate (prepend the new one, drop the old one once what it signed has expired).
+ */
+const keyRingSetting = z.string(explain("must be a string")).transform((value, ctx): KeyRing => {
+  const keys: SigningKey[] = [];
+  for (const entry of value.split(",").map((part) => part.trim())) {
+    const separator = entry.indexOf(":");
+    const kid = entry.slice(0, separator);
+    const secret = entry.slice(separator + 1);
+    if (separator < 1 || !/^[A-Za-z0-9._-]{1,32}$/.test(kid) || secret.length < 32) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "must be kid:secret pairs separated by commas (kid 1-32 of A-Z a-z 0-9 . _ -, secret at least 32 characters)",
+      });
+      return z.NEVER;
+    }
+    if (keys.some((key) => key.kid === kid)) {
+      ctx.addIssue({ code: "custom", message: `names key id ${kid} twice` });
+      return z.NEVER;
+    }
+    keys.push({ kid, secret });
+  }
+  return { current: keys[0] as SigningKey, keys };
+});
+
 /** The database: every group needs it. */
 const DatabaseSettings = z.object({
   /** Postgres connection string; in production a Neon one (secret). */
@@ -177,11 +217,31 @@ export const CAPABILITY_SECTIONS = {
         .default("https://api.stripe.com"),
     }),
   },
+  /**
+   * Signed provider actions: the attribution bearers of action tickets (JWS, HS256) and the
+   * HMAC-SHA256 signatures of provider outcome receipts, each from its own key ring so that the
+   * two can rotate apart. Without it the ticket, handoff, resolve, outcome and receipt-verify
+   * endpoints answer 503 (never an unsigned answer); everything else works.
+   */
+  signing: {
+    secrets: ["ATTRIBUTION_SIGNING_KEYS", "RECEIPT_SIGNING_KEYS"],
+    schema: z.object({
+      /** Key ring of attribution bearers (secret): `kid:secret,…`, the first signs, all verify. */
+      ATTRIBUTION_SIGNING_KEYS: keyRingSetting,
+      /** Key ring of outcome receipts (secret): `kid:secret,…`, the first signs, all verify. */
+      RECEIPT_SIGNING_KEYS: keyRingSetting,
+      /** How long a ticket's authorization (its bearer) lasts at most, in seconds. */
+      ATTRIBUTION_TTL_SECONDS: integerSetting(300, 30 * 86_400).default(7 * 86_400),
+      /** The validity window of a signed outcome receipt, in seconds from its issue. */
+      RECEIPT_VALIDITY_SECONDS: integerSetting(3_600, 5 * 365 * 86_400).default(365 * 86_400),
+    }),
+  },
 } as const;
 
 export type CapabilityName = keyof typeof CAPABILITY_SECTIONS;
 export type MailSettings = z.infer<(typeof CAPABILITY_SECTIONS)["mail"]["schema"]>;
 export type PaymentsSettings = z.infer<(typeof CAPABILITY_SECTIONS)["payments"]["schema"]>;
+export type SigningSettings = z.infer<(typeof CAPABILITY_SECTIONS)["signing"]["schema"]>;
 /** configured: on; not_configured: its secrets are absent; misconfigured: set but invalid (logged). */
 export type CapabilityStatus = "configured" | "not_configured" | "misconfigured";
 
@@ -190,7 +250,7 @@ type CoreSettingName = keyof CoreSettings;
 
 export type Config = CoreSettings & {
   /** Each optional capability's settings, or null when it is unavailable. */
-  capabilities: { mail: MailSettings | null; payments: PaymentsSettings | null };
+  capabilities: { mail: MailSettings | null; payments: PaymentsSettings | null; signing: SigningSettings | null };
   capabilityStatus: Record<CapabilityName, CapabilityStatus>;
 };
 
@@ -216,10 +276,11 @@ export function parseConfig(env: Record<string, unknown>): Config {
   const core = parseSettings(env, Object.keys(ConfigSchema.shape) as CoreSettingName[]);
   const mail = parseCapability("mail", env);
   const payments = parseCapability("payments", env);
+  const signing = parseCapability("signing", env);
   return {
     ...core,
-    capabilities: { mail: mail.settings, payments: payments.settings },
-    capabilityStatus: { mail: mail.status, payments: payments.status },
+    capabilities: { mail: mail.settings, payments: payments.settings, signing: signing.settings },
+    capabilityStatus: { mail: mail.status, payments: payments.status, signing: signing.status },
   };
 }
 
@@ -232,7 +293,7 @@ function parseCapability<N extends CapabilityName>(
     schema: (typeof CAPABILITY_SECTIONS)[N]["schema"];
   };
   const present = (key: string) => env[key] !== undefined && env[key] !== "";
-  if (!secrets.some(present)) return { status: "not_configured" as const, settings: null };
+  if (!secrets.some(present)) return { status: "not_configured", settings: null };
   const picked = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, present(key) ? env[key] : undefined]));
   const result = schema.safeParse(picked);
   // The schema is the one of capability N, which TypeScript cannot follow through the lookup.
@@ -240,7 +301,7 @@ function parseCapability<N extends CapabilityName>(
   // Fail closed for this capability only: the operator reads which setting, clients get a 503.
   const problems = result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
   console.error(`capability ${name} unavailable: ${problems.join("; ")}`);
-  return { status: "misconfigured" as const, settings: null };
+  return { status: "misconfigured", settings: null };
 }
 
 /** Validates only the named settings (for scripts that need a few of them). */

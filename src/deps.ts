@@ -12,6 +12,7 @@ import { createResendMailer, type Mailer } from "./adapters/mail.ts";
 import { createOutbound } from "./adapters/outbound/create-outbound.ts";
 import type { OpenFetcher, VetHost } from "./adapters/outbound/fetch-types.ts";
 import { createRedis, type Redis } from "./adapters/redis.ts";
+import { createSigning, type Signing } from "./adapters/signing.ts";
 import { createStripePayments, type Payments } from "./adapters/stripe.ts";
 import { type Config, parseConfig } from "./config.ts";
 
@@ -39,6 +40,8 @@ export interface Dependencies {
   txtLookup: TxtLookup;
   /** Stripe; undefined when the payments capability is unavailable (its endpoints answer 503). */
   payments: Payments | undefined;
+  /** Bearer and receipt signatures; undefined when signing is unavailable (its endpoints answer 503). */
+  signing: Signing | undefined;
 }
 
 // Bindings are one object per isolate and deployment; validating them once per object is safe.
@@ -82,6 +85,14 @@ export function createDependencies(bindings: Record<string, unknown>, fallbackOr
           secretKey: config.capabilities.payments.STRIPE_SECRET_KEY,
           webhookSecret: config.capabilities.payments.STRIPE_WEBHOOK_SECRET,
           apiUrl: config.capabilities.payments.STRIPE_API_URL,
+        })
+      : undefined,
+    signing: config.capabilities.signing
+      ? createSigning({
+          attributionKeys: config.capabilities.signing.ATTRIBUTION_SIGNING_KEYS,
+          receiptKeys: config.capabilities.signing.RECEIPT_SIGNING_KEYS,
+          attributionTtlSeconds: config.capabilities.signing.ATTRIBUTION_TTL_SECONDS,
+          receiptValiditySeconds: config.capabilities.signing.RECEIPT_VALIDITY_SECONDS,
         })
       : undefined,
   };

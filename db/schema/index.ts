@@ -8,3 +8,4 @@ export * from "./search-postings.ts";
 export * from "./search-receipts.ts";
 export * from "./site-counts.ts";
 export * from "./sites.ts";
+export * from "./tickets.ts";

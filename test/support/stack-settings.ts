@@ -9,6 +9,10 @@ export const TEST_REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 15481);
 export const TEST_REDIS_TOKEN = "integration-test-token";
 /** The integration tests' key for rate-limit identities (a fixed one: tests can recompute keys). */
 export const TEST_RATE_LIMIT_KEY_SECRET = "integration-test-rate-limit-key-secret";
+/** The signing key rings of the integration Worker (tests rebuild bearers and receipts with them). */
+export const TEST_ATTRIBUTION_KEYS = "att-test-1:integration-attribution-secret-0123456789";
+export const TEST_RECEIPT_KEYS =
+  "rcpt-test-2:integration-receipt-secret-0123456789ab,rcpt-test-1:integration-old-receipt-secret-0123456789";
 /** The fixture web's first port: fixture site i listens on this + i. */
 export const TEST_FIXTURE_BASE_PORT = Number(process.env.TEST_FIXTURE_PORT ?? 15600);
 /** The local stack's mail outbox and DNS zone (ownership proofs). */
@@ -61,6 +65,8 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
     STRIPE_WEBHOOK_SECRET: TEST_STRIPE_WEBHOOK_SECRET,
     STRIPE_API_URL: `http://127.0.0.1:${TEST_STRIPE_PORT}`,
+    ATTRIBUTION_SIGNING_KEYS: TEST_ATTRIBUTION_KEYS,
+    RECEIPT_SIGNING_KEYS: TEST_RECEIPT_KEYS,
     // Small cron batches: the test database holds many stale sites of other tests.
     RECRAWL_BATCH_SIZE: "20",
     FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),

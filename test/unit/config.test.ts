@@ -23,8 +23,8 @@ describe("parseConfig", () => {
       RECRAWL_BATCH_SIZE: 500,
       OWNERSHIP_DOH_URLS: ["https://cloudflare-dns.com/dns-query", "https://dns.google/resolve"],
       // Optional capabilities are off until their secrets are set.
-      capabilities: { mail: null, payments: null },
-      capabilityStatus: { mail: "not_configured", payments: "not_configured" },
+      capabilities: { mail: null, payments: null, signing: null },
+      capabilityStatus: { mail: "not_configured", payments: "not_configured", signing: "not_configured" },
     });
   });
 
@@ -40,6 +40,38 @@ describe("parseConfig", () => {
     expect(broken.capabilityStatus.mail).toBe("misconfigured");
     expect(broken.capabilities.mail).toBeNull();
     expect(broken.DATABASE_URL).toBe(valid.DATABASE_URL);
+  });
+
+  it("reads the signing key rings (the first key signs) and fails closed on a bad one", () => {
+    const secret = "s".repeat(32);
+    const signing = parseConfig({
+      ...valid,
+      ATTRIBUTION_SIGNING_KEYS: `att-2:${secret}2, att-1:${secret}1`,
+      RECEIPT_SIGNING_KEYS: `rcpt-1:${secret}`,
+    });
+    expect(signing.capabilityStatus.signing).toBe("configured");
+    expect(signing.capabilities.signing).toEqual({
+      ATTRIBUTION_SIGNING_KEYS: {
+        current: { kid: "att-2", secret: `${secret}2` },
+        keys: [
+          { kid: "att-2", secret: `${secret}2` },
+          { kid: "att-1", secret: `${secret}1` },
+        ],
+      },
+      RECEIPT_SIGNING_KEYS: { current: { kid: "rcpt-1", secret }, keys: [{ kid: "rcpt-1", secret }] },
+      ATTRIBUTION_TTL_SECONDS: 604800,
+      RECEIPT_VALIDITY_SECONDS: 31536000,
+    });
+    for (const broken of [
+      { ATTRIBUTION_SIGNING_KEYS: `a:${secret}` },
+      { ATTRIBUTION_SIGNING_KEYS: `a:short`, RECEIPT_SIGNING_KEYS: `r:${secret}` },
+      { ATTRIBUTION_SIGNING_KEYS: `a:${secret},a:${secret}x`, RECEIPT_SIGNING_KEYS: `r:${secret}` },
+      { ATTRIBUTION_SIGNING_KEYS: `bad kid!:${secret}`, RECEIPT_SIGNING_KEYS: `r:${secret}` },
+    ]) {
+      const config = parseConfig({ ...valid, ...broken });
+      expect(config.capabilityStatus.signing).toBe("misconfigured");
+      expect(config.capabilities.signing).toBeNull();
+    }
   });
 
   it("takes one or two ownership resolvers, never more", () => {

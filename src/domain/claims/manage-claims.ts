@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { postgresErrorCode, sqlBatchRunner } from "../../adapters/db.ts";
 import type { SessionActor } from "../actor.ts";
 import { DomainError } from "../errors.ts";
+import { revokeTicketsOf } from "../tickets/revoke-tickets.ts";
 import { CHALLENGE_LIFETIME_SECONDS } from "./claim-constants.ts";
 import type { ClaimContext } from "./claim-context.ts";
 import { type ClaimRow, claimRecord } from "./claim-record.ts";
@@ -71,9 +72,11 @@ export async function revokeClaim({
       returning id
     ), revoked_offers as (
       ${revokeOffersOf(sql`select id from revoked`, now)}
+    ), revoked_tickets as (
+      ${revokeTicketsOf(sql`select id from revoked`, now)}
     )
     select revoked.*, (select count(*) from revoked_keys) as keys_revoked,
-      (select count(*) from revoked_offers) as offers_revoked
+      (select count(*) from revoked_offers) as offers_revoked, (select count(*) from revoked_tickets) as tickets_revoked
     from revoked`);
   const row = (result.rows[0] as ClaimRow | undefined) ?? (await findOwnedClaim(ctx, actor, input.claimId));
   return { claim: claimRecord(row) };

@@ -8,6 +8,7 @@
 import { sql } from "drizzle-orm";
 import { DnsLookupError } from "../../adapters/outbound/dns-over-https.ts";
 import { sha256Hex } from "../accounts/secrets.ts";
+import { revokeTicketsOf } from "../tickets/revoke-tickets.ts";
 import {
   FAILURE_RETRY_SECONDS,
   PAID_ACTIONS_STOP_AFTER_CONSECUTIVE_FAILURES,
@@ -99,9 +100,11 @@ export async function recordCheckFailure(
       returning id
     ), revoked_offers as (
       ${revokeOffersOf(sql`select id from failed where status = 'revoked'`, now)}
+    ), revoked_tickets as (
+      ${revokeTicketsOf(sql`select id from failed where status = 'revoked'`, now)}
     )
     select failed.*, (select count(*) from revoked_keys) as keys_revoked,
-      (select count(*) from revoked_offers) as offers_revoked
+      (select count(*) from revoked_offers) as offers_revoked, (select count(*) from revoked_tickets) as tickets_revoked
     from failed`);
   return result.rows[0] as ClaimRow | undefined;
 }

@@ -1,12 +1,13 @@
 /**
  * The pilot status's `recent_observed_handoffs`: tickets of this claim's offers past an observed
- * handoff, newest first. Tickets and handoffs are another part of the exchange; until their tables
- * exist there is nothing to read. When they do, `recentObservedHandoffsQuery` returns the one
- * statement (run inside the pilot status's repeatable-read snapshot) and `pilotRecentEvent` maps
+ * handoff, newest first. `recentObservedHandoffsQuery` returns the one statement (the tickets
+ * part's, src/domain/tickets/recent-handoffs.ts; run inside the pilot status's repeatable-read
+ * snapshot) and `pilotRecentEvent` maps
  * its rows: only the fields of the spec's Pilot recent event, never attribution material or
  * controlled intent.
  */
 import type { SQL } from "drizzle-orm";
+import { observedHandoffsQuery } from "../tickets/recent-handoffs.ts";
 
 export const TICKET_STATUSES = [
   "created",
@@ -38,9 +39,9 @@ export interface RecentHandoffRow {
   outcome_recorded_at?: string | Date | null;
 }
 
-/** The statement reading at most `limit` recent observed handoffs of the claim; none yet. */
-export function recentObservedHandoffsQuery(_claimId: string, _limit: number): SQL | undefined {
-  return undefined;
+/** The statement reading at most `limit` recent observed handoffs of the claim (the tickets part's). */
+export function recentObservedHandoffsQuery(claimId: string, limit: number): SQL | undefined {
+  return observedHandoffsQuery(claimId, limit);
 }
 
 const iso = (value: string | Date) => new Date(value).toISOString();

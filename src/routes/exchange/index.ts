@@ -1,11 +1,17 @@
-/** The exchange group: public action interests (later: action tickets, handoff, receipt verify). */
+/** The exchange group: public action interests, action tickets, handoff and receipt verification. */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { registerHandOffActionTicket } from "./hand-off-action-ticket.ts";
+import { registerPrepareActionTicket } from "./prepare-action-ticket.ts";
 import { registerRecordActionInterest } from "./record-action-interest.ts";
+import { registerVerifyActionReceipt } from "./verify-action-receipt.ts";
 
 /** Builds the exchange group's endpoints. */
 export function createExchangeGroup(): RouteGroup {
   const routes = createRoutes();
   registerRecordActionInterest(routes);
+  registerPrepareActionTicket(routes);
+  registerHandOffActionTicket(routes);
+  registerVerifyActionReceipt(routes);
   return { name: "exchange", routes };
 }
 

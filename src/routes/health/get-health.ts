@@ -11,6 +11,7 @@ const CapabilitiesSchema = z
   .object({
     mail: z.enum(["configured", "not_configured", "misconfigured"]),
     payments: z.enum(["configured", "not_configured", "misconfigured"]),
+    signing: z.enum(["configured", "not_configured", "misconfigured"]),
   })
   .openapi("Capabilities", {
     description:

@@ -7,10 +7,13 @@ import { recheckClaimsTask } from "../../jobs/recheck-claims.ts";
 import { registerClaimRoutes } from "./claims.ts";
 import { registerCreateOffer } from "./create-offer.ts";
 import { registerGetOffer } from "./get-offer.ts";
+import { registerGetProviderReceipt } from "./get-provider-receipt.ts";
 import { registerListOffers } from "./list-offers.ts";
 import { registerPauseOffer } from "./pause-offer.ts";
 import { registerPilotStatus } from "./pilot-status.ts";
 import { registerRecordCommercialAcceptance } from "./record-commercial-acceptance.ts";
+import { registerRecordOutcome } from "./record-outcome.ts";
+import { registerResolveControlledIntent } from "./resolve-controlled-intent.ts";
 import { registerUpdateOffer } from "./update-offer.ts";
 
 /** Builds the provider group's endpoints. */
@@ -24,6 +27,9 @@ export function createProviderGroup(): RouteGroup {
   registerUpdateOffer(routes);
   registerPauseOffer(routes);
   registerRecordCommercialAcceptance(routes);
+  registerResolveControlledIntent(routes);
+  registerRecordOutcome(routes);
+  registerGetProviderReceipt(routes);
   return { name: "provider", routes };
 }
 
