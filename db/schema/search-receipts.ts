@@ -18,13 +18,13 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DEMAND_TOPICS } from "../../src/domain/demand/topics.ts";
 import {
   ACTION_INTEREST_CONFIRMATION_VERSION,
   ACTION_TYPES,
   RECEIPT_LIFETIME_DAYS,
   SEARCH_SURFACES,
 } from "../../src/domain/search-receipts/receipt-constants.ts";
-import { DEMAND_TOPICS } from "../../src/domain/demand/topics.ts";
 
 const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });

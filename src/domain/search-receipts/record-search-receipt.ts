@@ -47,20 +47,18 @@ export async function recordSearchReceipt({
     if (input.domains.length === 0) {
       inserted = await insertReceipt;
     } else {
-      const insertResults = ctx.db
-        .insert(searchReceiptResults)
-        .values(
-          // created_at and expires_at take their defaults: now() is the transaction's, so they
-          // equal the receipt's.
-          input.domains.map((domain, index) => ({
-            searchId,
-            domain,
-            position: input.firstPosition + index,
-            surface: input.surface,
-            topic: input.topic,
-            synthetic: input.synthetic,
-          })),
-        );
+      const insertResults = ctx.db.insert(searchReceiptResults).values(
+        // created_at and expires_at take their defaults: now() is the transaction's, so they
+        // equal the receipt's.
+        input.domains.map((domain, index) => ({
+          searchId,
+          domain,
+          position: input.firstPosition + index,
+          surface: input.surface,
+          topic: input.topic,
+          synthetic: input.synthetic,
+        })),
+      );
       [inserted] = await ctx.db.batch([insertReceipt, insertResults]);
     }
     const expiresAt = inserted[0]?.expiresAt;
