@@ -149,10 +149,17 @@ export const demandRoute = createRoute({
   },
 });
 
-/** A failed demand query is the interface's 500; a lost store stays 503 and a domain answer stays itself. */
-function demandQueryFailed(error: unknown): unknown {
-  if (error instanceof DomainError || error instanceof HttpProblem || storeUnavailableProblem(error)) return error;
-  console.error("demand query failed", error instanceof Error ? error.message : "unknown error");
+/**
+ * What a failed demand read answers: the interface's 500 `DEMAND_QUERY_FAILED` for a query that
+ * failed; a lost database stays 503 and a domain answer (404) stays itself.
+ */
+export function demandQueryFailed(error: unknown): unknown {
+  if (error instanceof DomainError || error instanceof HttpProblem) return error;
+  const unavailable = storeUnavailableProblem(error);
+  if (unavailable) return unavailable;
+  // The driver's cause only: drizzle's own message repeats the statement and its parameters.
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  console.error("demand query failed:", cause instanceof Error ? `${cause.name}: ${cause.message}` : "no cause given");
   return new HttpProblem(
     500,
     "DEMAND_QUERY_FAILED",
