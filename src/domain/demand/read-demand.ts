@@ -245,6 +245,50 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
 
 export type DemandAnalytics = ReturnType<typeof demandFromSeries>;
 
+/**
+ * The three statements demand is computed from, for one domain: its returned results, their
+ * selections and their action interests, counted by lookback day, surface and topic. Run them in
+ * one batch (one transaction, so one snapshot and one now()).
+ */
+export function demandStatements(db: Database, domain: string) {
+  return [
+    db.execute(sql`
+      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic,
+             count(*)::int as results, sum(r.position)::bigint as position_sum
+        from search_receipt_results r
+       where r.domain = ${domain} and ${live("r")}
+       group by 1, 2, 3`),
+    db.execute(sql`
+      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, count(*)::int as selections
+        from result_selections s
+        join search_receipt_results r on r.search_id = s.search_id and r.domain = s.domain
+       where s.domain = ${domain} and ${live("r")} and s.expires_at > now() and not s.synthetic
+       group by 1, 2, 3`),
+    db.execute(sql`
+      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, a.action_type, count(*)::int as interests
+        from action_interest_receipts a
+        join search_receipt_results r on r.search_id = a.search_id and r.domain = a.domain
+       where a.domain = ${domain} and ${live("r")} and a.expires_at > now()
+       group by 1, 2, 3, 4`),
+  ] as const;
+}
+
+type StatementResult = { rows: unknown[] };
+
+/** The answer for a window from the rows of `demandStatements`. */
+export function demandFromRows(
+  [results, selections, interests]: readonly [StatementResult, StatementResult, StatementResult],
+  domain: string,
+  days: number,
+): DemandAnalytics {
+  const series = collect(
+    results.rows as ResultRow[],
+    selections.rows as SelectionRow[],
+    interests.rows as InterestRow[],
+  );
+  return demandFromSeries(series, domain, days);
+}
+
 /** Reads the window's demand of the key's claim domain; 404 when the claim stopped being fresh. */
 export async function readDemand({
   ctx,
@@ -257,35 +301,13 @@ export async function readDemand({
 }): Promise<{ demand: DemandAnalytics; evidence_scope: string }> {
   const domain = actor.domain;
   // One batch, one transaction: the claim and every count see the same snapshot and now().
-  const [claimResult, resultRows, selectionRows, interestRows] = await ctx.db.batch([
+  const [claimResult, ...rows] = await ctx.db.batch([
     ctx.db.execute(sql`select * from provider_claims where id = ${actor.claimId}`),
-    ctx.db.execute(sql`
-      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic,
-             count(*)::int as results, sum(r.position)::bigint as position_sum
-        from search_receipt_results r
-       where r.domain = ${domain} and ${live("r")}
-       group by 1, 2, 3`),
-    ctx.db.execute(sql`
-      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, count(*)::int as selections
-        from result_selections s
-        join search_receipt_results r on r.search_id = s.search_id and r.domain = s.domain
-       where s.domain = ${domain} and ${live("r")} and s.expires_at > now() and not s.synthetic
-       group by 1, 2, 3`),
-    ctx.db.execute(sql`
-      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, a.action_type, count(*)::int as interests
-        from action_interest_receipts a
-        join search_receipt_results r on r.search_id = a.search_id and r.domain = a.domain
-       where a.domain = ${domain} and ${live("r")} and a.expires_at > now()
-       group by 1, 2, 3, 4`),
+    ...demandStatements(ctx.db, domain),
   ]);
   const claim = claimResult.rows[0] as ClaimRow | undefined;
   if (!claim || claim.domain !== domain || !isVerifiedAndFresh(claim, ctx.now)) {
     throw new DomainError("not_found", "CLAIM_NOT_FRESH", "The claim of this key is no longer verified and fresh.");
   }
-  const series = collect(
-    resultRows.rows as unknown as ResultRow[],
-    selectionRows.rows as unknown as SelectionRow[],
-    interestRows.rows as unknown as InterestRow[],
-  );
-  return { demand: demandFromSeries(series, domain, days), evidence_scope: DEMAND_EVIDENCE_SCOPE };
+  return { demand: demandFromRows(rows, domain, days), evidence_scope: DEMAND_EVIDENCE_SCOPE };
 }
