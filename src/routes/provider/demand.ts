@@ -40,7 +40,7 @@ const DemandQuerySchema = z.strictObject({
     .default(DEMAND_DEFAULT_DAYS)
     .openapi({
       param: { name: "days", in: "query" },
-      description: `Inclusive lookback in days (${DEMAND_MIN_DAYS} to ${DEMAND_MAX_DAYS}, default ${DEMAND_DEFAULT_DAYS}): the last days × 24 hours`,
+      description: `Inclusive lookback in days (${DEMAND_MIN_DAYS} to ${DEMAND_MAX_DAYS}, default ${DEMAND_DEFAULT_DAYS}) in whole UTC days: 1 is today so far, 30 is today and the 29 days before`,
     }),
 });
 
@@ -135,7 +135,7 @@ export const demandRoute = createRoute({
   tags: ["provider"],
   summary: "Privacy-thresholded demand for the key's own claim domain",
   description: [
-    "Aggregate organic demand for the authenticated claim's domain only (the caller cannot choose the domain), over the last `days` × 24 hours of retained receipts (30-day retention); synthetic traffic is excluded and no individual receipt, query or identity is returned.",
+    "Aggregate organic demand for the authenticated claim's domain only (the caller cannot choose the domain), over `days` whole UTC days up to now (1: today so far) of retained receipts (30-day retention); synthetic traffic is excluded and no individual receipt, query or identity is returned.",
     `Topic and action-type rows below ${TOPIC_RECEIPT_THRESHOLD} receipts are omitted; selection counts below ${RESULT_SELECTION_RECEIPT_THRESHOLD} and action-interest counts below ${ACTION_INTEREST_RECEIPT_THRESHOLD} are null with their *_suppressed flag true.`,
     "No differencing: two windows of one figure are either equal or differ by at least its threshold, and the summary minus the visible rows of a family is 0 or at least the threshold; more is suppressed where needed (docs/demand.md).",
     "Cache-Control: private, no-store. 240 per hour per key, counted apart from pilot status. 404 when the claim is no longer verified and fresh; 500 when the demand query fails; 503 when keys cannot be checked.",
