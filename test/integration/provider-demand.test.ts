@@ -397,6 +397,28 @@ describe("GET /provider/demand: statuses", () => {
   });
 });
 
+describe("the daily rows", () => {
+  it("count every one of many concurrent searches exactly once, and never a synthetic one", async () => {
+    const t = uniqueToken();
+    const domains = [`a-${t}.example`, `b-${t}.example`, `c-${t}.example`];
+    await insertSites(domains.map((domain, index) => ({ domain, name: `${t} payments`, agenticScore: 90 - index })));
+    const searches = await Promise.all(
+      Array.from({ length: 16 }, (_, index) =>
+        searchOk(asClient(), { q: `${t} payments` }, index % 4 === 3 ? { "X-SVC-Synthetic": "true" } : {}),
+      ),
+    );
+    for (const search of searches) expect(search.receipt_recorded).toBe(true);
+    const rows = await sqlRows<{ domain: string; results: number; position_sum: number; topic: string }>(
+      `select domain, sum(results)::int as results, sum(position_sum)::int as position_sum, min(topic) as topic
+         from demand_daily where domain = any($1) group by domain order by domain`,
+      [domains],
+    );
+    expect(rows).toEqual(
+      domains.map((domain, index) => ({ domain, results: 12, position_sum: 12 * (index + 1), topic: "payments" })),
+    );
+  });
+});
+
 describe("the query is never stored", () => {
   it("leaves a searched string in no table, no log line and no Redis key, on every surface", async () => {
     const t = uniqueToken();

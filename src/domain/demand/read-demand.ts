@@ -4,7 +4,7 @@
  * count, and nothing of those counts leaves this module unless the rules of publication.ts allow
  * it. Synthetic and expired receipts are never counted; the caller cannot name another domain.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
 import type { ProviderKeyActor } from "../actor.ts";
 import { type ClaimRow, isVerifiedAndFresh } from "../claims/claim-record.ts";
@@ -231,23 +231,29 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
 export type DemandAnalytics = ReturnType<typeof demandFromSeries>;
 
 /**
- * The two statements demand is computed from, for one domain: its daily rows (returned results,
+ * The two queries demand is computed from, for one domain: its daily rows (returned results,
  * positions, selections) and its daily interests, for the UTC days today and the 29 before, as
  * lookback days (0 = today). Run them in one batch: one transaction, one snapshot, one now().
  * A window of whole UTC days never holds an expired row: the oldest day it can reach, today - 29,
  * began after now - 30 days, so every receipt of it is still live.
  */
-export function demandStatements(db: Database, domain: string) {
+export function demandQueries(domain: string): [SQL, SQL] {
   return [
-    db.execute(sql`
+    sql`
       select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.results, d.position_sum, d.selections
         from demand_daily d
-       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`),
-    db.execute(sql`
+       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`,
+    sql`
       select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.action_type, d.interests
         from demand_daily_interests d
-       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`),
-  ] as const;
+       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`,
+  ];
+}
+
+/** `demandQueries` as statements of a batch. */
+export function demandStatements(db: Database, domain: string) {
+  const [daily, interests] = demandQueries(domain);
+  return [db.execute(daily), db.execute(interests)] as const;
 }
 
 type StatementResult = { rows: unknown[] };
