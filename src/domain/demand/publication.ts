@@ -36,8 +36,10 @@ export function publishedInWindow(
   maxDays: number,
 ): number | null {
   let lastPublished: number | null = null;
+  // The largest window's count, then each smaller one by taking its oldest day away.
+  let count = windowCount(series, maxDays);
   for (let window = maxDays; window >= days; window--) {
-    const count = windowCount(series, window);
+    if (window < maxDays) count -= series[window] ?? 0;
     let published: number | null = null;
     if (count >= threshold) {
       if (lastPublished === null || lastPublished === count || lastPublished - count >= threshold) {
