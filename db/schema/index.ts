@@ -1,6 +1,7 @@
 export * from "./accounts.ts";
 export * from "./commerce.ts";
 export * from "./crawl-requests.ts";
+export * from "./demand.ts";
 export * from "./monitors.ts";
 export * from "./offers.ts";
 export * from "./score-history.ts";
