@@ -1,0 +1,26 @@
+/**
+ * Where the provider console's pages live. Each action has one path: GET shows it (a confirmation
+ * step where the action cannot be undone), POST does it.
+ */
+export const CONSOLE_PATHS = {
+  home: "/console",
+  claims: "/console/claims",
+  signOut: "/console/sign-out",
+  claim: (claimId: string) => `/console/claims/${claimId}`,
+  verify: (claimId: string) => `/console/claims/${claimId}/verify`,
+  challenge: (claimId: string) => `/console/claims/${claimId}/challenge`,
+  rotateKey: (claimId: string) => `/console/claims/${claimId}/keys/rotate`,
+  revoke: (claimId: string) => `/console/claims/${claimId}/revoke`,
+} as const;
+
+/** The same paths as Hono route patterns. */
+export const CONSOLE_ROUTES = {
+  home: CONSOLE_PATHS.home,
+  claims: CONSOLE_PATHS.claims,
+  signOut: CONSOLE_PATHS.signOut,
+  claim: CONSOLE_PATHS.claim(":claim_id"),
+  verify: CONSOLE_PATHS.verify(":claim_id"),
+  challenge: CONSOLE_PATHS.challenge(":claim_id"),
+  rotateKey: CONSOLE_PATHS.rotateKey(":claim_id"),
+  revoke: CONSOLE_PATHS.revoke(":claim_id"),
+} as const;
