@@ -12,7 +12,7 @@ import { readOwnedClaim } from "../../domain/claims/read-claim.ts";
 import { verifyClaim } from "../../domain/claims/verify-claim.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { sessionActorOf } from "../../http/middleware/require-session.ts";
-import { CONSOLE_ROUTES } from "../../web/console-paths.ts";
+import { CONSOLE_PATHS, CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderClaimPage } from "../../web/pages/console.tsx";
 import { claimIdOf, consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
@@ -24,6 +24,12 @@ export function registerConsoleClaimPage(app: OpenAPIHono<AppEnv>) {
     const view = await readOwnedClaim({ ctx: consoleContext(c), actor, input: { claimId: claimIdOf(c) } });
     return c.html(await renderClaimPage({ origin: c.var.deps.origin, view }), 200, await consoleHeaders(c));
   });
+
+  // The address of an action's answer, opened again (a reload, a bookmark, the history), leads to
+  // the claim's page: a GET never repeats the action.
+  for (const path of [CONSOLE_ROUTES.verify, CONSOLE_ROUTES.challenge]) {
+    app.get(path, (c) => c.redirect(CONSOLE_PATHS.claim(claimIdOf(c)), 303));
+  }
 
   app.post(CONSOLE_ROUTES.verify, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);

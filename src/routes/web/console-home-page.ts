@@ -11,7 +11,7 @@ import { createClaim } from "../../domain/claims/create-claim.ts";
 import { listClaims } from "../../domain/claims/manage-claims.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { sessionActorOf } from "../../http/middleware/require-session.ts";
-import { CONSOLE_ROUTES } from "../../web/console-paths.ts";
+import { CONSOLE_PATHS, CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderClaimPage, renderConsoleHome } from "../../web/pages/console.tsx";
 import { renderSignInPage } from "../../web/pages/sign-in.tsx";
 import { SESSION_COOKIE } from "../auth/schemas.ts";
@@ -32,6 +32,12 @@ export function registerConsoleHomePage(app: OpenAPIHono<AppEnv>) {
     });
     return c.html(page, 200, await consoleHeaders(c));
   });
+
+  // The addresses of the claim form's and sign-out's answers, opened again, lead to the console
+  // (which asks to sign in when the session has ended): a GET never repeats the action.
+  for (const path of [CONSOLE_ROUTES.claims, CONSOLE_ROUTES.signOut]) {
+    app.get(path, (c) => c.redirect(CONSOLE_PATHS.home, 303));
+  }
 
   app.post(CONSOLE_ROUTES.claims, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
