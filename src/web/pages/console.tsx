@@ -181,11 +181,6 @@ export function ConsoleHome({ origin, email, expiresAt, claims, domain, error, n
           <p>Revoke it on its page before claiming another domain.</p>
         </Notice>
       ) : null}
-      {error ? (
-        <Notice tone="error" title="The domain could not be claimed.">
-          <p>{error}</p>
-        </Notice>
-      ) : null}
       <form method="post" action={`${origin}${CONSOLE_PATHS.claims}`} class="url-form">
         <label for={field}>Domain</label>
         <p id="claim-domain-hint" class="field-hint">

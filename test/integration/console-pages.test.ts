@@ -1,0 +1,267 @@
+/**
+ * The provider console inside workerd, as a browser reaches it: every console page and action
+ * without a live session is the sign-in page with status 401; another account's claim is a 404 page
+ * for every page and action, and nothing of it changes; a POST from another site, or one without
+ * any browser origin header, is a 403 page and changes nothing; a GET never changes anything. The
+ * owner's own forms work (the baseline, so no refusal passes by the page failing for everyone),
+ * the DNS challenge and the key appear once, and what the owner typed is shown as text.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  insertAccount,
+  insertSession,
+  insertSite,
+  insertVerifiedClaim,
+  OWN_ORIGIN,
+  SESSION_COOKIE,
+  sha256Hex,
+  type TestSession,
+} from "../support/accounts.ts";
+import { sqlRows } from "../support/sites.ts";
+import { asClient } from "../support/worker.ts";
+
+/** The browser headers of a form POST from the service's own page. */
+const SAME_ORIGIN = { "Sec-Fetch-Site": "same-origin", Origin: OWN_ORIGIN };
+
+function request(
+  method: "GET" | "POST",
+  path: string,
+  token: string | undefined,
+  browser: Record<string, string> = SAME_ORIGIN,
+  fields: Record<string, string> = {},
+) {
+  const headers = new Headers(method === "POST" ? browser : {});
+  if (token !== undefined) headers.set("Cookie", `${SESSION_COOKIE}=${token}`);
+  if (method === "GET") return asClient()(path, { headers, redirect: "manual" });
+  headers.set("Content-Type", "application/x-www-form-urlencoded");
+  return asClient()(path, { method, headers, body: new URLSearchParams(fields).toString(), redirect: "manual" });
+}
+
+async function expectPage(response: Response, status: number): Promise<string> {
+  const page = await response.text();
+  expect(response.status, page.slice(0, 1500)).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(response.headers.get("cache-control")).toContain("no-store");
+  expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+  return page;
+}
+
+/** What a claim holds that an action could change: its row and its keys. */
+async function claimState(claimId: string) {
+  const [claim] = await sqlRows<Record<string, unknown>>(
+    "select status, challenge_sha256, revoked_at, verification_last_attempted_at, updated_at from provider_claims where id = $1",
+    [claimId],
+  );
+  const keys = await sqlRows<Record<string, unknown>>(
+    "select id, revoked_at from provider_api_keys where claim_id = $1 order by id",
+    [claimId],
+  );
+  return { claim, keys };
+}
+
+/** Every console page and action, for a claim id. */
+const consoleRoutes = (claimId: string) =>
+  [
+    ["GET", "/console"],
+    ["POST", "/console/claims"],
+    ["POST", "/console/sign-out"],
+    ["GET", `/console/claims/${claimId}`],
+    ["POST", `/console/claims/${claimId}/verify`],
+    ["POST", `/console/claims/${claimId}/challenge`],
+    ["GET", `/console/claims/${claimId}/keys/rotate`],
+    ["POST", `/console/claims/${claimId}/keys/rotate`],
+    ["GET", `/console/claims/${claimId}/revoke`],
+    ["POST", `/console/claims/${claimId}/revoke`],
+  ] as const;
+
+/** The claim pages and actions only (the ones another account's claim id reaches). */
+const claimRoutes = (claimId: string) => consoleRoutes(claimId).filter(([, path]) => path.includes(claimId));
+
+describe("the provider console without a live session", () => {
+  let claimId: string;
+  let expired: TestSession;
+  let ended: TestSession;
+
+  beforeAll(async () => {
+    ({ claimId } = await insertVerifiedClaim());
+    expired = await insertSession({ expiresInSeconds: -60 });
+    ended = await insertSession({ ended: true });
+  });
+
+  it("answers every page and action with the sign-in page and status 401, changing nothing", async () => {
+    const before = await claimState(claimId);
+    const tokens = [undefined, "not a token", `svcss_${"x".repeat(43)}`, () => expired.token, () => ended.token];
+    for (const [method, path] of consoleRoutes(claimId)) {
+      for (const token of tokens) {
+        const value = typeof token === "function" ? token() : token;
+        const page = await expectPage(await request(method, path, value), 401);
+        expect(page, `${method} ${path}`).toContain("Sign in to open the provider console.");
+        expect(page).toContain('action="/sign-in/email"');
+      }
+    }
+    expect(await claimState(claimId)).toEqual(before);
+  });
+});
+
+describe("another account's claim", () => {
+  let owner: { claimId: string; domain: string };
+  let stranger: TestSession;
+
+  beforeAll(async () => {
+    owner = await insertVerifiedClaim();
+    stranger = await insertSession();
+  });
+
+  it("is a 404 page for every page and action, and nothing of it changes", async () => {
+    const before = await claimState(owner.claimId);
+    for (const [method, path] of claimRoutes(owner.claimId)) {
+      const page = await expectPage(await request(method, path, stranger.token), 404);
+      expect(page, `${method} ${path}`).toContain("No such claim.");
+      expect(page).not.toContain(owner.domain);
+    }
+    expect(await claimState(owner.claimId)).toEqual(before);
+  });
+
+  it("is not listed on the stranger's console, and a path that is no claim id is a 404 page too", async () => {
+    const home = await expectPage(await request("GET", "/console", stranger.token), 200);
+    expect(home).not.toContain(owner.domain);
+    expect(home).toContain("No claims yet.");
+    await expectPage(await request("GET", "/console/claims/not-a-uuid", stranger.token), 404);
+    await expectPage(await request("POST", "/console/claims/not-a-uuid/revoke", stranger.token), 404);
+  });
+});
+
+describe("changes from other sites", () => {
+  let session: TestSession;
+  let claimId: string;
+
+  beforeAll(async () => {
+    const { accountId, email } = await insertAccount();
+    session = await insertSession({ accountId, email });
+    ({ claimId } = await insertVerifiedClaim({ accountId }));
+  });
+
+  const refusedBrowsers: [string, Record<string, string>][] = [
+    ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }],
+    ["Sec-Fetch-Site: same-site", { "Sec-Fetch-Site": "same-site", Origin: OWN_ORIGIN }],
+    ["a foreign Origin (no fetch metadata)", { Origin: "https://evil.example" }],
+    ["Origin: null (no fetch metadata)", { Origin: "null" }],
+    ["neither header", {}],
+  ];
+
+  it.each(refusedBrowsers)("refuses every POST with %s: a 403 page, nothing changed", async (_, browser) => {
+    const before = await claimState(claimId);
+    const claimsBefore = await sqlRows("select id from provider_claims where account_id = $1", [session.accountId]);
+    for (const [method, path] of consoleRoutes(claimId).filter(([method]) => method === "POST")) {
+      const page = await expectPage(await request(method, path, session.token, browser, { domain: "x.example" }), 403);
+      expect(page, `${method} ${path}`).toContain("This change can only be made from the service");
+    }
+    expect(await claimState(claimId)).toEqual(before);
+    expect(await sqlRows("select id from provider_claims where account_id = $1", [session.accountId])).toEqual(
+      claimsBefore,
+    );
+    // The session survived the refused sign-out.
+    await expectPage(await request("GET", "/console", session.token), 200);
+  });
+
+  it("never changes anything on a GET, the confirmation steps included", async () => {
+    const before = await claimState(claimId);
+    for (const [, path] of consoleRoutes(claimId).filter(([method]) => method === "GET")) {
+      await expectPage(await request("GET", path, session.token), 200);
+    }
+    // The addresses of actions, opened again, lead to their page without acting.
+    for (const action of ["verify", "challenge"]) {
+      const response = await request("GET", `/console/claims/${claimId}/${action}`, session.token);
+      expect(response.status).toBe(303);
+      expect(response.headers.get("location")).toBe(`/console/claims/${claimId}`);
+    }
+    expect(await claimState(claimId)).toEqual(before);
+  });
+});
+
+describe("the owner's own forms", () => {
+  it("claim a domain (the record shown once), refuse what the API refuses on the form, rotate, revoke, sign out", async () => {
+    const session = await insertSession({ email: `owner-${crypto.randomUUID().slice(0, 8)}@example.com` });
+    const domain = await insertSite();
+
+    const empty = await expectPage(await request("POST", "/console/claims", session.token, SAME_ORIGIN, {}), 400);
+    expect(empty).toContain('aria-invalid="true"');
+    const unknown = await expectPage(
+      await request("POST", "/console/claims", session.token, SAME_ORIGIN, { domain: "<b>nowhere</b>.example" }),
+      400,
+    );
+    expect(unknown).not.toContain("<b>nowhere</b>");
+    expect(unknown).toContain("&lt;b&gt;nowhere&lt;/b&gt;.example");
+
+    const claimed = await expectPage(
+      await request("POST", "/console/claims", session.token, SAME_ORIGIN, { domain: ` ${domain.toUpperCase()} ` }),
+      200,
+    );
+    const value = /id="record-value"[^>]*value="(svc-domain-verification=[A-Za-z0-9_-]{43})"/.exec(claimed)?.[1];
+    expect(value).toBeDefined();
+    const [row] = await sqlRows<{ id: string; challenge_sha256: string }>(
+      "select id, challenge_sha256 from provider_claims where account_id = $1 and domain = $2",
+      [session.accountId, domain],
+    );
+    expect(row!.challenge_sha256).toBe(await sha256Hex(value!));
+    const claimPage = await expectPage(await request("GET", `/console/claims/${row!.id}`, session.token), 200);
+    expect(claimPage).not.toContain(value!);
+    expect(claimPage).toContain(`_agent-readiness-challenge.${domain}`);
+
+    // A second live claim is refused on the form with the API's 409.
+    const second = await expectPage(
+      await request("POST", "/console/claims", session.token, SAME_ORIGIN, { domain: await insertSite() }),
+      409,
+    );
+    expect(second).toContain("already has a live claim");
+
+    // Rotating the key of a pending claim is refused on its page with the API's 409.
+    const pendingRotation = await expectPage(
+      await request("POST", `/console/claims/${row!.id}/keys/rotate`, session.token),
+      409,
+    );
+    expect(pendingRotation).toContain("Only a verified claim holds provider keys");
+
+    const revoked = await expectPage(await request("POST", `/console/claims/${row!.id}/revoke`, session.token), 200);
+    expect(revoked).toContain(`The claim of ${domain} is revoked.`);
+    expect((await claimState(row!.id)).claim?.status).toBe("revoked");
+
+    const signedOut = await request("POST", "/console/sign-out", session.token);
+    expect(await expectPage(signedOut, 200)).toContain("Signed out.");
+    expect(signedOut.headers.get("set-cookie")).toMatch(/^svc_session=;/);
+    await expectPage(await request("GET", "/console", session.token), 401);
+  });
+
+  it("shows a rotated key once and names the copy script in the page's CSP by its hash", async () => {
+    const { accountId, email } = await insertAccount();
+    const session = await insertSession({ accountId, email });
+    const { claimId } = await insertVerifiedClaim({ accountId });
+    const response = await request("POST", `/console/claims/${claimId}/keys/rotate`, session.token);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const page = await expectPage(response, 200);
+    const key = /id="provider-key"[^>]*value="(svcpk_[A-Za-z0-9_-]{43})"/.exec(page)?.[1];
+    expect(key).toBeDefined();
+    const [active] = await sqlRows<{ key_sha256: string }>(
+      "select key_sha256 from provider_api_keys where claim_id = $1 and revoked_at is null",
+      [claimId],
+    );
+    expect(active!.key_sha256).toBe(await sha256Hex(key!));
+    const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1] ?? "";
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script));
+    expect(csp).toContain(`script-src 'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+    // Opened again, the page shows the key's prefix only, and runs no script.
+    const again = await request("GET", `/console/claims/${claimId}`, session.token);
+    expect(again.headers.get("content-security-policy")).not.toContain("script-src");
+    const shown = await expectPage(again, 200);
+    expect(shown).not.toContain(key!);
+    expect(shown).toContain(key!.slice(0, 10));
+    expect(shown).not.toContain("<script");
+  });
+
+  it("shows the signed-in address as text", async () => {
+    const session = await insertSession({ email: `<img src=x onerror=alert(1)>-${crypto.randomUUID()}@example.com` });
+    const home = await expectPage(await request("GET", "/console", session.token), 200);
+    expect(home).not.toContain("<img src=x");
+    expect(home).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+});
