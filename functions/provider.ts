@@ -1,4 +1,4 @@
-/** The provider Worker: claims and keys on a session, the provider-key endpoints, and the ownership recheck cron. */
+/** The provider Worker: claims and keys on a session, the provider-key endpoints, the ownership recheck and retention purge crons. */
 import { providerGroup } from "../src/routes/provider/index.ts";
 import { createWorker } from "../src/worker.ts";
 

@@ -18,6 +18,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DEMAND_TOPICS } from "../../src/domain/demand/topics.ts";
 import {
   ACTION_INTEREST_CONFIRMATION_VERSION,
   ACTION_TYPES,
@@ -37,6 +38,8 @@ export const searchReceipts = pgTable(
     surface: text("surface").notNull(),
     /** Tests, monitors and load runs: kept apart from real demand. */
     synthetic: boolean("synthetic").notNull(),
+    /** The demand topic the query was classified as (src/domain/demand/topics.ts); never the query. */
+    topic: text("topic").notNull(),
     resultCount: smallint("result_count").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     expiresAt: timestamptz("expires_at")
@@ -45,6 +48,7 @@ export const searchReceipts = pgTable(
   },
   (table) => [
     check("search_receipts_surface_known", sql`${table.surface} in (${quotedList(SEARCH_SURFACES)})`),
+    check("search_receipts_topic_known", sql`${table.topic} in (${quotedList(DEMAND_TOPICS)})`),
     check(
       "search_receipts_lifetime",
       sql`${table.expiresAt} <= ${table.createdAt} + ${sql.raw(`interval '${RECEIPT_LIFETIME_DAYS} days'`)}`,
@@ -53,7 +57,12 @@ export const searchReceipts = pgTable(
   ],
 );
 
-/** The organic results a search returned, with their absolute positions (1 = first). */
+/**
+ * The organic results a search returned, with their absolute positions (1 = first). The search's
+ * surface, topic, synthetic flag and times are repeated on each result (written in the same
+ * transaction, so equal to the receipt's): a provider's demand is then one index-only range scan
+ * of its domain (docs/demand.md, "Performance"), not one receipt lookup per result.
+ */
 export const searchReceiptResults = pgTable(
   "search_receipt_results",
   {
@@ -62,12 +71,28 @@ export const searchReceiptResults = pgTable(
       .references(() => searchReceipts.searchId, { onDelete: "cascade" }),
     domain: text("domain").notNull(),
     position: integer("position").notNull(),
+    surface: text("surface").notNull(),
+    topic: text("topic").notNull(),
+    synthetic: boolean("synthetic").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    expiresAt: timestamptz("expires_at")
+      .notNull()
+      .default(sql.raw(`now() + interval '${RECEIPT_LIFETIME_DAYS} days'`)),
   },
   (table) => [
     primaryKey({ name: "search_receipt_results_pk", columns: [table.searchId, table.domain] }),
     unique("search_receipt_results_position").on(table.searchId, table.position),
     check("search_receipt_results_position_positive", sql`${table.position} >= 1`),
-    index("search_receipt_results_domain").on(table.domain),
+    // Every column demand reads, so its scan of one domain never visits the table.
+    index("search_receipt_results_demand").on(
+      table.domain,
+      table.createdAt,
+      table.expiresAt,
+      table.synthetic,
+      table.surface,
+      table.topic,
+      table.position,
+    ),
   ],
 );
 
@@ -88,6 +113,8 @@ export const resultSelections = pgTable(
       columns: [table.searchId, table.domain],
       foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
     }).onDelete("cascade"),
+    index("result_selections_domain").on(table.domain),
+    index("result_selections_expiry").on(table.expiresAt),
   ],
 );
 
@@ -112,6 +139,8 @@ export const actionInterestReceipts = pgTable(
       columns: [table.searchId, table.domain],
       foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
     }).onDelete("cascade"),
+    index("action_interest_receipts_domain").on(table.domain),
+    index("action_interest_receipts_expiry").on(table.expiresAt),
     check("action_interest_receipts_action_type_known", sql`${table.actionType} in (${quotedList(ACTION_TYPES)})`),
     check(
       "action_interest_receipts_confirmation_version",

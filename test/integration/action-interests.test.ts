@@ -4,6 +4,7 @@
  * validation, cross-origin browser refusal, the abuse limit and racing requests.
  */
 import { describe, expect, it } from "vitest";
+import { DAY_SECONDS, insertReceipts } from "../support/receipts.ts";
 import { ACTION_TYPES, searchOk } from "../support/search.ts";
 import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import {
@@ -136,12 +137,10 @@ describe("POST /api/v1/action-interests", () => {
   it("answers one indistinguishable 404 for missing, stale, synthetic and not-returned sources", async () => {
     const client = asClient();
     const fresh = await searched(client);
-    const stale = await searched(client);
-    await sqlRows(
-      `update search_receipts set created_at = now() - interval '30 days', expires_at = now() - interval '1 second'
-        where search_id = $1`,
-      [stale.searchId],
-    );
+    const staleSite = await searched(client);
+    // Receipts are append-only: an expired one is inserted as such, returning an indexed domain.
+    const [staleId] = await insertReceipts({ domain: staleSite.domain, count: 1, ageSeconds: 30 * DAY_SECONDS + 1 });
+    const stale = { ...staleSite, searchId: staleId as string };
     const synthetic = await searched(client, { "X-SVC-Synthetic": "true" });
     const indexedElsewhere = await searched(client);
 

@@ -63,8 +63,17 @@ describe("search receipts", () => {
     const columns: Record<string, string[]> = {};
     for (const row of rows) columns[row.table_name] = [...(columns[row.table_name] ?? []), row.column_name];
     expect(columns).toEqual({
-      search_receipts: ["search_id", "surface", "synthetic", "result_count", "created_at", "expires_at"],
-      search_receipt_results: ["search_id", "domain", "position"],
+      search_receipts: ["search_id", "surface", "synthetic", "result_count", "created_at", "expires_at", "topic"],
+      search_receipt_results: [
+        "search_id",
+        "domain",
+        "position",
+        "surface",
+        "topic",
+        "synthetic",
+        "created_at",
+        "expires_at",
+      ],
       result_selections: ["search_id", "domain", "synthetic", "created_at", "expires_at"],
       action_interest_receipts: [
         "id",

@@ -3,6 +3,7 @@
  * selections recorded against a search receipt (with the action-interest sidecar they unlock).
  */
 import { describe, expect, it } from "vitest";
+import { DAY_SECONDS, insertReceipts } from "../support/receipts.ts";
 import { expectedSidecar, searchOk } from "../support/search.ts";
 import { expectedSiteRecord, insertScoreHistory, insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, expectInvalid, expectProblem } from "../support/worker.ts";
@@ -158,17 +159,13 @@ describe("GET /api/v1/site/{domain}?search_id= (result selection)", () => {
 
   it("records nothing for a stale search", async () => {
     const get = asClient();
-    const { domain, search } = await searchedSite(get);
-    await sqlRows(
-      `update search_receipts
-          set created_at = now() - interval '31 days', expires_at = now() - interval '1 day' - interval '1 second'
-        where search_id = $1`,
-      [search.search_id],
-    );
-    const body = await detailOk(get, `/api/v1/site/${domain}?search_id=${search.search_id}`);
+    const { domain } = await searchedSite(get);
+    // Receipts are append-only: an expired one is inserted as such, returning an indexed domain.
+    const [staleId] = await insertReceipts({ domain, count: 1, ageSeconds: 31 * DAY_SECONDS + 1 });
+    const body = await detailOk(get, `/api/v1/site/${domain}?search_id=${staleId}`);
     expect(body.selection_recorded).toBe(false);
     expect(Object.hasOwn(body, "action_interest")).toBe(false);
-    expect(await selections(search.search_id)).toEqual([]);
+    expect(await selections(staleId as string)).toEqual([]);
   });
 
   it("records a selection of a synthetic search without offering action interest", async () => {

@@ -1,5 +1,6 @@
 import { searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import type { DomainContext } from "../context.ts";
+import type { DemandTopic } from "../demand/topics.ts";
 import type { SearchSurface } from "./receipt-constants.ts";
 import { newSearchId } from "./search-id.ts";
 
@@ -10,6 +11,8 @@ export interface SearchReceiptInput {
   firstPosition: number;
   surface: SearchSurface;
   synthetic: boolean;
+  /** The query's demand topic (classifyDemandTopic): the only trace of the query that is kept. */
+  topic: DemandTopic;
 }
 
 export type SearchReceipt =
@@ -35,6 +38,7 @@ export async function recordSearchReceipt({
       searchId,
       surface: input.surface,
       synthetic: input.synthetic,
+      topic: input.topic,
       resultCount: input.domains.length,
     })
     .returning({ expiresAt: searchReceipts.expiresAt });
@@ -43,9 +47,18 @@ export async function recordSearchReceipt({
     if (input.domains.length === 0) {
       inserted = await insertReceipt;
     } else {
-      const insertResults = ctx.db
-        .insert(searchReceiptResults)
-        .values(input.domains.map((domain, index) => ({ searchId, domain, position: input.firstPosition + index })));
+      const insertResults = ctx.db.insert(searchReceiptResults).values(
+        // created_at and expires_at take their defaults: now() is the transaction's, so they
+        // equal the receipt's.
+        input.domains.map((domain, index) => ({
+          searchId,
+          domain,
+          position: input.firstPosition + index,
+          surface: input.surface,
+          topic: input.topic,
+          synthetic: input.synthetic,
+        })),
+      );
       [inserted] = await ctx.db.batch([insertReceipt, insertResults]);
     }
     const expiresAt = inserted[0]?.expiresAt;

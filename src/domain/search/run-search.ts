@@ -1,5 +1,6 @@
 /** One organic search as every surface (REST, MCP, web) answers it: results, receipt, sidecar. */
 import type { DomainContext } from "../context.ts";
+import { classifyDemandTopic } from "../demand/topics.ts";
 import { buildActionInterestSidecar } from "../search-receipts/action-interest-sidecar.ts";
 import type { SearchSurface } from "../search-receipts/receipt-constants.ts";
 import { recordSearchReceipt } from "../search-receipts/record-search-receipt.ts";
@@ -16,7 +17,14 @@ export async function runSearch({ ctx, input }: { ctx: DomainContext; input: Run
   const domains = page.results.map((site) => site.domain);
   const receipt = await recordSearchReceipt({
     ctx,
-    input: { domains, firstPosition: page.firstPosition, surface: input.surface, synthetic: input.synthetic },
+    input: {
+      domains,
+      firstPosition: page.firstPosition,
+      surface: input.surface,
+      synthetic: input.synthetic,
+      // The query is reduced to its topic here, in memory; only the label reaches the receipt.
+      topic: classifyDemandTopic({ q: input.q, tag: input.filters.tag, category: input.filters.category }),
+    },
   });
   const searchId = receipt.recorded ? receipt.searchId : "";
   return {

@@ -1,10 +1,12 @@
 /**
  * The provider group: claims and keys on a session, and the provider-key endpoints; it owns the
- * daily ownership recheck.
+ * ownership recheck and the daily retention purge.
  */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { recheckClaimsTask } from "../../jobs/recheck-claims.ts";
+import { retentionPurgeTask } from "../../jobs/retention-purge.ts";
 import { registerClaimRoutes } from "./claims.ts";
+import { registerDemand } from "./demand.ts";
 import { registerPilotStatus } from "./pilot-status.ts";
 
 /** Builds the provider group's endpoints. */
@@ -12,12 +14,13 @@ export function createProviderGroup(): RouteGroup {
   const routes = createRoutes();
   registerClaimRoutes(routes);
   registerPilotStatus(routes);
+  registerDemand(routes);
   return { name: "provider", routes };
 }
 
-/** The provider group in a Worker: its endpoints and the ownership recheck cron. */
+/** The provider group in a Worker: its endpoints, the ownership recheck and the retention purge crons. */
 export const providerGroup: GroupDefinition = {
   name: "provider",
   createRoutes: createProviderGroup,
-  jobs: { crons: [recheckClaimsTask] },
+  jobs: { crons: [recheckClaimsTask, retentionPurgeTask] },
 };

@@ -58,6 +58,14 @@ const POLICY_FLAG_MEANINGS: Record<PolicyFlag, string> = {
   agent_identities_sold: "Agent identities are not sold.",
   organic_rank_sold: "Organic rank is not sold.",
   raw_queries_sold: "Raw queries are not sold.",
+  provider_demand_result_selection_receipt_threshold:
+    "Selection counts and rates of a demand report are withheld below this many result selections.",
+  provider_demand_action_interest_receipt_threshold:
+    "Action-interest counts and rates of a demand report are withheld below this many interest receipts.",
+  provider_demand_action_interest_cohort:
+    "Interests and selections count in the window of the search they came from, the same searches rates divide by.",
+  provider_demand_retention_days:
+    "Search receipts, selections and action interests are deleted this many days after the search.",
 };
 
 /** The published flags with their values and meanings, in the policy object's order. */

@@ -1,0 +1,291 @@
+/**
+ * GET /provider/demand: how the key's own claim domain fares in organic discovery, as
+ * privacy-thresholded aggregates. Nothing leaves the database below a day-by-surface-by-topic
+ * count, and nothing of those counts leaves this module unless the rules of publication.ts allow
+ * it. Synthetic and expired receipts are never counted; the caller cannot name another domain.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../adapters/db.ts";
+import type { ProviderKeyActor } from "../actor.ts";
+import { type ClaimRow, isVerifiedAndFresh } from "../claims/claim-record.ts";
+import { DomainError } from "../errors.ts";
+import { ACTION_TYPES, type ActionType } from "../search-receipts/receipt-constants.ts";
+import {
+  ACTION_INTEREST_COHORT,
+  ACTION_INTEREST_RECEIPT_THRESHOLD,
+  ACTION_TYPE_RECEIPT_THRESHOLD,
+  DEMAND_MAX_DAYS,
+  DEMAND_RETENTION_DAYS,
+  DEMAND_SURFACES,
+  type DemandSurface,
+  RESULT_SELECTION_RECEIPT_THRESHOLD,
+  TOPIC_RECEIPT_THRESHOLD,
+} from "./demand-constants.ts";
+import { type FamilyRow, publishedInWindow, visibleAfterRemainder, windowCount } from "./publication.ts";
+import { DEMAND_TOPICS, type DemandTopic } from "./topics.ts";
+
+export const DEMAND_EVIDENCE_SCOPE =
+  "authenticated_claim_domain_only: aggregate counts of retained, non-synthetic receipts that returned this claim's domain; no individual receipt, query, identity or search id";
+
+/** The lookback's day of a row: 0 for the last 24 hours, up to DEMAND_MAX_DAYS - 1. */
+const dayOf = (createdAt: SQL) =>
+  sql`least(greatest(floor(extract(epoch from (now() - ${createdAt})) / 86400), 0), ${DEMAND_MAX_DAYS - 1})::int`;
+/** Retained, inside the longest window: what any answer may count (now() is the batch's). */
+const live = (alias: string) =>
+  sql.raw(
+    `${alias}.created_at > now() - interval '${DEMAND_MAX_DAYS} days' and ${alias}.expires_at > now() and not ${alias}.synthetic`,
+  );
+
+interface ResultRow {
+  day: number;
+  surface: string;
+  topic: string;
+  results: number;
+  position_sum: number | string;
+}
+interface SelectionRow {
+  day: number;
+  surface: string;
+  topic: string;
+  selections: number;
+}
+interface InterestRow {
+  day: number;
+  surface: string;
+  topic: string;
+  action_type: string;
+  interests: number;
+}
+
+/** One figure's counts per lookback day. */
+class Series {
+  readonly days = new Array<number>(DEMAND_MAX_DAYS).fill(0);
+  add(day: number, count: number) {
+    this.days[day] = (this.days[day] ?? 0) + count;
+  }
+}
+
+/** Series by key, made on first use. */
+class SeriesMap<K> extends Map<K, Series> {
+  of(key: K): Series {
+    let series = this.get(key);
+    if (!series) {
+      series = new Series();
+      this.set(key, series);
+    }
+    return series;
+  }
+  days(key: K): readonly number[] {
+    return this.get(key)?.days ?? [];
+  }
+}
+
+/** The day series a demand answer is computed from (all windows at once, for rule 1). */
+interface DemandSeries {
+  results: SeriesMap<string>;
+  positions: SeriesMap<string>;
+  selections: SeriesMap<string>;
+  interests: SeriesMap<string>;
+}
+
+// Keys of the series maps: the whole domain, one surface, one topic, one action type.
+const ALL = "all";
+const surfaceKey = (surface: string) => `surface:${surface}`;
+const topicKey = (topic: string) => `topic:${topic}`;
+const actionKey = (actionType: string) => `action:${actionType}`;
+
+function collect(results: ResultRow[], selections: SelectionRow[], interests: InterestRow[]): DemandSeries {
+  const series: DemandSeries = {
+    results: new SeriesMap(),
+    positions: new SeriesMap(),
+    selections: new SeriesMap(),
+    interests: new SeriesMap(),
+  };
+  for (const row of results) {
+    for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic)]) {
+      series.results.of(key).add(row.day, Number(row.results));
+      series.positions.of(key).add(row.day, Number(row.position_sum));
+    }
+  }
+  for (const row of selections) {
+    for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic)]) {
+      series.selections.of(key).add(row.day, Number(row.selections));
+    }
+  }
+  for (const row of interests) {
+    for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic), actionKey(row.action_type)]) {
+      series.interests.of(key).add(row.day, Number(row.interests));
+    }
+  }
+  return series;
+}
+
+const rate = (count: number | null, of: number) => (count === null || of === 0 ? null : round(count / of, 4));
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * The demand answer for a window of `days`, from the day series: thresholds, rule 1 for every
+ * thresholded figure, rule 2 for every family of rows under a published total.
+ */
+export function demandFromSeries(series: DemandSeries, domain: string, days: number) {
+  const counted = (map: SeriesMap<string>, key: string) => windowCount(map.days(key), days);
+  const published = (map: SeriesMap<string>, key: string, threshold: number) =>
+    publishedInWindow(map.days(key), threshold, days, DEMAND_MAX_DAYS);
+  const averagePosition = (key: string) => {
+    const results = counted(series.results, key);
+    return results === 0 ? 0 : round(counted(series.positions, key) / results, 2);
+  };
+
+  const organic = counted(series.results, ALL);
+  const selections = published(series.selections, ALL, RESULT_SELECTION_RECEIPT_THRESHOLD);
+  const interests = published(series.interests, ALL, ACTION_INTEREST_RECEIPT_THRESHOLD);
+
+  /** Rule 1 for each row of a family, then rule 2 against the family's total. */
+  const family = <K>(
+    keys: readonly K[],
+    keyOf: (key: K) => string,
+    map: SeriesMap<string>,
+    total: number | null,
+    threshold: number,
+  ) => {
+    const rows: FamilyRow<K>[] = keys.map((key) => ({ key, value: published(map, keyOf(key), threshold) }));
+    const visible = visibleAfterRemainder(total, rows, threshold);
+    return new Map(rows.map((row) => [row.key, visible.has(row.key) ? row.value : null]));
+  };
+
+  const surfaceSelections = family(
+    DEMAND_SURFACES,
+    surfaceKey,
+    series.selections,
+    selections,
+    RESULT_SELECTION_RECEIPT_THRESHOLD,
+  );
+  const surfaceInterests = family(
+    DEMAND_SURFACES,
+    surfaceKey,
+    series.interests,
+    interests,
+    ACTION_INTEREST_RECEIPT_THRESHOLD,
+  );
+  const surfaces = DEMAND_SURFACES.map((surface: DemandSurface) => {
+    const selected = surfaceSelections.get(surface) ?? null;
+    const interested = surfaceInterests.get(surface) ?? null;
+    return {
+      surface,
+      organic_results_returned: counted(series.results, surfaceKey(surface)),
+      result_selections: selected,
+      result_selection_suppressed: selected === null,
+      action_interest_receipts: interested,
+      action_interest_suppressed: interested === null,
+    };
+  });
+
+  // Topics: a row exists only when its receipts are published (rule 1) and survive rule 2
+  // against the summary's receipts, which are always reported.
+  const topicReceipts = family(DEMAND_TOPICS, topicKey, series.results, organic, TOPIC_RECEIPT_THRESHOLD);
+  const shownTopics = DEMAND_TOPICS.filter((topic) => topicReceipts.get(topic) !== null);
+  const topicSelections = family(
+    shownTopics,
+    topicKey,
+    series.selections,
+    selections,
+    RESULT_SELECTION_RECEIPT_THRESHOLD,
+  );
+  const topicInterests = family(shownTopics, topicKey, series.interests, interests, ACTION_INTEREST_RECEIPT_THRESHOLD);
+  const demandTopics = shownTopics
+    .map((topic: DemandTopic) => {
+      const selected = topicSelections.get(topic) ?? null;
+      const interested = topicInterests.get(topic) ?? null;
+      return {
+        topic,
+        search_receipts: topicReceipts.get(topic) as number,
+        average_organic_position: averagePosition(topicKey(topic)),
+        result_selections: selected,
+        result_selection_suppressed: selected === null,
+        action_interest_receipts: interested,
+        action_interest_suppressed: interested === null,
+      };
+    })
+    .sort((a, b) => b.search_receipts - a.search_receipts);
+
+  const actionCounts = family(ACTION_TYPES, actionKey, series.interests, interests, ACTION_TYPE_RECEIPT_THRESHOLD);
+  const actionTypes = ACTION_TYPES.filter((actionType) => actionCounts.get(actionType) !== null)
+    .map((actionType: ActionType) => ({
+      action_type: actionType,
+      receipt_count: actionCounts.get(actionType) as number,
+    }))
+    .sort((a, b) => b.receipt_count - a.receipt_count);
+
+  return {
+    domain,
+    days,
+    retention_days: DEMAND_RETENTION_DAYS,
+    action_interest_cohort: ACTION_INTEREST_COHORT,
+    topic_receipt_threshold: TOPIC_RECEIPT_THRESHOLD,
+    result_selection_receipt_threshold: RESULT_SELECTION_RECEIPT_THRESHOLD,
+    action_interest_receipt_threshold: ACTION_INTEREST_RECEIPT_THRESHOLD,
+    synthetic_excluded: true as const,
+    summary: {
+      organic_results_returned: organic,
+      // A receipt returns a domain at most once, so the domain's receipts are its returns.
+      search_receipts: organic,
+      average_organic_position: averagePosition(ALL),
+      result_selections: selections,
+      result_selection_rate: rate(selections, organic),
+      result_selection_suppressed: selections === null,
+      action_interest_receipts: interests,
+      action_interest_rate: rate(interests, organic),
+      action_interest_suppressed: interests === null,
+    },
+    surfaces,
+    demand_topics: demandTopics,
+    action_types: actionTypes,
+  };
+}
+
+export type DemandAnalytics = ReturnType<typeof demandFromSeries>;
+
+/** Reads the window's demand of the key's claim domain; 404 when the claim stopped being fresh. */
+export async function readDemand({
+  ctx,
+  actor,
+  days,
+}: {
+  ctx: { db: Database; now: Date };
+  actor: ProviderKeyActor;
+  days: number;
+}): Promise<{ demand: DemandAnalytics; evidence_scope: string }> {
+  const domain = actor.domain;
+  // One batch, one transaction: the claim and every count see the same snapshot and now().
+  const [claimResult, resultRows, selectionRows, interestRows] = await ctx.db.batch([
+    ctx.db.execute(sql`select * from provider_claims where id = ${actor.claimId}`),
+    ctx.db.execute(sql`
+      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic,
+             count(*)::int as results, sum(r.position)::bigint as position_sum
+        from search_receipt_results r
+       where r.domain = ${domain} and ${live("r")}
+       group by 1, 2, 3`),
+    ctx.db.execute(sql`
+      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, count(*)::int as selections
+        from result_selections s
+        join search_receipt_results r on r.search_id = s.search_id and r.domain = s.domain
+       where s.domain = ${domain} and ${live("r")} and s.expires_at > now() and not s.synthetic
+       group by 1, 2, 3`),
+    ctx.db.execute(sql`
+      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, a.action_type, count(*)::int as interests
+        from action_interest_receipts a
+        join search_receipt_results r on r.search_id = a.search_id and r.domain = a.domain
+       where a.domain = ${domain} and ${live("r")} and a.expires_at > now()
+       group by 1, 2, 3, 4`),
+  ]);
+  const claim = claimResult.rows[0] as ClaimRow | undefined;
+  if (!claim || claim.domain !== domain || !isVerifiedAndFresh(claim, ctx.now)) {
+    throw new DomainError("not_found", "CLAIM_NOT_FRESH", "The claim of this key is no longer verified and fresh.");
+  }
+  const series = collect(
+    resultRows.rows as unknown as ResultRow[],
+    selectionRows.rows as unknown as SelectionRow[],
+    interestRows.rows as unknown as InterestRow[],
+  );
+  return { demand: demandFromSeries(series, domain, days), evidence_scope: DEMAND_EVIDENCE_SCOPE };
+}
