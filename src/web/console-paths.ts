@@ -11,6 +11,7 @@ export const CONSOLE_PATHS = {
   challenge: (claimId: string) => `/console/claims/${claimId}/challenge`,
   rotateKey: (claimId: string) => `/console/claims/${claimId}/keys/rotate`,
   revoke: (claimId: string) => `/console/claims/${claimId}/revoke`,
+  demand: (claimId: string) => `/console/claims/${claimId}/demand`,
 } as const;
 
 /** The same paths as Hono route patterns. */
@@ -23,4 +24,5 @@ export const CONSOLE_ROUTES = {
   challenge: CONSOLE_PATHS.challenge(":claim_id"),
   rotateKey: CONSOLE_PATHS.rotateKey(":claim_id"),
   revoke: CONSOLE_PATHS.revoke(":claim_id"),
+  demand: CONSOLE_PATHS.demand(":claim_id"),
 } as const;

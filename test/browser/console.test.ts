@@ -72,7 +72,7 @@ describe("the provider console", () => {
     await page.close();
   });
 
-  it("signs in by mail, claims a domain, verifies it by DNS, shows the key once, rotates it, revokes, signs out", async () => {
+  it("signs in by mail, claims a domain, verifies it by DNS, shows the key once, reads demand, rotates it, revokes, signs out", async () => {
     const watch = await openPage();
     const { page } = watch;
     const email = `console-${Date.now().toString(36)}@example.com`;
@@ -141,6 +141,16 @@ describe("the provider console", () => {
     expect(html).not.toContain(recordValue);
     expect(await page.locator(".claim-facts .status").textContent()).toBe("Verified");
     await expectGoodPage(watch, "console-claim-verified");
+
+    // Demand for the verified claim: tables and the surface chart, a period chosen by the form.
+    await submitAndLoad(page, () => page.getByRole("link", { name: `Demand for ${domain}` }).click());
+    expect(await page.locator("h1").textContent()).toBe(`Demand for ${domain}`);
+    await page.locator("#demand-days").selectOption("7");
+    await submitAndLoad(page, () => page.getByRole("button", { name: "Show" }).click());
+    expect(new URL(page.url()).searchParams.get("days")).toBe("7");
+    expect(await page.locator("figure.chart svg[role=img]").count()).toBe(1);
+    await expectGoodPage(watch, "console-demand");
+    await page.goto(claimPage);
 
     // Rotation: a confirmation step, then a new key; the old one stops working.
     await submitAndLoad(page, () => page.getByRole("link", { name: "Rotate the key…" }).click());

@@ -17,6 +17,7 @@ import {
   sha256Hex,
   type TestSession,
 } from "../support/accounts.ts";
+import { insertReceipts } from "../support/receipts.ts";
 import { sqlRows } from "../support/sites.ts";
 import { asClient } from "../support/worker.ts";
 
@@ -263,5 +264,51 @@ describe("the owner's own forms", () => {
     const home = await expectPage(await request("GET", "/console", session.token), 200);
     expect(home).not.toContain("<img src=x");
     expect(home).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+});
+
+describe("demand on the console", () => {
+  it("shows the owner's verified claim's demand as the API computes it, thresholds kept, with its chart", async () => {
+    const { accountId, email } = await insertAccount();
+    const session = await insertSession({ accountId, email });
+    const { claimId, domain } = await insertVerifiedClaim({ accountId });
+    await insertReceipts({ domain, count: 30, surface: "web", topic: "payments", selections: 25, interests: 3 });
+    await insertReceipts({ domain, count: 25, surface: "mcp", topic: "email" });
+
+    const claimPage = await expectPage(await request("GET", `/console/claims/${claimId}`, session.token), 200);
+    expect(claimPage).toContain(`href="${OWN_ORIGIN}/console/claims/${claimId}/demand"`);
+    const response = await request("GET", `/console/claims/${claimId}/demand?days=7`, session.token);
+    expect(response.headers.get("ratelimit-policy")).toBeTruthy();
+    const page = await expectPage(response, 200);
+    const text = page.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain(`Demand for ${domain}`);
+    expect(text).toContain("Searches returning the domain 55");
+    // 25 selections are shown (threshold 20); 3 interests are not.
+    expect(text).toContain("Results chosen 25 (45.5 %)");
+    expect(text).toMatch(/Action interests hidden \(under 20\)/);
+    expect(text).toContain("payments 30 1 25");
+    expect(text).toContain("email 25 1");
+    expect(page).toMatch(/<svg[^>]*role="img"/);
+    expect(text).toContain("Web pages: 30; REST API: 0; MCP: 25; Unknown: 0");
+    expect(page).toMatch(/<option value="7" selected/);
+  });
+
+  it("is a 404 page for another account's claim or a claim no longer fresh, and 400 for a wrong period", async () => {
+    const { accountId, email } = await insertAccount();
+    const session = await insertSession({ accountId, email });
+    const stale = await insertVerifiedClaim({ accountId, lastSucceededSecondsAgo: 604_800 });
+    const other = await insertVerifiedClaim();
+    expect(
+      await expectPage(await request("GET", `/console/claims/${other.claimId}/demand`, session.token), 404),
+    ).toContain("No such claim.");
+    expect(
+      await expectPage(await request("GET", `/console/claims/${stale.claimId}/demand`, session.token), 404),
+    ).toContain("no longer verified and fresh");
+    const fresh = await insertSession();
+    const own = await insertVerifiedClaim({ accountId: fresh.accountId });
+    for (const days of ["0", "31", "1.5", "x"]) {
+      await expectPage(await request("GET", `/console/claims/${own.claimId}/demand?days=${days}`, fresh.token), 400);
+    }
+    await expectPage(await request("GET", `/console/claims/${own.claimId}/demand`, undefined), 401);
   });
 });

@@ -12,6 +12,7 @@ import { registerBadge } from "./badge.ts";
 import { registerCheckPage } from "./check-page.ts";
 import { registerConsoleClaimPage } from "./console-claim-page.ts";
 import { registerConsoleConfirmPages } from "./console-confirm-pages.ts";
+import { registerConsoleDemandPage } from "./console-demand-page.ts";
 import { registerConsoleHomePage } from "./console-home-page.ts";
 import { registerHomePage } from "./home-page.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
@@ -39,6 +40,7 @@ export function createWebGroup(): RouteGroup {
   registerConsoleHomePage(pages);
   registerConsoleClaimPage(pages);
   registerConsoleConfirmPages(pages);
+  registerConsoleDemandPage(pages);
   registerApiReference(pages);
   registerPrivacyPage(pages);
   siteRoutes.route("/", pages);

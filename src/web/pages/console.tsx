@@ -405,6 +405,18 @@ export function ClaimPage({ origin, view, challenge, issuedKey, notice }: ClaimP
             </>
           ) : null}
 
+          {view.verified_and_fresh ? (
+            <>
+              <h2 id="reports-heading">Reports</h2>
+              <ul>
+                <li>
+                  <a href={`${origin}${CONSOLE_PATHS.demand(claim.id)}`}>Demand for {claim.domain}</a>: how often
+                  agents' searches returned and chose it.
+                </li>
+              </ul>
+            </>
+          ) : null}
+
           <h2 id="revoke-heading">Give up the claim</h2>
           <p>Revoking ends the claim and every key it holds, at once.</p>
           <p>
