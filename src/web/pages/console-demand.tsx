@@ -94,12 +94,16 @@ export function DemandPage({ origin, claimId, demand, evidenceScope }: DemandPag
       </dl>
 
       <h2 id="surfaces-heading">By surface</h2>
-      <BarChart
-        id="surfaces-chart"
-        bars={bars}
-        title={`Searches returning ${demand.domain}, by surface`}
-        summary={bars.map((bar) => `${bar.label}: ${bar.value}`).join("; ")}
-      />
+      {summary.search_receipts ? (
+        <BarChart
+          id="surfaces-chart"
+          bars={bars}
+          title={`Searches returning ${demand.domain}, by surface`}
+          summary={bars.map((bar) => `${bar.label}: ${bar.value}`).join("; ")}
+        />
+      ) : (
+        <p class="muted">No search returned the domain in this period, so there is nothing to chart yet.</p>
+      )}
       <StackingTable>
         <caption class="visually-hidden">Demand by surface</caption>
         <thead>
