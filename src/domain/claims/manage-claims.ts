@@ -9,6 +9,7 @@ import { type ClaimRow, claimRecord } from "./claim-record.ts";
 import { type ClaimChallengeResponse, challengeResponse, newChallenge } from "./create-claim.ts";
 import { claimNotFound, findOwnedClaim } from "./find-claim.ts";
 import { type IssuedKeyRow, newProviderKey, providerKeyMetadata } from "./provider-keys.ts";
+import { revokeOffersOf } from "./revoke-offers.ts";
 
 const claimRevoked = () => new DomainError("conflict", "CLAIM_REVOKED", "This claim is revoked; create a new claim.");
 
@@ -48,7 +49,7 @@ export async function rotateChallenge({
   throw claimRevoked();
 }
 
-/** Revokes the claim and every key it holds in one transaction; revoking a revoked claim changes nothing. */
+/** Revokes the claim with every key and offer it holds in one transaction; revoking a revoked claim changes nothing. */
 export async function revokeClaim({
   ctx,
   actor,
@@ -68,8 +69,12 @@ export async function revokeClaim({
       update provider_api_keys set revoked_at = ${now}
       where claim_id in (select id from revoked) and revoked_at is null
       returning id
+    ), revoked_offers as (
+      ${revokeOffersOf(sql`select id from revoked`, now)}
     )
-    select revoked.*, (select count(*) from revoked_keys) as keys_revoked from revoked`);
+    select revoked.*, (select count(*) from revoked_keys) as keys_revoked,
+      (select count(*) from revoked_offers) as offers_revoked
+    from revoked`);
   const row = (result.rows[0] as ClaimRow | undefined) ?? (await findOwnedClaim(ctx, actor, input.claimId));
   return { claim: claimRecord(row) };
 }

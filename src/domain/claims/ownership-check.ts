@@ -15,6 +15,7 @@ import {
 } from "./claim-constants.ts";
 import type { ClaimContext } from "./claim-context.ts";
 import type { ClaimRow } from "./claim-record.ts";
+import { revokeOffersOf } from "./revoke-offers.ts";
 
 export type OwnershipProof =
   | { found: true }
@@ -67,8 +68,8 @@ export async function recordCheckSuccess(
 
 /**
  * Writes a failed check of a verified claim: one more consecutive failure, the retry after it, or
- * at the third the revocation of the claim with every key it holds (one statement, so no key
- * outlives its claim). Undefined if the claim is no longer verified.
+ * at the third the revocation of the claim with every key and offer it holds (one statement, so no
+ * key or offer outlives its claim). Undefined if the claim is no longer verified.
  */
 export async function recordCheckFailure(
   ctx: Pick<ClaimContext, "db" | "now">,
@@ -96,7 +97,11 @@ export async function recordCheckFailure(
       update provider_api_keys set revoked_at = ${now}
       where claim_id in (select id from failed where status = 'revoked') and revoked_at is null
       returning id
+    ), revoked_offers as (
+      ${revokeOffersOf(sql`select id from failed where status = 'revoked'`, now)}
     )
-    select failed.*, (select count(*) from revoked_keys) as keys_revoked from failed`);
+    select failed.*, (select count(*) from revoked_keys) as keys_revoked,
+      (select count(*) from revoked_offers) as offers_revoked
+    from failed`);
   return result.rows[0] as ClaimRow | undefined;
 }

@@ -1,6 +1,7 @@
 /** One organic search as every surface (REST, MCP, web) answers it: results, receipt, sidecar. */
 import type { DomainContext } from "../context.ts";
 import { classifyDemandTopic } from "../demand/topics.ts";
+import { discloseOffers } from "../offers/disclose-offers.ts";
 import { buildActionInterestSidecar } from "../search-receipts/action-interest-sidecar.ts";
 import type { SearchSurface } from "../search-receipts/receipt-constants.ts";
 import { recordSearchReceipt } from "../search-receipts/record-search-receipt.ts";
@@ -27,14 +28,16 @@ export async function runSearch({ ctx, input }: { ctx: DomainContext; input: Run
     },
   });
   const searchId = receipt.recorded ? receipt.searchId : "";
+  // Offers come after the organic page is fixed and its receipt committed, and only for the
+  // domains on that page; nothing below reads them back into results, order or total.
+  const paidOffers = receipt.recorded && domains.length > 0 ? await discloseOffers({ ctx, input: { searchId } }) : [];
   return {
     access: "free" as const,
     receipt_recorded: receipt.recorded,
     search_id: searchId,
     results: page.results,
-    // The provider exchange does not exist yet: no offers are ever disclosed.
-    paid_offers_available: false,
-    paid_offers: [] as never[],
+    paid_offers_available: paidOffers.length > 0,
+    paid_offers: paidOffers,
     action_interest: buildActionInterestSidecar({
       origin: ctx.origin,
       available: receipt.recorded && !receipt.synthetic && domains.length > 0,
