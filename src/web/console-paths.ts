@@ -12,6 +12,10 @@ export const CONSOLE_PATHS = {
   rotateKey: (claimId: string) => `/console/claims/${claimId}/keys/rotate`,
   revoke: (claimId: string) => `/console/claims/${claimId}/revoke`,
   demand: (claimId: string) => `/console/claims/${claimId}/demand`,
+  offers: (claimId: string) => `/console/claims/${claimId}/offers`,
+  newOffer: (claimId: string) => `/console/claims/${claimId}/offers/new`,
+  offer: (offerId: string) => `/console/offers/${offerId}`,
+  pauseOffer: (offerId: string) => `/console/offers/${offerId}/pause`,
 } as const;
 
 /** The same paths as Hono route patterns. */
@@ -25,4 +29,8 @@ export const CONSOLE_ROUTES = {
   rotateKey: CONSOLE_PATHS.rotateKey(":claim_id"),
   revoke: CONSOLE_PATHS.revoke(":claim_id"),
   demand: CONSOLE_PATHS.demand(":claim_id"),
+  offers: CONSOLE_PATHS.offers(":claim_id"),
+  newOffer: CONSOLE_PATHS.newOffer(":claim_id"),
+  offer: CONSOLE_PATHS.offer(":offer_id"),
+  pauseOffer: CONSOLE_PATHS.pauseOffer(":offer_id"),
 } as const;

@@ -312,3 +312,136 @@ describe("demand on the console", () => {
     await expectPage(await request("GET", `/console/claims/${own.claimId}/demand`, undefined), 401);
   });
 });
+
+describe("offers on the console", () => {
+  const offerFields = (domain: string, extra: Record<string, string> = {}) => ({
+    name: "Book a demo",
+    summary: "A 30-minute demo with an engineer.",
+    action_type: "demo",
+    action_url: `https://${domain}/demo`,
+    charge_event: "accepted",
+    bounty_cents: "500",
+    principal_price_mode: "free",
+    principal_price_cents: "",
+    terms_credit_limit_cents: "10000",
+    terms_period_days: "",
+    ...extra,
+  });
+
+  it("creates a draft, edits it as new versions with the terms hash of the canonical JSON shown, and pauses an active offer", async () => {
+    const { accountId, email } = await insertAccount();
+    const session = await insertSession({ accountId, email });
+    const { claimId, domain } = await insertVerifiedClaim({ accountId });
+
+    // Refused on the form, by the API's schema and the domain's own rule, with nothing written.
+    const badNumber = await expectPage(
+      await request("POST", `/console/claims/${claimId}/offers`, session.token, SAME_ORIGIN, {
+        ...offerFields(domain, { bounty_cents: "five" }),
+      }),
+      400,
+    );
+    expect(badNumber).toMatch(/id="offer-bounty-cents"[^>]*aria-invalid="true"/);
+    const offDomain = await expectPage(
+      await request("POST", `/console/claims/${claimId}/offers`, session.token, SAME_ORIGIN, {
+        ...offerFields(domain, { action_url: "https://elsewhere.example/demo" }),
+      }),
+      400,
+    );
+    expect(offDomain).toContain(`must be an HTTPS URL on ${domain}`);
+    expect(await sqlRows("select id from provider_offers where claim_id = $1", [claimId])).toEqual([]);
+
+    const created = await expectPage(
+      await request("POST", `/console/claims/${claimId}/offers`, session.token, SAME_ORIGIN, offerFields(domain)),
+      200,
+    );
+    expect(created).toContain("Draft created.");
+    const [offer] = await sqlRows<{ id: string; commercial_terms_sha256: string }>(
+      "select id, commercial_terms_sha256 from provider_offers where claim_id = $1",
+      [claimId],
+    );
+    const canonical = (page: string) =>
+      (/<textarea id="canonical-terms"[^>]*>([^<]*)<\/textarea>/.exec(page)?.[1] ?? "").replaceAll("&quot;", '"');
+    expect(await sha256Hex(canonical(created))).toBe(offer!.commercial_terms_sha256);
+    expect(created).toContain(offer!.commercial_terms_sha256);
+
+    // A new name only: version 2, the same hash. New terms: version 3, a new hash.
+    const renamed = await expectPage(
+      await request("POST", `/console/offers/${offer!.id}`, session.token, SAME_ORIGIN, {
+        ...offerFields(domain, { name: "Book a <b>demo</b>" }),
+      }),
+      200,
+    );
+    expect(renamed).toContain("Version 2 saved.");
+    expect(renamed).toContain("Book a &lt;b&gt;demo&lt;/b&gt;");
+    expect(renamed).toContain(offer!.commercial_terms_sha256);
+    const repriced = await expectPage(
+      await request("POST", `/console/offers/${offer!.id}`, session.token, SAME_ORIGIN, {
+        ...offerFields(domain, { bounty_cents: "700" }),
+      }),
+      200,
+    );
+    expect(repriced).toContain("Version 3 saved.");
+    const [version3] = await sqlRows<{ commercial_terms_sha256: string }>(
+      "select commercial_terms_sha256 from provider_offers where id = $1",
+      [offer!.id],
+    );
+    expect(version3!.commercial_terms_sha256).not.toBe(offer!.commercial_terms_sha256);
+    expect(await sha256Hex(canonical(repriced))).toBe(version3!.commercial_terms_sha256);
+    expect(
+      await sqlRows("select version from provider_offer_versions where offer_id = $1 order by version", [offer!.id]),
+    ).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+
+    // A draft cannot be paused (409 on its page); an active one can, and then shows no edit form.
+    expect(await expectPage(await request("POST", `/console/offers/${offer!.id}/pause`, session.token), 409)).toContain(
+      "Only an active offer can be paused",
+    );
+    await sqlRows("update provider_offers set status = 'active', activated_at = now() where id = $1", [offer!.id]);
+    const paused = await expectPage(await request("POST", `/console/offers/${offer!.id}/pause`, session.token), 200);
+    expect(paused).toContain("The offer is paused.");
+    expect(paused).not.toContain("Save a new version");
+    const [state] = await sqlRows<{ status: string }>("select status from provider_offers where id = $1", [offer!.id]);
+    expect(state!.status).toBe("paused");
+
+    const list = await expectPage(await request("GET", `/console/claims/${claimId}/offers`, session.token), 200);
+    expect(list).toContain(`href="${OWN_ORIGIN}/console/offers/${offer!.id}"`);
+  });
+
+  it("keeps another account's offers and claims out of reach (404), and refuses cross-site posts (403)", async () => {
+    const { accountId, email } = await insertAccount();
+    const owner = await insertSession({ accountId, email });
+    const { claimId, domain } = await insertVerifiedClaim({ accountId });
+    await expectPage(
+      await request("POST", `/console/claims/${claimId}/offers`, owner.token, SAME_ORIGIN, offerFields(domain)),
+      200,
+    );
+    const [offer] = await sqlRows<{ id: string; version: number }>(
+      "select id, version from provider_offers where claim_id = $1",
+      [claimId],
+    );
+    const stranger = await insertSession();
+    for (const [method, path] of [
+      ["GET", `/console/claims/${claimId}/offers`],
+      ["GET", `/console/claims/${claimId}/offers/new`],
+      ["POST", `/console/claims/${claimId}/offers`],
+      ["GET", `/console/offers/${offer!.id}`],
+      ["POST", `/console/offers/${offer!.id}`],
+      ["POST", `/console/offers/${offer!.id}/pause`],
+    ] as const) {
+      const page = await expectPage(await request(method, path, stranger.token, SAME_ORIGIN, offerFields(domain)), 404);
+      expect(page, `${method} ${path}`).not.toContain(domain);
+    }
+    const crossSite = { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" };
+    for (const path of [
+      `/console/claims/${claimId}/offers`,
+      `/console/offers/${offer!.id}`,
+      `/console/offers/${offer!.id}/pause`,
+    ]) {
+      await expectPage(
+        await request("POST", path, owner.token, crossSite, offerFields(domain, { name: "Changed" })),
+        403,
+      );
+    }
+    await expectPage(await request("GET", `/console/offers/${offer!.id}`, undefined), 401);
+    expect(await sqlRows("select id, version from provider_offers where claim_id = $1", [claimId])).toEqual([offer]);
+  });
+});

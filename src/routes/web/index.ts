@@ -14,6 +14,8 @@ import { registerConsoleClaimPage } from "./console-claim-page.ts";
 import { registerConsoleConfirmPages } from "./console-confirm-pages.ts";
 import { registerConsoleDemandPage } from "./console-demand-page.ts";
 import { registerConsoleHomePage } from "./console-home-page.ts";
+import { registerConsoleOfferPage } from "./console-offer-page.ts";
+import { registerConsoleOffersPage } from "./console-offers-page.ts";
 import { registerHomePage } from "./home-page.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
@@ -41,6 +43,8 @@ export function createWebGroup(): RouteGroup {
   registerConsoleClaimPage(pages);
   registerConsoleConfirmPages(pages);
   registerConsoleDemandPage(pages);
+  registerConsoleOffersPage(pages);
+  registerConsoleOfferPage(pages);
   registerApiReference(pages);
   registerPrivacyPage(pages);
   siteRoutes.route("/", pages);

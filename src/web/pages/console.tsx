@@ -407,8 +407,12 @@ export function ClaimPage({ origin, view, challenge, issuedKey, notice }: ClaimP
 
           {view.verified_and_fresh ? (
             <>
-              <h2 id="reports-heading">Reports</h2>
+              <h2 id="reports-heading">Offers and reports</h2>
               <ul>
+                <li>
+                  <a href={`${origin}${CONSOLE_PATHS.offers(claim.id)}`}>Offers of {claim.domain}</a>: create, edit
+                  drafts, pause.
+                </li>
                 <li>
                   <a href={`${origin}${CONSOLE_PATHS.demand(claim.id)}`}>Demand for {claim.domain}</a>: how often
                   agents' searches returned and chose it.
