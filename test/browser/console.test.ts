@@ -72,7 +72,7 @@ describe("the provider console", () => {
     await page.close();
   });
 
-  it("signs in by mail, claims a domain, verifies it by DNS, shows the key once, reads demand, rotates it, revokes, signs out", async () => {
+  it("signs in by mail, claims a domain, verifies it by DNS, shows the key once, reads demand, makes an offer, rotates the key, revokes, signs out", async () => {
     const watch = await openPage();
     const { page } = watch;
     const email = `console-${Date.now().toString(36)}@example.com`;
@@ -151,6 +151,31 @@ describe("the provider console", () => {
     expect(new URL(page.url()).searchParams.get("days")).toBe("7");
     expect(await page.locator("#surfaces-heading ~ table tbody tr").count()).toBe(4);
     await expectGoodPage(watch, "console-demand");
+    await page.goto(claimPage);
+
+    // An offer: created as a draft, edited into version 2, its terms hash shown with the text it hashes.
+    await submitAndLoad(page, () => page.getByRole("link", { name: `Offers of ${domain}` }).click());
+    await expectGoodPage(watch, "console-offers-empty");
+    await submitAndLoad(page, () => page.getByRole("link", { name: "New offer" }).click());
+    await page.locator("#offer-name").fill("Book a demo");
+    await page.locator("#offer-summary").fill("A 30-minute demo with an engineer.");
+    await page.locator("#offer-action-type").selectOption("demo");
+    await page.locator("#offer-bounty-cents").fill("500");
+    await page.locator("#offer-action-url").fill(`https://${domain}/demo`);
+    await expectGoodPage(watch, "console-offer-new");
+    expect(await submitAndLoad(page, () => page.getByRole("button", { name: "Create the draft" }).click())).toBe(200);
+    expect(await page.locator(".notice-title").first().textContent()).toBe("Draft created.");
+    const firstHash = await page.locator("#terms-heading + p code").textContent();
+    expect(firstHash).toMatch(/^[0-9a-f]{64}$/);
+    await page.locator("#offer-bounty-cents").fill("700");
+    expect(await submitAndLoad(page, () => page.getByRole("button", { name: "Save a new version" }).click())).toBe(200);
+    expect(await page.locator(".notice-title").first().textContent()).toBe("Version 2 saved.");
+    expect(await page.locator("#terms-heading + p code").textContent()).not.toBe(firstHash);
+    expect(await page.locator("#canonical-terms").inputValue()).toContain('"bounty_cents":700');
+    await expectGoodPage(watch, "console-offer");
+    await submitAndLoad(page, () => page.getByRole("link", { name: "Offers", exact: true }).click());
+    expect(await page.locator("table.stacking tbody tr").count()).toBe(1);
+    await expectGoodPage(watch, "console-offers");
     await page.goto(claimPage);
 
     // Rotation: a confirmation step, then a new key; the old one stops working.
