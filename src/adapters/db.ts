@@ -5,6 +5,7 @@
 import { neon, neonConfig } from "@neondatabase/serverless";
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-http";
+import { PgDialect } from "drizzle-orm/pg-core";
 import * as schema from "../../db/schema/index.ts";
 import type { Config } from "../config.ts";
 import { StoreUnavailableError, watchForSilence } from "./store-availability.ts";
@@ -106,4 +107,20 @@ export function sqlBatchRunner(db: Database): RunSqlBatch {
     const results = await db.batch(queries as [(typeof queries)[number], ...typeof queries]);
     return results.map((result) => result.rows as SqlRow[]);
   };
+}
+
+/**
+ * Runs read statements as one read-only, repeatable-read transaction (one round trip): every
+ * statement sees the same snapshot, so rows read together are consistent with each other and with
+ * the transaction's `now()`. Rows come back keyed by column name.
+ */
+export async function readOnlySnapshot(db: Database, statements: SQL[]): Promise<SqlRow[][]> {
+  const dialect = new PgDialect();
+  const client = db.$client;
+  const queries = statements.map((statement) => {
+    const query = dialect.sqlToQuery(statement);
+    return client.query(query.sql, query.params);
+  });
+  const results = await client.transaction(queries, { isolationLevel: "RepeatableRead", readOnly: true });
+  return results as SqlRow[][];
 }

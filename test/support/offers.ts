@@ -5,8 +5,8 @@
  * operator script calls.
  */
 import { activateOffer, ownerVerifyAcceptance } from "../../src/domain/offers/operator-acts.ts";
-import { keyClient, sessionClient, type TestSession } from "./accounts.ts";
-import { testDatabase } from "./sites.ts";
+import { insertAccount, keyClient, sessionClient, type TestSession } from "./accounts.ts";
+import { sqlRows, testDatabase } from "./sites.ts";
 
 /** A complete, valid offer request for a claim of this domain. */
 export function offerBody(claimId: string | undefined, domain: string, overrides: Record<string, unknown> = {}) {
@@ -106,4 +106,67 @@ export async function activeOffer(
   await operatorVerify(await acceptTerms(claim.key, offer));
   await operatorActivate(offer.id);
   return offer;
+}
+
+/**
+ * A claim of an already indexed domain, written by SQL: verified with its last proof this many
+ * seconds ago (or revoked). For search tests that need offers on chosen organic results.
+ */
+export async function insertClaimOf(
+  domain: string,
+  options: { lastSucceededSecondsAgo?: number; revoked?: boolean } = {},
+): Promise<string> {
+  const { accountId } = await insertAccount();
+  const [claim] = await sqlRows<{ id: string }>(
+    `insert into provider_claims (account_id, site_id, domain, verification_record_name, status, challenge_sha256,
+       challenge_expires_at, verified_at, verification_last_succeeded_at, revoked_at)
+     select $1, s.id, s.domain, '_agent-readiness-challenge.' || s.domain, case when $4 then 'revoked' else 'verified' end,
+       repeat('a', 64), now() + interval '7 days', now() - make_interval(secs => $2), now() - make_interval(secs => $2),
+       case when $4 then now() end
+     from sites s where s.domain = $3
+     returning id`,
+    [accountId, options.lastSucceededSecondsAgo ?? 0, domain, options.revoked ?? false],
+  );
+  if (!claim) throw new Error(`no site ${domain}`);
+  return claim.id;
+}
+
+/** An offer of the claim written by SQL in this status, with its version 1; its id. */
+export async function insertOfferOf(
+  claimId: string,
+  domain: string,
+  status: "draft" | "active" | "paused",
+  bountyCents = 1000,
+): Promise<string> {
+  const id = crypto.randomUUID();
+  const hash = Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+  const terms = [
+    "Try it",
+    "A trial of the product.",
+    "trial",
+    `https://${domain}/trial`,
+    "activated",
+    bountyCents,
+    "usd",
+    "free",
+    "usd",
+    "terms",
+    100_000,
+    30,
+    hash,
+  ];
+  const columns =
+    "name, summary, action_type, action_url, charge_event, bounty_cents, currency, principal_price_mode, principal_currency, billing_mode, terms_credit_limit_cents, terms_period_days, commercial_terms_sha256";
+  await sqlRows(
+    `with offer as (
+       insert into provider_offers (id, claim_id, status, version, activated_at, ${columns})
+       values ($1, $2, $3, 1, case when $3 <> 'draft' then now() end, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       returning *
+     )
+     insert into provider_offer_versions (offer_id, version, ${columns}) select id, version, ${columns} from offer`,
+    [id, claimId, status, ...terms],
+  );
+  return id;
 }
