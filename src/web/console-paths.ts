@@ -16,6 +16,7 @@ export const CONSOLE_PATHS = {
   newOffer: (claimId: string) => `/console/claims/${claimId}/offers/new`,
   offer: (offerId: string) => `/console/offers/${offerId}`,
   pauseOffer: (offerId: string) => `/console/offers/${offerId}/pause`,
+  pilotStatus: (claimId: string) => `/console/claims/${claimId}/pilot-status`,
 } as const;
 
 /** The same paths as Hono route patterns. */
@@ -33,4 +34,5 @@ export const CONSOLE_ROUTES = {
   newOffer: CONSOLE_PATHS.newOffer(":claim_id"),
   offer: CONSOLE_PATHS.offer(":offer_id"),
   pauseOffer: CONSOLE_PATHS.pauseOffer(":offer_id"),
+  pilotStatus: CONSOLE_PATHS.pilotStatus(":claim_id"),
 } as const;

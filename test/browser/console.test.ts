@@ -72,7 +72,7 @@ describe("the provider console", () => {
     await page.close();
   });
 
-  it("signs in by mail, claims a domain, verifies it by DNS, shows the key once, reads demand, makes an offer, rotates the key, revokes, signs out", async () => {
+  it("signs in by mail, claims a domain, verifies it by DNS, shows the key once, reads demand, makes an offer, reads pilot status, rotates the key, revokes, signs out", async () => {
     const watch = await openPage();
     const { page } = watch;
     const email = `console-${Date.now().toString(36)}@example.com`;
@@ -176,6 +176,12 @@ describe("the provider console", () => {
     await submitAndLoad(page, () => page.getByRole("link", { name: "Offers", exact: true }).click());
     expect(await page.locator("table.stacking tbody tr").count()).toBe(1);
     await expectGoodPage(watch, "console-offers");
+    await page.goto(claimPage);
+
+    // Pilot status: the same record the API gives the key, as tables.
+    await submitAndLoad(page, () => page.getByRole("link", { name: `Pilot status of ${domain}` }).click());
+    expect(await page.locator("#offers-heading + table tbody tr").count()).toBe(1);
+    await expectGoodPage(watch, "console-pilot-status");
     await page.goto(claimPage);
 
     // Rotation: a confirmation step, then a new key; the old one stops working.

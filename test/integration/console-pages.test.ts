@@ -445,3 +445,38 @@ describe("offers on the console", () => {
     expect(await sqlRows("select id, version from provider_offers where claim_id = $1", [claimId])).toEqual([offer]);
   });
 });
+
+describe("pilot status on the console", () => {
+  it("shows the owner's claim's pilot status with its offers, and is a 404 page for another's or a stale claim", async () => {
+    const { accountId, email } = await insertAccount();
+    const session = await insertSession({ accountId, email });
+    const { claimId, domain } = await insertVerifiedClaim({ accountId });
+    await expectPage(
+      await request("POST", `/console/claims/${claimId}/offers`, session.token, SAME_ORIGIN, {
+        name: "Start a trial",
+        summary: "Fourteen days free.",
+        action_type: "trial",
+        action_url: `https://${domain}/trial`,
+        charge_event: "activated",
+        bounty_cents: "250",
+        principal_price_mode: "free",
+      }),
+      200,
+    );
+    const page = await expectPage(await request("GET", `/console/claims/${claimId}/pilot-status`, session.token), 200);
+    const text = page.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain(`Pilot status of ${domain}`);
+    expect(text).toContain("Start a trial draft 1 250 no no no");
+    expect(text).toContain("No handoffs observed yet.");
+
+    const other = await insertVerifiedClaim();
+    await expectPage(await request("GET", `/console/claims/${other.claimId}/pilot-status`, session.token), 404);
+    const staleOwner = await insertAccount();
+    const staleSession = await insertSession(staleOwner);
+    const stale = await insertVerifiedClaim({ accountId: staleOwner.accountId, lastSucceededSecondsAgo: 604_800 });
+    expect(
+      await expectPage(await request("GET", `/console/claims/${stale.claimId}/pilot-status`, staleSession.token), 404),
+    ).toContain("no longer verified and fresh");
+    await expectPage(await request("GET", `/console/claims/${claimId}/pilot-status`, undefined), 401);
+  });
+});

@@ -16,6 +16,7 @@ import { registerConsoleDemandPage } from "./console-demand-page.ts";
 import { registerConsoleHomePage } from "./console-home-page.ts";
 import { registerConsoleOfferPage } from "./console-offer-page.ts";
 import { registerConsoleOffersPage } from "./console-offers-page.ts";
+import { registerConsolePilotStatusPage } from "./console-pilot-status-page.ts";
 import { registerHomePage } from "./home-page.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
@@ -45,6 +46,7 @@ export function createWebGroup(): RouteGroup {
   registerConsoleDemandPage(pages);
   registerConsoleOffersPage(pages);
   registerConsoleOfferPage(pages);
+  registerConsolePilotStatusPage(pages);
   registerApiReference(pages);
   registerPrivacyPage(pages);
   siteRoutes.route("/", pages);

@@ -414,6 +414,10 @@ export function ClaimPage({ origin, view, challenge, issuedKey, notice }: ClaimP
                   drafts, pause.
                 </li>
                 <li>
+                  <a href={`${origin}${CONSOLE_PATHS.pilotStatus(claim.id)}`}>Pilot status of {claim.domain}</a>: the
+                  claim, its offers and their commercial evidence, observed handoffs.
+                </li>
+                <li>
                   <a href={`${origin}${CONSOLE_PATHS.demand(claim.id)}`}>Demand for {claim.domain}</a>: how often
                   agents' searches returned and chose it.
                 </li>
