@@ -91,6 +91,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.error(`${error.code}: ${error.message}`);
       process.exit(1);
     }
-    throw error;
+    // A database that cannot be reached or refuses the credentials: say so in one line.
+    const cause = (error as { cause?: unknown }).cause;
+    console.error(`DATABASE_ERROR: ${cause instanceof Error ? cause.message : String(error)}`);
+    process.exit(1);
   }
 }

@@ -112,6 +112,10 @@ async function main() {
   console.log(
     `DNS zone: ${stack.dnsZoneUrl}/records (PUT {name, type, value} to add a record; DoH at ${stack.dohUrl})`,
   );
+  // The operator commands (scripts/operator.ts) reach this database the way migrations do.
+  console.log(
+    `operator: DATABASE_URL=${stack.databaseUrl} DATABASE_LOCAL_HTTP=true OPERATOR=<name> npm run operator -- list-pending`,
+  );
 }
 
 process.on("SIGINT", () => stopAll(130));

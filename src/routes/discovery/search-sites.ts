@@ -6,6 +6,7 @@ import type { SearchSurface } from "../../domain/search-receipts/receipt-constan
 import type { AppEnv } from "../../http/context.ts";
 import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
+import { PublicProviderOfferSchema } from "../provider/offer-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import {
   ActionInterestSidecarSchema,
@@ -73,8 +74,9 @@ export const SearchResponseSchema = z
     search_id: z.string().openapi({ description: "The query-free receipt; empty when none was recorded" }),
     results: z.array(SiteSchema),
     paid_offers_available: z.boolean(),
-    paid_offers: z.array(z.object({}).catchall(z.unknown())).openapi({
-      description: "Disclosed provider offers, never part of results, score, total or ordering",
+    paid_offers: z.array(PublicProviderOfferSchema).openapi({
+      description:
+        "Offers disclosed to this committed receipt: active offers of verified and fresh claims whose domain is among these results; never part of results, score, total or ordering",
     }),
     action_interest: ActionInterestSidecarSchema,
     total: z
@@ -99,7 +101,7 @@ export const searchSitesRoute = createRoute({
   tags: ["discovery"],
   summary: "Search the index: organic results by agentic_score, with a query-free receipt",
   description:
-    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. 240 per hour per client, counted once the parameters are valid; never cached. HEAD checks the parameters and answers the headers only: it runs no search, records no receipt and spends no quota.",
+    "Every word of `q` must match the name, description or domain (stemmed; words of 3+ letters also as prefixes). Organic order: an exact domain match first, then `agentic_score` descending, ties broken by a hash of the domain; nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. Only after that receipt committed, `paid_offers` discloses (and records the disclosure of) the active offers of verified and fresh provider claims whose domain is among this page's results; results, order, total and scores are computed before and apart from them. 240 per hour per client, counted once the parameters are valid; never cached. HEAD checks the parameters and answers the headers only: it runs no search, records no receipt and spends no quota.",
   // Public: the spec's Authentication lists it under "none".
   security: [],
   request: {

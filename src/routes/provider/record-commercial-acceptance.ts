@@ -94,7 +94,7 @@ const IdempotencyHeaderSchema = z.object({
     .string()
     .optional()
     .openapi({
-      param: { name: "Idempotency-Key", in: "header", required: true },
+      param: { in: "header", required: true },
       description:
         "Required: 8 to 128 characters, ^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$, scoped to the key's claim. The same key with the same body replays the stored answer; with another body, 409.",
     }),
