@@ -1,5 +1,6 @@
 export * from "./accounts.ts";
 export * from "./crawl-requests.ts";
+export * from "./demand.ts";
 export * from "./offers.ts";
 export * from "./score-history.ts";
 export * from "./search-postings.ts";

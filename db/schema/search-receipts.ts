@@ -60,8 +60,8 @@ export const searchReceipts = pgTable(
 /**
  * The organic results a search returned, with their absolute positions (1 = first). The search's
  * surface, topic, synthetic flag and times are repeated on each result (written in the same
- * transaction, so equal to the receipt's): a provider's demand is then one index-only range scan
- * of its domain (docs/demand.md, "Performance"), not one receipt lookup per result.
+ * transaction, so equal to the receipt's): the trigger that keeps the daily demand rows reads
+ * them from the inserted rows alone, and the purge's guard finds each row's own expiry.
  */
 export const searchReceiptResults = pgTable(
   "search_receipt_results",
@@ -83,16 +83,7 @@ export const searchReceiptResults = pgTable(
     primaryKey({ name: "search_receipt_results_pk", columns: [table.searchId, table.domain] }),
     unique("search_receipt_results_position").on(table.searchId, table.position),
     check("search_receipt_results_position_positive", sql`${table.position} >= 1`),
-    // Every column demand reads, so its scan of one domain never visits the table.
-    index("search_receipt_results_demand").on(
-      table.domain,
-      table.createdAt,
-      table.expiresAt,
-      table.synthetic,
-      table.surface,
-      table.topic,
-      table.position,
-    ),
+    index("search_receipt_results_domain").on(table.domain),
   ],
 );
 

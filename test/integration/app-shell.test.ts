@@ -51,7 +51,15 @@ describe("GET /api/v1/ (descriptor)", () => {
       expect(body.ai_plugin_manifest).toBe("http://svc.test/.well-known/ai-plugin.json");
       expect(body.mcp_endpoint).toBe("http://svc.test/mcp");
       expect(body.provider_exchange).toEqual(PROVIDER_EXCHANGE_POLICY);
-      expect(Object.keys(body.provider_exchange as object)).toHaveLength(15);
+      // The spec's 15 constants, then the 4 demand values it leaves to us (docs/demand.md).
+      expect(Object.keys(body.provider_exchange as object)).toHaveLength(19);
+      expect(body.provider_exchange).toMatchObject({
+        provider_demand_privacy_threshold_receipts: 20,
+        provider_demand_result_selection_receipt_threshold: 20,
+        provider_demand_action_interest_receipt_threshold: 20,
+        provider_demand_action_interest_cohort: "source_search_in_window",
+        provider_demand_retention_days: 30,
+      });
       expect((body.endpoints as Record<string, string>).getIndexDescriptor).toMatch(/^GET \/: /);
       for (const key of ["name", "description", "version_policy", "auth", "rate_limit"]) expect(body[key]).toBeTruthy();
     }

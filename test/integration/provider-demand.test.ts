@@ -236,11 +236,11 @@ describe("GET /provider/demand: the answer", () => {
     expect(demand.demand_topics).toEqual([]);
   });
 
-  it("counts the inclusive lookback: days = 1 is the last 24 hours, days = 30 the whole retention", async () => {
+  it("counts whole UTC days: days = 1 is today, days = 30 today and the 29 days before", async () => {
     const claim = await newClaim();
-    await insertReceipts({ domain: claim.domain, count: 2, ageSeconds: 3600 });
-    await insertReceipts({ domain: claim.domain, count: 3, ageSeconds: DAY_SECONDS + 3600 });
-    await insertReceipts({ domain: claim.domain, count: 4, ageSeconds: 29 * DAY_SECONDS + 3600 });
+    await insertReceipts({ domain: claim.domain, count: 2, ageSeconds: 0 });
+    await insertReceipts({ domain: claim.domain, count: 3, ageSeconds: DAY_SECONDS });
+    await insertReceipts({ domain: claim.domain, count: 4, ageSeconds: 29 * DAY_SECONDS });
     const counts: Record<string, number> = {};
     for (const days of [1, 2, 29, 30]) {
       counts[days] = (await demandOk(claim.key, `?days=${days}`)).summary.search_receipts;
@@ -257,7 +257,7 @@ describe("GET /provider/demand: no differencing", () => {
     await insertReceipts({
       domain: claim.domain,
       count: 3,
-      ageSeconds: 10 * DAY_SECONDS + 600,
+      ageSeconds: 10 * DAY_SECONDS,
       topic: "weather",
       selections: 3,
       interests: 3,
@@ -397,6 +397,28 @@ describe("GET /provider/demand: statuses", () => {
   });
 });
 
+describe("the daily rows", () => {
+  it("count every one of many concurrent searches exactly once, and never a synthetic one", async () => {
+    const t = uniqueToken();
+    const domains = [`a-${t}.example`, `b-${t}.example`, `c-${t}.example`];
+    await insertSites(domains.map((domain, index) => ({ domain, name: `${t} payments`, agenticScore: 90 - index })));
+    const searches = await Promise.all(
+      Array.from({ length: 16 }, (_, index) =>
+        searchOk(asClient(), { q: `${t} payments` }, index % 4 === 3 ? { "X-SVC-Synthetic": "true" } : {}),
+      ),
+    );
+    for (const search of searches) expect(search.receipt_recorded).toBe(true);
+    const rows = await sqlRows<{ domain: string; results: number; position_sum: number; topic: string }>(
+      `select domain, sum(results)::int as results, sum(position_sum)::int as position_sum, min(topic) as topic
+         from demand_daily where domain = any($1) group by domain order by domain`,
+      [domains],
+    );
+    expect(rows).toEqual(
+      domains.map((domain, index) => ({ domain, results: 12, position_sum: 12 * (index + 1), topic: "payments" })),
+    );
+  });
+});
+
 describe("the query is never stored", () => {
   it("leaves a searched string in no table, no log line and no Redis key, on every surface", async () => {
     const t = uniqueToken();
@@ -502,12 +524,16 @@ describe("the retention purge", () => {
   it("purges in bounded batches: one call deletes at most its limit per table", async () => {
     const domain = `batch-${uniqueToken()}.example`;
     const expired = await insertReceipts({ domain, count: 7, ageSeconds: 31 * DAY_SECONDS });
+    const daily = () => sqlRows("select day from demand_daily where domain = $1", [domain]);
+    expect(await daily()).toHaveLength(1);
     const [first] = await sqlRows<{ deleted: number }>(
       "select deleted::int from retention_purge(2) where table_name = 'search_receipts'",
     );
     expect(first?.deleted).toBeLessThanOrEqual(2);
     await runPurge();
     expect(await remaining(expired)).toMatchObject({ receipts: 0, results: 0 });
+    // Its day is past every window: the daily row goes too.
+    expect(await daily()).toEqual([]);
   });
 
   it("is the only way anything leaves: updates, deletes and truncates of receipts are refused", async () => {

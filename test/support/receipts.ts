@@ -10,7 +10,11 @@ export interface ReceiptBatch {
   /** The domain each receipt returned (one result per receipt). */
   domain: string;
   count: number;
-  /** How long ago the searches happened; expired once past 30 days. Default 60 s. */
+  /**
+   * How long ago the searches happened (default 0: now). Demand counts by UTC day, so a case
+   * that depends on the day uses whole days (the same time of day, that many days back); past
+   * 30 days a receipt has expired.
+   */
   ageSeconds?: number;
   surface?: "web" | "rest" | "mcp";
   topic?: string;
@@ -54,7 +58,7 @@ export async function insertReceipts(batch: ReceiptBatch): Promise<string[]> {
     [
       batch.domain,
       batch.count,
-      batch.ageSeconds ?? 60,
+      batch.ageSeconds ?? 0,
       batch.surface ?? "rest",
       batch.synthetic ?? false,
       batch.topic ?? "other",

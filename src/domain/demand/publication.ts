@@ -2,8 +2,8 @@
  * What a demand answer may publish: the thresholds and the no-differencing rule (docs/demand.md,
  * "The no-differencing rule"). Pure functions over day series, so every case is unit tested.
  *
- * A series is one figure's count per day of lookback: series[0] counts the last 24 hours,
- * series[d] the 24 hours before that, up to DEMAND_MAX_DAYS. The window `days = k` covers
+ * A series is one figure's count per UTC day of lookback: series[0] counts today so far,
+ * series[d] the day d days before, up to DEMAND_MAX_DAYS. The window `days = k` covers
  * series[0..k-1]; windows are nested, so two windows of one figure differ by whole older days.
  *
  * Rule 1 (windows): a thresholded figure is published for window k only if its count reaches
@@ -36,8 +36,10 @@ export function publishedInWindow(
   maxDays: number,
 ): number | null {
   let lastPublished: number | null = null;
+  // The largest window's count, then each smaller one by taking its oldest day away.
+  let count = windowCount(series, maxDays);
   for (let window = maxDays; window >= days; window--) {
-    const count = windowCount(series, window);
+    if (window < maxDays) count -= series[window] ?? 0;
     let published: number | null = null;
     if (count >= threshold) {
       if (lastPublished === null || lastPublished === count || lastPublished - count >= threshold) {

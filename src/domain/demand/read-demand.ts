@@ -27,26 +27,15 @@ import { DEMAND_TOPICS, type DemandTopic } from "./topics.ts";
 export const DEMAND_EVIDENCE_SCOPE =
   "authenticated_claim_domain_only: aggregate counts of retained, non-synthetic receipts that returned this claim's domain; no individual receipt, query, identity or search id";
 
-/** The lookback's day of a row: 0 for the last 24 hours, up to DEMAND_MAX_DAYS - 1. */
-const dayOf = (createdAt: SQL) =>
-  sql`least(greatest(floor(extract(epoch from (now() - ${createdAt})) / 86400), 0), ${DEMAND_MAX_DAYS - 1})::int`;
-/** Retained, inside the longest window: what any answer may count (now() is the batch's). */
-const live = (alias: string) =>
-  sql.raw(
-    `${alias}.created_at > now() - interval '${DEMAND_MAX_DAYS} days' and ${alias}.expires_at > now() and not ${alias}.synthetic`,
-  );
+/** Today's UTC date, by the database's clock (the batch's now()). */
+const TODAY = sql.raw("(now() at time zone 'UTC')::date");
 
-interface ResultRow {
+interface DailyRow {
   day: number;
   surface: string;
   topic: string;
   results: number;
   position_sum: number | string;
-}
-interface SelectionRow {
-  day: number;
-  surface: string;
-  topic: string;
   selections: number;
 }
 interface InterestRow {
@@ -94,21 +83,17 @@ const surfaceKey = (surface: string) => `surface:${surface}`;
 const topicKey = (topic: string) => `topic:${topic}`;
 const actionKey = (actionType: string) => `action:${actionType}`;
 
-function collect(results: ResultRow[], selections: SelectionRow[], interests: InterestRow[]): DemandSeries {
+function collect(daily: DailyRow[], interests: InterestRow[]): DemandSeries {
   const series: DemandSeries = {
     results: new SeriesMap(),
     positions: new SeriesMap(),
     selections: new SeriesMap(),
     interests: new SeriesMap(),
   };
-  for (const row of results) {
+  for (const row of daily) {
     for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic)]) {
       series.results.of(key).add(row.day, Number(row.results));
       series.positions.of(key).add(row.day, Number(row.position_sum));
-    }
-  }
-  for (const row of selections) {
-    for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic)]) {
       series.selections.of(key).add(row.day, Number(row.selections));
     }
   }
@@ -245,6 +230,43 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
 
 export type DemandAnalytics = ReturnType<typeof demandFromSeries>;
 
+/**
+ * The two queries demand is computed from, for one domain: its daily rows (returned results,
+ * positions, selections) and its daily interests, for the UTC days today and the 29 before, as
+ * lookback days (0 = today). Run them in one batch: one transaction, one snapshot, one now().
+ * A window of whole UTC days never holds an expired row: the oldest day it can reach, today - 29,
+ * began after now - 30 days, so every receipt of it is still live.
+ */
+export function demandQueries(domain: string): [SQL, SQL] {
+  return [
+    sql`
+      select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.results, d.position_sum, d.selections
+        from demand_daily d
+       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`,
+    sql`
+      select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.action_type, d.interests
+        from demand_daily_interests d
+       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`,
+  ];
+}
+
+/** `demandQueries` as statements of a batch. */
+export function demandStatements(db: Database, domain: string) {
+  const [daily, interests] = demandQueries(domain);
+  return [db.execute(daily), db.execute(interests)] as const;
+}
+
+type StatementResult = { rows: unknown[] };
+
+/** The answer for a window from the rows of `demandStatements`. */
+export function demandFromRows(
+  [daily, interests]: readonly [StatementResult, StatementResult],
+  domain: string,
+  days: number,
+): DemandAnalytics {
+  return demandFromSeries(collect(daily.rows as DailyRow[], interests.rows as InterestRow[]), domain, days);
+}
+
 /** Reads the window's demand of the key's claim domain; 404 when the claim stopped being fresh. */
 export async function readDemand({
   ctx,
@@ -258,35 +280,13 @@ export async function readDemand({
 }): Promise<{ demand: DemandAnalytics; evidence_scope: string }> {
   const domain = actor.domain;
   // One batch, one transaction: the claim and every count see the same snapshot and now().
-  const [claimResult, resultRows, selectionRows, interestRows] = await ctx.db.batch([
+  const [claimResult, ...rows] = await ctx.db.batch([
     ctx.db.execute(sql`select * from provider_claims where id = ${actor.claimId}`),
-    ctx.db.execute(sql`
-      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic,
-             count(*)::int as results, sum(r.position)::bigint as position_sum
-        from search_receipt_results r
-       where r.domain = ${domain} and ${live("r")}
-       group by 1, 2, 3`),
-    ctx.db.execute(sql`
-      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, count(*)::int as selections
-        from result_selections s
-        join search_receipt_results r on r.search_id = s.search_id and r.domain = s.domain
-       where s.domain = ${domain} and ${live("r")} and s.expires_at > now() and not s.synthetic
-       group by 1, 2, 3`),
-    ctx.db.execute(sql`
-      select ${dayOf(sql.raw("r.created_at"))} as day, r.surface, r.topic, a.action_type, count(*)::int as interests
-        from action_interest_receipts a
-        join search_receipt_results r on r.search_id = a.search_id and r.domain = a.domain
-       where a.domain = ${domain} and ${live("r")} and a.expires_at > now()
-       group by 1, 2, 3, 4`),
+    ...demandStatements(ctx.db, domain),
   ]);
   const claim = claimResult.rows[0] as ClaimRow | undefined;
   if (!claim || claim.domain !== domain || !isVerifiedAndFresh(claim, ctx.now)) {
     throw new DomainError("not_found", "CLAIM_NOT_FRESH", "The claim of this key is no longer verified and fresh.");
   }
-  const series = collect(
-    resultRows.rows as unknown as ResultRow[],
-    selectionRows.rows as unknown as SelectionRow[],
-    interestRows.rows as unknown as InterestRow[],
-  );
-  return { demand: demandFromSeries(series, domain, days), evidence_scope: DEMAND_EVIDENCE_SCOPE };
+  return { demand: demandFromRows(rows, domain, days), evidence_scope: DEMAND_EVIDENCE_SCOPE };
 }

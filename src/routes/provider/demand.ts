@@ -40,7 +40,7 @@ const DemandQuerySchema = z.strictObject({
     .default(DEMAND_DEFAULT_DAYS)
     .openapi({
       param: { name: "days", in: "query" },
-      description: `Inclusive lookback in days (${DEMAND_MIN_DAYS} to ${DEMAND_MAX_DAYS}, default ${DEMAND_DEFAULT_DAYS}): the last days × 24 hours`,
+      description: `Inclusive lookback in days (${DEMAND_MIN_DAYS} to ${DEMAND_MAX_DAYS}, default ${DEMAND_DEFAULT_DAYS}) in whole UTC days: 1 is today so far, 30 is today and the 29 days before`,
     }),
 });
 
@@ -135,7 +135,7 @@ export const demandRoute = createRoute({
   tags: ["provider"],
   summary: "Privacy-thresholded demand for the key's own claim domain",
   description: [
-    "Aggregate organic demand for the authenticated claim's domain only (the caller cannot choose the domain), over the last `days` × 24 hours of retained receipts (30-day retention); synthetic traffic is excluded and no individual receipt, query or identity is returned.",
+    "Aggregate organic demand for the authenticated claim's domain only (the caller cannot choose the domain), over `days` whole UTC days up to now (1: today so far) of retained receipts (30-day retention); synthetic traffic is excluded and no individual receipt, query or identity is returned.",
     `Topic and action-type rows below ${TOPIC_RECEIPT_THRESHOLD} receipts are omitted; selection counts below ${RESULT_SELECTION_RECEIPT_THRESHOLD} and action-interest counts below ${ACTION_INTEREST_RECEIPT_THRESHOLD} are null with their *_suppressed flag true.`,
     "No differencing: two windows of one figure are either equal or differ by at least its threshold, and the summary minus the visible rows of a family is 0 or at least the threshold; more is suppressed where needed (docs/demand.md).",
     "Cache-Control: private, no-store. 240 per hour per key, counted apart from pilot status. 404 when the claim is no longer verified and fresh; 500 when the demand query fails; 503 when keys cannot be checked.",
@@ -149,10 +149,17 @@ export const demandRoute = createRoute({
   },
 });
 
-/** A failed demand query is the interface's 500; a lost store stays 503 and a domain answer stays itself. */
-function demandQueryFailed(error: unknown): unknown {
-  if (error instanceof DomainError || error instanceof HttpProblem || storeUnavailableProblem(error)) return error;
-  console.error("demand query failed", error instanceof Error ? error.message : "unknown error");
+/**
+ * What a failed demand read answers: the interface's 500 `DEMAND_QUERY_FAILED` for a query that
+ * failed; a lost database stays 503 and a domain answer (404) stays itself.
+ */
+export function demandQueryFailed(error: unknown): unknown {
+  if (error instanceof DomainError || error instanceof HttpProblem) return error;
+  const unavailable = storeUnavailableProblem(error);
+  if (unavailable) return unavailable;
+  // The driver's cause only: drizzle's own message repeats the statement and its parameters.
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  console.error("demand query failed:", cause instanceof Error ? `${cause.name}: ${cause.message}` : "no cause given");
   return new HttpProblem(
     500,
     "DEMAND_QUERY_FAILED",
