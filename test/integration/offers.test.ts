@@ -5,6 +5,7 @@
  * verification and activation, and the shared security cases of every route.
  */
 import { describe, expect, it } from "vitest";
+import { recordCheckFailure } from "../../src/domain/claims/ownership-check.ts";
 import {
   insertSession,
   insertVerifiedClaim,
@@ -25,7 +26,7 @@ import {
   termsAcceptance,
 } from "../support/offers.ts";
 import { runSecurityCases } from "../support/security-cases.ts";
-import { sqlRows } from "../support/sites.ts";
+import { sqlRows, testDatabase } from "../support/sites.ts";
 import { asClient, expectInvalid, expectProblem } from "../support/worker.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -290,6 +291,21 @@ describe("claim revocation", () => {
     expect(byId.get(draft.id)).toMatchObject({ status: "draft" });
     for (const row of rows) expect(row.revoked_at).not.toBeNull();
     await expect(operatorActivate(draft.id)).rejects.toThrow(/cannot be activated/);
+  });
+});
+
+describe("the third failed ownership check", () => {
+  it("revokes the claim with its offers in the same statement", async () => {
+    const claim = await ownedClaim();
+    const active = await activeOffer(claim);
+    const ctx = { db: testDatabase(), now: new Date() };
+    for (let failure = 1; failure <= 3; failure++) await recordCheckFailure(ctx, claim.claimId);
+    const [row] = await sqlRows<{ status: string; revoked_at: string | null }>(
+      "select status, revoked_at from provider_offers where id = $1",
+      [active.id],
+    );
+    expect(row?.status).toBe("paused");
+    expect(row?.revoked_at).not.toBeNull();
   });
 });
 
