@@ -10,11 +10,12 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { createGroups } from "../../src/routes/groups.ts";
-import { insertVerifiedClaim, keyClient } from "../support/accounts.ts";
+import { insertSession, insertVerifiedClaim, keyClient, OWN_ORIGIN, sessionClient } from "../support/accounts.ts";
 import worker from "../support/all-in-one-jobs.ts";
 import { startTestFaultProxy, type TestFaultProxy } from "../support/fault-proxy.ts";
 import { DAY_SECONDS, insertReceipts } from "../support/receipts.ts";
 import { searchOk } from "../support/search.ts";
+import { runSecurityCases } from "../support/security-cases.ts";
 import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, awayFromWindowEdge, expectInvalid, expectProblem, newClientIp } from "../support/worker.ts";
 
@@ -333,6 +334,45 @@ describe("GET /provider/demand: no differencing", () => {
     const remainder = (demand.summary.result_selections ?? 0) - visible;
     expect(remainder === 0 || remainder >= 20).toBe(true);
   });
+});
+
+describe("GET /provider/demand: the key", () => {
+  let ownDomain = "";
+  let otherDomain = "";
+  const client = asClient();
+  runSecurityCases(
+    {
+      name: "GET /api/v1/provider/demand",
+      scheme: "provider_key",
+      mutation: false,
+      okStatus: 200,
+      staleStatus: 404,
+      async setup() {
+        const owner = await insertSession();
+        const own = await insertVerifiedClaim({ accountId: owner.accountId });
+        ownDomain = own.domain;
+        await insertReceipts({ domain: own.domain, count: 20 });
+        const rotated = await sessionClient(owner.token)(`/api/v1/provider/claims/${own.claimId}/keys/rotate`, {
+          method: "POST",
+        });
+        const { provider_key: valid } = (await rotated.json()) as { provider_key: string };
+        const other = await insertVerifiedClaim();
+        otherDomain = other.domain;
+        const stale = await insertVerifiedClaim({ lastSucceededSecondsAgo: 604_800 });
+        return { valid, revoked: own.key, otherOwner: other.key, stale: stale.key };
+      },
+      send: (headers) => client("/api/v1/provider/demand", { headers }),
+      async expectOtherOwner(response) {
+        // Another claim's key reads its own domain's demand, never this one's.
+        expect(response.status).toBe(200);
+        const { demand } = (await response.json()) as DemandBody;
+        expect(demand.domain).toBe(otherDomain);
+        expect(demand.domain).not.toBe(ownDomain);
+        expect(demand.summary.search_receipts).toBe(0);
+      },
+    },
+    { ownOrigin: OWN_ORIGIN },
+  );
 });
 
 describe("GET /provider/demand: statuses", () => {
