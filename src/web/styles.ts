@@ -116,6 +116,7 @@ code.url{word-break:break-all}
 .chart svg{display:block;width:100%;max-width:30rem;height:auto}
 .chart figcaption{font-size:.92rem;color:var(--muted)}
 textarea.snippet{display:block;width:100%;margin:.25rem 0 .75rem;font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
+form.stack label{display:block;margin-bottom:.25rem}form.stack input[type=email]{width:100%;max-width:28rem}
 .status-offer-active{color:#14532d;background:#dcfce7}.status-offer-draft{color:#1e3a8a;background:#dbeafe}.status-offer-paused{color:#374151;background:#e5e7eb}
 .offer-form textarea{width:100%}.offer-form .field{margin:.6rem 0}.offer-form>.field input{width:100%}
 .status-verified{color:#14532d;background:#dcfce7}.status-pending{color:#78350f;background:#fef3c7}.status-revoked{color:#374151;background:#e5e7eb}
