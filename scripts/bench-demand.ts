@@ -247,8 +247,13 @@ async function main() {
     ] as const) {
       for (const benchClass of classes) {
         const times: number[] = [];
+        const best = new Map<string, number>();
         for (let run = 0; run < RUNS; run++) {
-          for (const { domain } of benchClass.domains) times.push(await timer(domain, benchClass.days));
+          for (const { domain } of benchClass.domains) {
+            const ms = await timer(domain, benchClass.days);
+            times.push(ms);
+            best.set(domain, Math.min(best.get(domain) ?? Number.POSITIVE_INFINITY, ms));
+          }
         }
         times.sort((a, b) => a - b);
         const p50 = percentile(times, 50);
@@ -256,8 +261,10 @@ async function main() {
         const max = times[times.length - 1] ?? 0;
         const ok = p99 <= TARGET_P99_MS;
         failed ||= !ok;
+        // Each domain's fastest of its runs: what it costs when the machine's other work lets it run.
+        const bestTimes = [...best.values()].sort((a, b) => a - b);
         log(
-          `${how}, ${benchClass.name}: n=${times.length} p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms ${ok ? "ok" : `MISSED (target p99 <= ${TARGET_P99_MS} ms)`}`,
+          `${how}, ${benchClass.name}: n=${times.length} p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms ${ok ? "ok" : `MISSED (target p99 <= ${TARGET_P99_MS} ms)`}; best of ${RUNS} per domain: p50 ${percentile(bestTimes, 50).toFixed(1)} ms, p99 ${percentile(bestTimes, 99).toFixed(1)} ms`,
         );
       }
     }

@@ -30,19 +30,21 @@ export const DEMAND_EVIDENCE_SCOPE =
 /** Today's UTC date, by the database's clock (the batch's now()). */
 const TODAY = sql.raw("(now() at time zone 'UTC')::date");
 
+/** One grouping-set row: exactly one of surface and topic is set. */
 interface DailyRow {
   day: number;
-  surface: string;
-  topic: string;
+  surface: string | null;
+  topic: string | null;
   results: number;
   position_sum: number | string;
   selections: number;
 }
+/** One grouping-set row: exactly one of surface, topic and action_type is set. */
 interface InterestRow {
   day: number;
-  surface: string;
-  topic: string;
-  action_type: string;
+  surface: string | null;
+  topic: string | null;
+  action_type: string | null;
   interests: number;
 }
 
@@ -83,6 +85,10 @@ const surfaceKey = (surface: string) => `surface:${surface}`;
 const topicKey = (topic: string) => `topic:${topic}`;
 const actionKey = (actionType: string) => `action:${actionType}`;
 
+/**
+ * The series from the grouping-set rows: a row names exactly one of surface, topic or action
+ * type; the whole domain's figures are the sum of its surface rows.
+ */
 function collect(daily: DailyRow[], interests: InterestRow[]): DemandSeries {
   const series: DemandSeries = {
     results: new SeriesMap(),
@@ -91,16 +97,21 @@ function collect(daily: DailyRow[], interests: InterestRow[]): DemandSeries {
     interests: new SeriesMap(),
   };
   for (const row of daily) {
-    for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic)]) {
+    const keys = row.surface !== null ? [ALL, surfaceKey(row.surface)] : [topicKey(row.topic as string)];
+    for (const key of keys) {
       series.results.of(key).add(row.day, Number(row.results));
       series.positions.of(key).add(row.day, Number(row.position_sum));
       series.selections.of(key).add(row.day, Number(row.selections));
     }
   }
   for (const row of interests) {
-    for (const key of [ALL, surfaceKey(row.surface), topicKey(row.topic), actionKey(row.action_type)]) {
-      series.interests.of(key).add(row.day, Number(row.interests));
-    }
+    const keys =
+      row.surface !== null
+        ? [ALL, surfaceKey(row.surface)]
+        : row.topic !== null
+          ? [topicKey(row.topic)]
+          : [actionKey(row.action_type as string)];
+    for (const key of keys) series.interests.of(key).add(row.day, Number(row.interests));
   }
   return series;
 }
@@ -238,15 +249,20 @@ export type DemandAnalytics = ReturnType<typeof demandFromSeries>;
  * began after now - 30 days, so every receipt of it is still live.
  */
 export function demandQueries(domain: string): [SQL, SQL] {
+  // Grouping sets: the rules need each day's series per surface and per topic, never per
+  // surface and topic at once, so the database sums the cells first (at most 30 x (3 + 26) rows).
   return [
     sql`
-      select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.results, d.position_sum, d.selections
+      select (${TODAY} - d.day)::int as day, d.surface, d.topic, sum(d.results)::int as results,
+             sum(d.position_sum)::bigint as position_sum, sum(d.selections)::int as selections
         from demand_daily d
-       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`,
+       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}
+       group by grouping sets ((d.day, d.surface), (d.day, d.topic))`,
     sql`
-      select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.action_type, d.interests
+      select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.action_type, sum(d.interests)::int as interests
         from demand_daily_interests d
-       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}`,
+       where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}
+       group by grouping sets ((d.day, d.surface), (d.day, d.topic), (d.day, d.action_type))`,
   ];
 }
 
