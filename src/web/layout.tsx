@@ -9,6 +9,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { buildSiteLinks, describeService, OPENAPI_MEDIA_TYPE, type SiteLinks } from "../routes/web/agent-documents.ts";
+import { CONSOLE_PATHS } from "./console-paths.ts";
 import { SITE_STYLESHEET } from "./styles.ts";
 
 /** The entries of the site navigation, in order; a page names the one it is. */
@@ -106,6 +107,9 @@ export function Layout({ origin, url, title, description, current, head, childre
                   </li>
                   <li>
                     <a href={links.verifyMcp}>Verify an MCP server</a>
+                  </li>
+                  <li>
+                    <a href={`${origin}${CONSOLE_PATHS.home}`}>Provider console</a>
                   </li>
                   <li>
                     <a href={links.descriptor}>Index descriptor</a>

@@ -117,6 +117,23 @@ code.url{word-break:break-all}
 .chart svg{display:block;width:100%;max-width:30rem;height:auto}
 .chart figcaption{font-size:.92rem;color:var(--muted)}
 textarea.snippet{display:block;width:100%;margin:.25rem 0 .75rem;font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
+form.stack label{display:block;margin-bottom:.25rem}form.stack input[type=email]{width:100%;max-width:28rem}
+.status-offer-active{color:#14532d;background:#dcfce7}.status-offer-draft{color:#1e3a8a;background:#dbeafe}.status-offer-paused{color:#374151;background:#e5e7eb}
+.offer-form textarea{width:100%}.offer-form .field{margin:.6rem 0}.offer-form>.field input{width:100%}
+.status-verified{color:#14532d;background:#dcfce7}.status-pending{color:#78350f;background:#fef3c7}.status-revoked{color:#374151;background:#e5e7eb}
+button.secondary,a.button-link.secondary{color:var(--accent);background:#fff;border-color:var(--accent)}
+button.secondary:hover,a.button-link.secondary:hover{color:#fff;background:var(--accent-dark)}
+button.danger,a.button-link.danger{color:#fff;background:#b91c1c;border-color:#b91c1c}
+button.danger:hover,a.button-link.danger:hover{background:#7f1d1d}
+a.button-link{display:inline-block;padding:.55rem 1.1rem;font-weight:600;border:1px solid;border-radius:.375rem;text-decoration:none}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}.actions .inline-form{margin:.25rem 0}
+.session-bar{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center;justify-content:space-between}
+.claim-facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.5rem 1.5rem;margin:1rem 0}
+.claim-facts dt{font-size:.85rem;font-weight:600;color:var(--muted)}.claim-facts dd{margin:0}
+.notice-heading{margin:0 0 .25rem;padding:0;border:0;font-size:1.15rem}
+.copy-field{margin:.75rem 0}.copy-field label{display:block;margin-bottom:.2rem}
+input.mono{font:.9rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.copy-status{margin:.2rem 0;min-height:1.2em;font-size:.9rem;color:#166534}
 .site-footer{border-top:1px solid var(--line);background:var(--surface);color:var(--muted);font-size:.92rem}
 .site-footer .container{padding-top:1.25rem;padding-bottom:2rem}
 .site-footer ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;margin:.5rem 0 0;padding:0;list-style:none}

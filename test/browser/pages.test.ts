@@ -6,9 +6,8 @@
  * nothing wider than a 390 px phone, and screenshots at desktop and phone width in
  * dist/screenshots to look at.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Browser, launchBrowser, screenshotPage, seriousViolations } from "../support/browser.ts";
+import { type Browser, expectGoodPage, launchBrowser, watchPage } from "../support/browser.ts";
 
 /** What the tests read of an <img> in the page (the project's TypeScript has no DOM library). */
 type ImageElement = { naturalWidth: number; decode(): Promise<void> };
@@ -26,42 +25,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** What went wrong on a page while it was open: requests elsewhere, CSP reports, script errors. */
-interface PageWatch {
-  page: Page;
-  foreignRequests: string[];
-  policyViolations: string[];
-  scriptErrors: string[];
-}
-
-async function openPage(): Promise<PageWatch> {
-  const page = await browser.context.newPage();
-  const watch: PageWatch = { page, foreignRequests: [], policyViolations: [], scriptErrors: [] };
-  page.on("request", (request) => {
-    const url = request.url();
-    if (!url.startsWith(`${origin}/`) && !url.startsWith("data:")) watch.foreignRequests.push(url);
-  });
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) watch.policyViolations.push(message.text());
-  });
-  page.on("pageerror", (error) => watch.scriptErrors.push(String(error)));
-  return watch;
-}
-
-/**
- * The checks every page must pass, then its screenshots: no serious or critical axe violation, one
- * h1, nothing fetched from elsewhere, no policy violation or script error, nothing wider than a phone.
- */
-async function expectGoodPage(watch: PageWatch, name: string) {
-  const { page } = watch;
-  expect(await seriousViolations(page), `${name}: accessibility`).toEqual([]);
-  expect(await page.locator("h1").count(), `${name}: one h1`).toBe(1);
-  const { phoneOverflow } = await screenshotPage(page, name);
-  expect(phoneOverflow, `${name}: wider than a 390 px phone by ${phoneOverflow} px`).toBeLessThanOrEqual(0);
-  expect(watch.foreignRequests, `${name}: requests to other origins`).toEqual([]);
-  expect(watch.policyViolations, `${name}: Content-Security-Policy violations`).toEqual([]);
-  expect(watch.scriptErrors, `${name}: script errors`).toEqual([]);
-}
+const openPage = () => watchPage(browser, origin);
 
 describe("search and a site's report", () => {
   it("the home page searches by keyboard alone, and the skip link leads to the content", async () => {

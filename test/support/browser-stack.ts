@@ -5,7 +5,7 @@
  */
 import type { TestProject } from "vitest/node";
 import { serveFixtureSites } from "./fixture-sites.ts";
-import { startService } from "./npm-start.ts";
+import { type RunningService, startService } from "./npm-start.ts";
 
 /** The fixture sites the browser tests use: every signal but MCP, and a plain-JSON MCP server. */
 export const BROWSER_FIXTURE_SITES = ["all-six-signals", "mcp-json"];
@@ -16,6 +16,26 @@ declare module "vitest" {
     serviceOrigin: string;
     /** Each fixture site's origin by name. */
     fixtureOrigins: Record<string, string>;
+    /** The local outbox of the running service (`GET {outbox}/messages?to=`). */
+    outboxOrigin: string;
+    /** The local DNS zone of the running service (`PUT {zone}/records`). */
+    dnsZoneOrigin: string;
+  }
+}
+
+/**
+ * The outbox and DNS zone `npm start` announces (their ports are free ones it picked). They are
+ * printed just after the Worker is up, so they are awaited like /healthz was.
+ */
+async function printedStack(service: RunningService): Promise<{ outbox: string; dnsZone: string }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const output = service.output();
+    const outbox = /^outbox: (http:\/\/\S+?)\/? /m.exec(output)?.[1];
+    const dnsZone = /^DNS zone: (http:\/\/\S+?)\/records/m.exec(output)?.[1];
+    if (outbox && dnsZone) return { outbox, dnsZone };
+    if (Date.now() > deadline) throw new Error(`npm start named no outbox or DNS zone:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -30,7 +50,13 @@ export default async function setup(project: TestProject) {
     await fixtures.stop();
     throw error;
   });
+  const printed = await printedStack(service).catch((error) => {
+    service.stop();
+    throw error;
+  });
   project.provide("serviceOrigin", service.origin);
+  project.provide("outboxOrigin", printed.outbox);
+  project.provide("dnsZoneOrigin", printed.dnsZone);
   project.provide("fixtureOrigins", fixtures.origins);
   return async () => {
     service.stop();

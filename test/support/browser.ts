@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -103,4 +104,42 @@ export async function screenshotPage(page: Page, name: string): Promise<{ phoneO
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
   return { phoneOverflow };
+}
+
+/** What went wrong on a page while it was open: requests elsewhere, CSP reports, script errors. */
+export interface PageWatch {
+  page: Page;
+  foreignRequests: string[];
+  policyViolations: string[];
+  scriptErrors: string[];
+}
+
+/** A new page of the browser, watched for requests to other origins, CSP reports and script errors. */
+export async function watchPage(browser: Browser, origin: string): Promise<PageWatch> {
+  const page = await browser.context.newPage();
+  const watch: PageWatch = { page, foreignRequests: [], policyViolations: [], scriptErrors: [] };
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${origin}/`) && !url.startsWith("data:")) watch.foreignRequests.push(url);
+  });
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) watch.policyViolations.push(message.text());
+  });
+  page.on("pageerror", (error) => watch.scriptErrors.push(String(error)));
+  return watch;
+}
+
+/**
+ * The checks every page must pass, then its screenshots: no serious or critical axe violation, one
+ * h1, nothing fetched from elsewhere, no policy violation or script error, nothing wider than a phone.
+ */
+export async function expectGoodPage(watch: PageWatch, name: string) {
+  const { page } = watch;
+  expect(await seriousViolations(page), `${name}: accessibility`).toEqual([]);
+  expect(await page.locator("h1").count(), `${name}: one h1`).toBe(1);
+  const { phoneOverflow } = await screenshotPage(page, name);
+  expect(phoneOverflow, `${name}: wider than a 390 px phone by ${phoneOverflow} px`).toBeLessThanOrEqual(0);
+  expect(watch.foreignRequests, `${name}: requests to other origins`).toEqual([]);
+  expect(watch.policyViolations, `${name}: Content-Security-Policy violations`).toEqual([]);
+  expect(watch.scriptErrors, `${name}: script errors`).toEqual([]);
 }

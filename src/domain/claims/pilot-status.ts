@@ -72,7 +72,8 @@ export async function readPilotStatus({
   input = { limit: PILOT_STATUS_DEFAULT_LIMIT },
 }: {
   ctx: { db: Database; now: Date };
-  actor: ProviderKeyActor;
+  /** Only the claim is read: a key's actor, or the owner's claim on the console (owner-pilot-status.ts). */
+  actor: Pick<ProviderKeyActor, "claimId">;
   input?: { limit: number };
 }) {
   const claimId = actor.claimId;

@@ -290,7 +290,8 @@ export async function readDemand({
   days,
 }: {
   ctx: { db: Database; now: Date };
-  actor: ProviderKeyActor;
+  /** Only the claim is read: a key's actor, or the owner's claim on the console (owner-demand.ts). */
+  actor: Pick<ProviderKeyActor, "claimId" | "domain">;
   days: number;
 }): Promise<{ demand: DemandAnalytics; evidence_scope: string }> {
   const domain = actor.domain;

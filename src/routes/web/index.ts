@@ -2,7 +2,7 @@
  * The public web root: the OpenAPI document and its reference page, the documents agents look for
  * (llms.txt, robots.txt, the AI plugin manifest, the API catalog, the MCP discovery document), the
  * score badges, and the pages for people (home and search, site reports, the check, submit and
- * MCP verification forms, score-drop monitors, privacy), whose failures are pages too. Served at the site root, not
+ * MCP verification forms, score-drop monitors, sign-in and the provider console, privacy), whose failures are pages too. Served at the site root, not
  * under /api/v1.
  */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
@@ -10,6 +10,13 @@ import { registerAgentDocuments } from "./agent-documents.ts";
 import { registerApiReference } from "./api-reference.ts";
 import { registerBadge } from "./badge.ts";
 import { registerCheckPage } from "./check-page.ts";
+import { registerConsoleClaimPage } from "./console-claim-page.ts";
+import { registerConsoleConfirmPages } from "./console-confirm-pages.ts";
+import { registerConsoleDemandPage } from "./console-demand-page.ts";
+import { registerConsoleHomePage } from "./console-home-page.ts";
+import { registerConsoleOfferPage } from "./console-offer-page.ts";
+import { registerConsoleOffersPage } from "./console-offers-page.ts";
+import { registerConsolePilotStatusPage } from "./console-pilot-status-page.ts";
 import { registerHomePage } from "./home-page.ts";
 import { registerMonitorPages } from "./monitor-pages.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
@@ -35,6 +42,13 @@ export function createWebGroup(): RouteGroup {
   registerVerifyMcpPage(pages);
   registerSignInPage(pages);
   registerMonitorPages(pages);
+  registerConsoleHomePage(pages);
+  registerConsoleClaimPage(pages);
+  registerConsoleConfirmPages(pages);
+  registerConsoleDemandPage(pages);
+  registerConsoleOffersPage(pages);
+  registerConsoleOfferPage(pages);
+  registerConsolePilotStatusPage(pages);
   registerApiReference(pages);
   registerPrivacyPage(pages);
   siteRoutes.route("/", pages);

@@ -12,8 +12,10 @@ import { HttpProblem } from "../../http/problem.ts";
 import { createRoutes } from "../../http/routes.ts";
 import { pageSecurityHeaders } from "../../web/page-headers.ts";
 import { renderErrorPage } from "../../web/pages/error.tsx";
+import { renderSignInPage } from "../../web/pages/sign-in.tsx";
 
 const TITLES: Record<number, string> = {
+  401: "Sign-in required",
   400: "That request cannot be answered",
   403: "Refused",
   404: "Page not found",
@@ -61,6 +63,14 @@ export function pageHeaders(c: Context<AppEnv>, cacheControl: string, scriptHash
 }
 
 async function renderFailure(error: Error, c: Context<AppEnv>): Promise<Response> {
+  // A console page without a live session: the sign-in form, with the status saying why.
+  if (error instanceof HttpProblem && error.code === "SESSION_REQUIRED") {
+    const origin = c.var.deps.origin;
+    return c.html(await renderSignInPage(origin, { kind: "required" }), 401, {
+      "Cache-Control": "no-store",
+      ...pageSecurityHeaders(origin),
+    });
+  }
   const failure = pageFailureOf(error);
   if (!failure) console.error("page failed", error);
   const status = failure?.status ?? 500;

@@ -33,8 +33,10 @@ export function registerSignInPage(app: OpenAPIHono<AppEnv>) {
   app.get(SITE_PATHS.signIn, async (c) => {
     const token = c.req.query("token");
     const page = await renderSignInPage(c.var.deps.origin, token ? { kind: "confirm", token } : { kind: "ask" });
-    // The token is in this page's URL: never cached, never sent on as a referrer.
-    return c.html(page, 200, { ...pageHeaders(c, "no-store"), "Referrer-Policy": "no-referrer" });
+    // The token is in this page's URL: never cached, and as a referrer sent only to the service's
+    // own origin (Referrer-Policy: same-origin, as on every page). Not no-referrer: under it the
+    // browser sends the button's POST with `Origin: null`, which the cross-origin guard refuses.
+    return c.html(page, 200, pageHeaders(c, "no-store"));
   });
 
   app.post(`${SITE_PATHS.signIn}/email`, refuseCrossOriginBrowserMutations(), async (c) => {

@@ -5,11 +5,15 @@
  */
 import { SIGN_IN_TOKEN_LIFETIME_SECONDS } from "../../domain/accounts/account-constants.ts";
 import { Notice } from "../components.tsx";
+import { CONSOLE_PATHS } from "../console-paths.ts";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 
 export type SignInPageState =
   | { kind: "ask"; email?: string; error?: string }
+  /** A console page opened without a live session (status 401). */
+  | { kind: "required" }
+  | { kind: "signed-out" }
   | { kind: "sent"; email: string }
   | { kind: "confirm"; token: string }
   | { kind: "signed-in"; email: string; expiresAt: Date }
@@ -51,12 +55,30 @@ function SignInBody({ state }: { state: SignInPageState }) {
     case "signed-in":
       return (
         <Notice tone="success" title={`Signed in as ${state.email}.`}>
+          <p>Your session lasts until {state.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC.</p>
           <p>
-            Your session lasts until {state.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC. Claims of your
-            domain and your provider key are managed through the API (
-            <a href="/docs#tag-provider">provider endpoints</a>).
+            <a href={CONSOLE_PATHS.home}>Open the provider console</a> to claim your domain and manage its provider key,
+            or use the API's <a href="/docs#tag-provider">provider endpoints</a>.
           </p>
         </Notice>
+      );
+    case "required":
+      return (
+        <>
+          <Notice tone="info" title="Sign in to open the provider console.">
+            <p>The console shows your claims and keys, so it needs a live session. Ask for a sign-in link below.</p>
+          </Notice>
+          <EmailForm />
+        </>
+      );
+    case "signed-out":
+      return (
+        <>
+          <Notice tone="success" title="Signed out.">
+            <p>Your session has ended on this browser.</p>
+          </Notice>
+          <EmailForm />
+        </>
       );
     case "failed":
       return (
