@@ -3,12 +3,14 @@
  * outcome receipts providers report, and the charge ledger. Handoffs, outcomes and ledger rows are
  * append-only, and a ticket's bindings never change (migration `tickets_guards`); only its status
  * moves, as src/domain/tickets/ticket-machine.ts decides. No column can hold a query, a network
- * address, a user agent, an identity or contact data: a ticket's intent is closed vocabularies only.
+ * address, a user agent, an identity or contact data: a ticket's intent is closed vocabularies only,
+ * kept in its own table for 30 days (`action_ticket_intents`).
  */
 import { sql } from "drizzle-orm";
 import { bigint, check, foreignKey, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import {
   BUDGET_BANDS,
+  CONTROLLED_INTENT_RETENTION_DAYS,
   HANDOFF_CONSENT_VERSION,
   HANDOFF_RECEIPT_CONTRACT_VERSION,
   INTENT_DISCLOSURE_CONSENT_VERSION,
@@ -49,11 +51,6 @@ export const actionTickets = pgTable(
     bountyCents: int64("bounty_cents").notNull(),
     contractVersion: text("contract_version").notNull(),
     consentVersion: text("consent_version").notNull(),
-    intentTopic: text("intent_topic").notNull(),
-    intentRegionCode: text("intent_region_code"),
-    intentBudgetBand: text("intent_budget_band"),
-    intentUrgency: text("intent_urgency"),
-    intentRequirementFlags: text("intent_requirement_flags").array().notNull().default(sql`'{}'::text[]`),
     /** SHA-256 of the RFC 8785 canonical JSON of the request: tells an exact replay from a conflict. */
     requestSha256: text("request_sha256").notNull(),
     status: text("status").notNull().default("created"),
@@ -77,26 +74,61 @@ export const actionTickets = pgTable(
     check("action_tickets_bounty", sql`${table.bountyCents} >= 1`),
     check("action_tickets_contract", sql`${table.contractVersion} = ${literal(TICKET_PREPARATION_CONTRACT_VERSION)}`),
     check("action_tickets_consent", sql`${table.consentVersion} = ${literal(PRINCIPAL_CONSENT_VERSION)}`),
-    check("action_tickets_topic", sql`${table.intentTopic} in (${quotedList(INTENT_TOPICS)})`),
-    check("action_tickets_region", sql`${table.intentRegionCode} is null or ${table.intentRegionCode} ~ '^[A-Z]{2}$'`),
-    check(
-      "action_tickets_budget_band",
-      sql`${table.intentBudgetBand} is null or ${table.intentBudgetBand} in (${quotedList(BUDGET_BANDS)})`,
-    ),
-    check(
-      "action_tickets_urgency",
-      sql`${table.intentUrgency} is null or ${table.intentUrgency} in (${quotedList(URGENCIES)})`,
-    ),
-    check(
-      "action_tickets_requirement_flags",
-      sql`${table.intentRequirementFlags} <@ array[${quotedList(REQUIREMENT_FLAGS)}]::text[]`,
-    ),
     check("action_tickets_status", sql`${table.status} in (${quotedList(TICKET_STATUSES)})`),
     check("action_tickets_lifetime", sql`${table.expiresAt} > ${table.createdAt}`),
     // A revoked ticket says when; a credit may later settle it as duplicate or invalid, keeping the time.
     check("action_tickets_revoked_at", sql`${table.status} <> 'revoked' or ${table.revokedAt} is not null`),
     index("action_tickets_offer_created").on(table.offerId, table.createdAt),
     index("action_tickets_claim_changed").on(table.claimId, table.statusChangedAt),
+  ],
+);
+
+/**
+ * A ticket's controlled intent (closed vocabularies only), kept apart from the ticket because it
+ * describes the principal, not the money: the ticket, its handoff, outcomes and ledger are kept,
+ * the intent only for the demand retention (30 days after the ticket's creation), after which the
+ * retention purge deletes it (docs/exchange-tickets.md, "Retention"). Append-only: written in the
+ * same statement as its ticket, never changed (migration `ticket_intents_guards`).
+ */
+export const actionTicketIntents = pgTable(
+  "action_ticket_intents",
+  {
+    ticketId: uuid("ticket_id")
+      .primaryKey()
+      .references(() => actionTickets.id),
+    intentTopic: text("intent_topic").notNull(),
+    intentRegionCode: text("intent_region_code"),
+    intentBudgetBand: text("intent_budget_band"),
+    intentUrgency: text("intent_urgency"),
+    intentRequirementFlags: text("intent_requirement_flags").array().notNull().default(sql`'{}'::text[]`),
+    /** The ticket's creation time. */
+    createdAt: timestamptz("created_at").notNull(),
+    /** When the retention purge may delete the row: exactly the retention after the ticket's creation. */
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (table) => [
+    check("action_ticket_intents_topic", sql`${table.intentTopic} in (${quotedList(INTENT_TOPICS)})`),
+    check(
+      "action_ticket_intents_region",
+      sql`${table.intentRegionCode} is null or ${table.intentRegionCode} ~ '^[A-Z]{2}$'`,
+    ),
+    check(
+      "action_ticket_intents_budget_band",
+      sql`${table.intentBudgetBand} is null or ${table.intentBudgetBand} in (${quotedList(BUDGET_BANDS)})`,
+    ),
+    check(
+      "action_ticket_intents_urgency",
+      sql`${table.intentUrgency} is null or ${table.intentUrgency} in (${quotedList(URGENCIES)})`,
+    ),
+    check(
+      "action_ticket_intents_requirement_flags",
+      sql`${table.intentRequirementFlags} <@ array[${quotedList(REQUIREMENT_FLAGS)}]::text[]`,
+    ),
+    check(
+      "action_ticket_intents_retention",
+      sql`${table.expiresAt} = ${table.createdAt} + make_interval(days => ${sql.raw(String(CONTROLLED_INTENT_RETENTION_DAYS))})`,
+    ),
+    index("action_ticket_intents_expires").on(table.expiresAt),
   ],
 );
 

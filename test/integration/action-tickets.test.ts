@@ -55,12 +55,17 @@ async function insertExpiredTicket(
 ) {
   const body = ticketRequest(searchId, offer.id);
   const [row] = await sqlRows<{ id: string; created_at: string; expires_at: string }>(
-    `insert into action_tickets (search_id, claim_id, offer_id, offer_version, commercial_terms_sha256, domain,
-       charge_event, bounty_cents, contract_version, consent_version, intent_topic, request_sha256, status,
-       created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, 'converted', 2500, 'svc-action-ticket-preparation-v2', 'principal-consent v1',
-       'developer-tools', $7, $8, now() - interval '2 hours', now() - interval '1 hour')
-     returning id, created_at::text, expires_at::text`,
+    `with t as (
+       insert into action_tickets (search_id, claim_id, offer_id, offer_version, commercial_terms_sha256, domain,
+         charge_event, bounty_cents, contract_version, consent_version, request_sha256, status, created_at, expires_at)
+       values ($1, $2, $3, $4, $5, $6, 'converted', 2500, 'svc-action-ticket-preparation-v2', 'principal-consent v1',
+         $7, $8, now() - interval '2 hours', now() - interval '1 hour')
+       returning id, created_at, expires_at
+     ), i as (
+       insert into action_ticket_intents (ticket_id, intent_topic, created_at, expires_at)
+       select id, 'developer-tools', created_at, created_at + interval '30 days' from t
+     )
+     select id, created_at::text, expires_at::text from t`,
     [
       searchId,
       claim.claimId,

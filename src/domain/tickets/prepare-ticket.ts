@@ -9,6 +9,7 @@ import { sqlBatchRunner } from "../../adapters/db.ts";
 import { DomainError } from "../errors.ts";
 import {
   ATTRIBUTION_URL_PARAMETER,
+  CONTROLLED_INTENT_RETENTION_DAYS,
   HANDOFF_CONSENT_VERSION,
   INTENT_DISCLOSURE_CONSENT_VERSION,
   PRINCIPAL_CONSENT_VERSION,
@@ -21,7 +22,9 @@ import {
   chargeStatusOf,
   claimFresh,
   evidenceValidUntil,
+  INTENT_COLUMNS,
   offerActive,
+  type TicketIntentRow,
   type TicketRow,
 } from "./ticket-sql.ts";
 
@@ -135,7 +138,7 @@ function refusalOf(row: EvidenceRow): DomainError | null {
 }
 
 /** The preparation response: the bearer and where to hand off; never the provider's action URL. */
-async function ticketBody(ctx: TicketContext, row: TicketRow, live: boolean, replay: boolean) {
+async function ticketBody(ctx: TicketContext, row: TicketRow & TicketIntentRow, live: boolean, replay: boolean) {
   const signing = requireSigning(ctx);
   return {
     ticket_id: row.id,
@@ -175,13 +178,18 @@ export type PreparedTicket = Awaited<ReturnType<typeof ticketBody>>;
 
 async function findTicket(ctx: TicketContext, input: PrepareTicketInput, now: string) {
   const result = await ctx.db.execute(sql`
-    select t.*, ${authorizationLive("t", now)} as authorization_live
-    from action_tickets t where t.search_id = ${input.searchId} and t.offer_id = ${input.offerId}`);
-  return result.rows[0] as (TicketRow & { authorization_live: boolean }) | undefined;
+    select t.*, ${INTENT_COLUMNS}, ${authorizationLive("t", now)} as authorization_live
+    from action_tickets t left join action_ticket_intents i on i.ticket_id = t.id
+    where t.search_id = ${input.searchId} and t.offer_id = ${input.offerId}`);
+  return result.rows[0] as (TicketRow & Nullable<TicketIntentRow> & { authorization_live: boolean }) | undefined;
 }
 
 /** An earlier ticket of this search and offer: its exact replay, or why it cannot be replayed. */
-async function replay(ctx: TicketContext, input: PrepareTicketInput, row: TicketRow & { authorization_live: boolean }) {
+async function replay(
+  ctx: TicketContext,
+  input: PrepareTicketInput,
+  row: TicketRow & Nullable<TicketIntentRow> & { authorization_live: boolean },
+) {
   if (row.request_sha256 !== input.requestSha256) {
     throw new DomainError(
       "conflict",
@@ -190,7 +198,9 @@ async function replay(ctx: TicketContext, input: PrepareTicketInput, row: Ticket
       notCharged,
     );
   }
-  if (ctx.now.getTime() >= new Date(row.expires_at).getTime()) {
+  // A ticket expires no later than its intent (the bearer lives at most the intent's 30 days), so a
+  // purged intent only ever belongs to an expired ticket: both answer 410.
+  if (ctx.now.getTime() >= new Date(row.expires_at).getTime() || !hasIntent(row)) {
     throw new DomainError("gone", "TICKET_AUTHORIZATION_EXPIRED", "This ticket's authorization has expired.", {
       ...notCharged,
       expired_at: iso(row.expires_at),
@@ -200,6 +210,12 @@ async function replay(ctx: TicketContext, input: PrepareTicketInput, row: Ticket
     throw new DomainError("conflict", "AUTHORIZATION_REVOKED", "This ticket's authorization was revoked.", notCharged);
   }
   return { created: false, ticket: await ticketBody(ctx, row, row.authorization_live, true) };
+}
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+function hasIntent<T extends Nullable<TicketIntentRow>>(row: T): row is T & TicketIntentRow {
+  return row.intent_topic !== null && row.intent_requirement_flags !== null;
 }
 
 /** Prepares the ticket; `created` is false for an exact replay (its bearer rebuilt from the snapshot). */
@@ -224,28 +240,37 @@ export async function prepareTicket({
   const ttl = signing.attributionTtlSeconds;
   // One transaction: the offer's capacity lock first, so that the insert's own capacity check (a
   // fresh snapshot, after the lock) sees every ticket an earlier holder committed; then the insert,
-  // which repeats every condition and lets the unique (search, offer) settle identical races.
+  // which repeats every condition and lets the unique (search, offer) settle identical races. The
+  // ticket's controlled intent goes into its own table (kept 30 days) in the same statement.
   const [, inserted = []] = await sqlBatchRunner(ctx.db)([
     sql`select pg_advisory_xact_lock(hashtextextended(${`action-ticket-capacity:${input.offerId}`}, 0))`,
     sql`
-      insert into action_tickets (search_id, claim_id, offer_id, offer_version, commercial_terms_sha256, domain,
-        charge_event, bounty_cents, contract_version, consent_version, intent_topic, intent_region_code,
-        intent_budget_band, intent_urgency, intent_requirement_flags, request_sha256, status, status_changed_at,
-        created_at, expires_at)
-      select ${input.searchId}, e.claim_id, ${input.offerId}, e.offer_version, e.commercial_terms_sha256, e.domain,
-        e.charge_event, e.bounty_cents, ${TICKET_PREPARATION_CONTRACT_VERSION}, ${PRINCIPAL_CONSENT_VERSION},
-        ${intent.topic}, ${intent.region_code ?? null}, ${intent.budget_band ?? null}, ${intent.urgency ?? null},
-        ${`{${intent.requirement_flags.join(",")}}`}::text[], ${input.requestSha256}, 'created', ${now}::timestamptz,
-        ${now}::timestamptz,
-        least(${now}::timestamptz + make_interval(secs => ${ttl}), e.search_expires_at, e.evidence_valid_until)
-      from (${evidenceQuery(input, now)}) e
-      where e.claim_fresh and e.offer_authorized and e.evidence_valid_until is not null
-        and e.terms_credit_limit_cents is not null and e.terms_period_days is not null
-        and e.held_cents + e.bounty_cents <= e.terms_credit_limit_cents
-      on conflict on constraint action_tickets_one_per_search_offer do nothing
-      returning *`,
+      with ticket as (
+        insert into action_tickets (search_id, claim_id, offer_id, offer_version, commercial_terms_sha256, domain,
+          charge_event, bounty_cents, contract_version, consent_version, request_sha256, status, status_changed_at,
+          created_at, expires_at)
+        select ${input.searchId}, e.claim_id, ${input.offerId}, e.offer_version, e.commercial_terms_sha256, e.domain,
+          e.charge_event, e.bounty_cents, ${TICKET_PREPARATION_CONTRACT_VERSION}, ${PRINCIPAL_CONSENT_VERSION},
+          ${input.requestSha256}, 'created', ${now}::timestamptz, ${now}::timestamptz,
+          least(${now}::timestamptz + make_interval(secs => ${ttl}), e.search_expires_at, e.evidence_valid_until)
+        from (${evidenceQuery(input, now)}) e
+        where e.claim_fresh and e.offer_authorized and e.evidence_valid_until is not null
+          and e.terms_credit_limit_cents is not null and e.terms_period_days is not null
+          and e.held_cents + e.bounty_cents <= e.terms_credit_limit_cents
+        on conflict on constraint action_tickets_one_per_search_offer do nothing
+        returning *
+      ), i as (
+        insert into action_ticket_intents (ticket_id, intent_topic, intent_region_code, intent_budget_band,
+          intent_urgency, intent_requirement_flags, created_at, expires_at)
+        select ticket.id, ${intent.topic}, ${intent.region_code ?? null}, ${intent.budget_band ?? null},
+          ${intent.urgency ?? null}, ${`{${intent.requirement_flags.join(",")}}`}::text[], ticket.created_at,
+          ticket.created_at + make_interval(days => ${CONTROLLED_INTENT_RETENTION_DAYS})
+        from ticket
+        returning *
+      )
+      select ticket.*, ${INTENT_COLUMNS} from ticket join i on i.ticket_id = ticket.id`,
   ]);
-  const row = inserted[0] as unknown as TicketRow | undefined;
+  const row = inserted[0] as unknown as (TicketRow & TicketIntentRow) | undefined;
   if (row) return { created: true, ticket: await ticketBody(ctx, row, true, false) };
 
   // Nothing written: an identical request won the race (replay it), or the state moved on.

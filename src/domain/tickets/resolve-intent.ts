@@ -10,7 +10,7 @@ import type { ProviderKeyActor } from "../actor.ts";
 import { DomainError } from "../errors.ts";
 import { INTENT_RESOLVER_CONTRACT_VERSION } from "./ticket-constants.ts";
 import { controlledIntentOf, requireSigning, type TicketContext } from "./ticket-context.ts";
-import { authorizationLive, type TicketRow } from "./ticket-sql.ts";
+import { authorizationLive, INTENT_COLUMNS, type TicketIntentRow, type TicketRow } from "./ticket-sql.ts";
 
 /** Statuses past an observed handoff in which intent may still be resolved. */
 const RESOLVABLE = ["redirected", "accepted", "activated", "converted"];
@@ -22,7 +22,10 @@ export const badBearer = () =>
     "The attribution token is malformed or not signed by this service.",
   );
 
-/** The controlled-intent bundle, or 404 (wrong claim, no consent, ineligible: indistinguishable). */
+/**
+ * The controlled-intent bundle, or 404 (wrong claim, no consent, ineligible, or the intent already
+ * purged after its 30-day retention: indistinguishable).
+ */
 export async function resolveIntent({
   ctx,
   actor,
@@ -41,16 +44,17 @@ export async function resolveIntent({
   const { claims } = verified;
   const now = ctx.now.toISOString();
   const result = await ctx.db.execute(sql`
-    select t.*, h.id as handoff_receipt_id
+    select t.*, ${INTENT_COLUMNS}, h.id as handoff_receipt_id
     from action_tickets t
     join action_handoff_receipts h on h.ticket_id = t.id and h.intent_disclosure_consent_version is not null
+    join action_ticket_intents i on i.ticket_id = t.id and i.expires_at > ${now}::timestamptz
     where t.id = ${claims.ticketId} and t.claim_id = ${actor.claimId} and t.offer_id = ${claims.offerId}
       and t.offer_version = ${claims.offerVersion} and t.commercial_terms_sha256 = ${claims.termsSha256}
       and t.status in (${sql.join(
         RESOLVABLE.map((status) => sql`${status}`),
         sql`, `,
       )}) and t.expires_at > ${now}::timestamptz and ${authorizationLive("t", now)}`);
-  const row = result.rows[0] as (TicketRow & { handoff_receipt_id: string }) | undefined;
+  const row = result.rows[0] as (TicketRow & TicketIntentRow & { handoff_receipt_id: string }) | undefined;
   if (!row) {
     throw new DomainError(
       "not_found",

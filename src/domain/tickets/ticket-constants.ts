@@ -93,3 +93,9 @@ export const PROVIDER_RECEIPTS_LIMIT = { name: "provider-receipts", limit: 240, 
 
 /** The Idempotency-Key bounds of outcomes (spec: 8 to 200 characters). */
 export const OUTCOME_IDEMPOTENCY_KEY = { header: "Idempotency-Key", minLength: 8, maxLength: 200 } as const;
+
+/**
+ * Days a ticket's controlled intent is kept after the ticket's creation: the demand retention
+ * (docs/demand.md, "Retention"). No bearer outlives it (ATTRIBUTION_TTL_SECONDS is at most 30 days).
+ */
+export const CONTROLLED_INTENT_RETENTION_DAYS = 30;

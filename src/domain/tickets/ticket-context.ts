@@ -8,7 +8,7 @@ import { sha256Hex } from "../accounts/secrets.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import type { BUDGET_BANDS, INTENT_TOPICS, REQUIREMENT_FLAGS, URGENCIES } from "./ticket-constants.ts";
-import type { TicketRow } from "./ticket-sql.ts";
+import type { TicketIntentRow, TicketRow } from "./ticket-sql.ts";
 
 export interface TicketContext extends DomainContext {
   /** Undefined when signing is not configured: every operation that signs or verifies answers 503. */
@@ -51,7 +51,7 @@ export function flagsOf(value: string[] | string): string[] {
 }
 
 /** The controlled intent exactly as the closed vocabularies hold it (absent members are null). */
-export function controlledIntentOf(row: TicketRow) {
+export function controlledIntentOf(row: TicketIntentRow) {
   return {
     // The database's checks hold each column to its vocabulary.
     topic: row.intent_topic as (typeof INTENT_TOPICS)[number],

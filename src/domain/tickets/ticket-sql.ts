@@ -21,11 +21,6 @@ export interface TicketRow {
   bounty_cents: number | string;
   contract_version: string;
   consent_version: string;
-  intent_topic: string;
-  intent_region_code: string | null;
-  intent_budget_band: string | null;
-  intent_urgency: string | null;
-  intent_requirement_flags: string[] | string;
   request_sha256: string;
   status: TicketStatus;
   status_changed_at: string | Date;
@@ -34,6 +29,23 @@ export interface TicketRow {
   created_at: string | Date;
   expires_at: string | Date;
 }
+
+/** A ticket's controlled intent (action_ticket_intents), kept 30 days after the ticket's creation. */
+export interface TicketIntentRow {
+  intent_topic: string;
+  intent_region_code: string | null;
+  intent_budget_band: string | null;
+  intent_urgency: string | null;
+  intent_requirement_flags: string[] | string;
+}
+
+/**
+ * The intent columns of `action_ticket_intents i` for a select list. Joined (left, where a purged
+ * intent must not hide the ticket) by `ticket_id`.
+ */
+export const INTENT_COLUMNS = sql.raw(
+  "i.intent_topic, i.intent_region_code, i.intent_budget_band, i.intent_urgency, i.intent_requirement_flags",
+);
 
 /** The claim of `claimId` is verified and its last DNS success younger than the paid-action age limit. */
 export function claimFresh(claimId: SQL | string, now: string | SQL): SQL {
