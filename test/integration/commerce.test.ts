@@ -144,7 +144,7 @@ describe("GET /catalog and POST /quote", () => {
             plan: "unlimited",
             amount: 4_900,
             interval: "month",
-            limits: { searchPerHour: 5000, verifyPerHour: 100, checkPerHour: 100, monthlyCalls: 50_000 },
+            limits: { search_per_hour: 5000, verify_per_hour: 100, check_per_hour: 100, monthly_calls: 50_000 },
           }),
         ],
       }),

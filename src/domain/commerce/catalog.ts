@@ -26,8 +26,14 @@ export const PRIORITY_LIMITS = {
   monthlyCalls: 50_000,
 } as const;
 
-/** The free tier's ceilings, for the catalog's comparison (the routes hold the limits themselves). */
-export const FREE_LIMITS = { searchPerHour: 240, verifyPerHour: 20, checkPerHour: 10 } as const;
+/** The priority limits as the API shows them (snake_case, like every other member). */
+export const PUBLIC_PRIORITY_LIMITS = {
+  search_per_hour: PRIORITY_LIMITS.searchPerHour,
+  verify_per_hour: PRIORITY_LIMITS.verifyPerHour,
+  check_per_hour: PRIORITY_LIMITS.checkPerHour,
+  monthly_calls: PRIORITY_LIMITS.monthlyCalls,
+} as const;
+
 
 export interface ScoreFixProduct {
   product_id: typeof SCORE_FIX_PRODUCT_ID;
@@ -47,7 +53,7 @@ export interface PriorityPlan {
   amount: number;
   currency: typeof CURRENCY;
   interval: "month";
-  limits: typeof PRIORITY_LIMITS;
+  limits: typeof PUBLIC_PRIORITY_LIMITS;
 }
 
 export interface PriorityProduct {
@@ -79,7 +85,7 @@ export const PRIORITY_UNLIMITED: PriorityPlan = {
   amount: 4_900,
   currency: CURRENCY,
   interval: "month",
-  limits: PRIORITY_LIMITS,
+  limits: PUBLIC_PRIORITY_LIMITS,
 };
 
 export const PRIORITY_PRODUCT: PriorityProduct = {

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
 import { newSecret, SECRET_PREFIXES, sha256Hex } from "../accounts/secrets.ts";
 import { DomainError } from "../errors.ts";
-import { PRIORITY_LIMITS } from "./catalog.ts";
+import { PRIORITY_LIMITS, PUBLIC_PRIORITY_LIMITS } from "./catalog.ts";
 import { type CommerceContext, paymentsUnavailable } from "./checkout.ts";
 
 /** How a priority key is presented on a request. */
@@ -41,7 +41,7 @@ const keyMetadata = (row: KeyRow) => ({
   status: row.status,
   created_at: new Date(row.created_at).toISOString(),
   presentation: PRIORITY_KEY_PRESENTATION,
-  limits: PRIORITY_LIMITS,
+  limits: PUBLIC_PRIORITY_LIMITS,
 });
 
 /**

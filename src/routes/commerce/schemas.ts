@@ -9,9 +9,9 @@ export const OPTIONAL_PRIORITY_KEY: Record<string, string[]>[] = [{}, { priority
 
 export const PriorityLimitsSchema = z
   .object({
-    searchPerHour: z.number().int(),
-    verifyPerHour: z.number().int(),
-    checkPerHour: z.number().int(),
-    monthlyCalls: z.number().int(),
+    search_per_hour: z.number().int(),
+    verify_per_hour: z.number().int(),
+    check_per_hour: z.number().int(),
+    monthly_calls: z.number().int(),
   })
   .openapi("PriorityLimits");
