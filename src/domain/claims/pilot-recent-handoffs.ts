@@ -8,21 +8,9 @@
  */
 import type { SQL } from "drizzle-orm";
 import { observedHandoffsQuery } from "../tickets/recent-handoffs.ts";
+import { CHARGE_STATUSES, OUTCOMES, TICKET_STATUSES } from "../tickets/ticket-machine.ts";
 
-export const TICKET_STATUSES = [
-  "created",
-  "redirected",
-  "accepted",
-  "activated",
-  "converted",
-  "rejected",
-  "duplicate",
-  "invalid",
-  "expired",
-  "revoked",
-] as const;
-export const OUTCOMES = ["accepted", "activated", "converted", "rejected", "duplicate", "invalid"] as const;
-export const CHARGE_STATUSES = ["charged", "credited", "none"] as const;
+export { CHARGE_STATUSES, OUTCOMES, TICKET_STATUSES };
 
 /** A Pilot recent event row as the query returns it (snake case). */
 export interface RecentHandoffRow {

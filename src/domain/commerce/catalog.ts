@@ -34,7 +34,6 @@ export const PUBLIC_PRIORITY_LIMITS = {
   monthly_calls: PRIORITY_LIMITS.monthlyCalls,
 } as const;
 
-
 export interface ScoreFixProduct {
   product_id: typeof SCORE_FIX_PRODUCT_ID;
   kind: "service";

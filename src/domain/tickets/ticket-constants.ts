@@ -3,6 +3,7 @@
  * values open; docs/exchange-tickets.md publishes them). A ticket's intent is made only of these
  * closed lists: no free text, so no name, contact, prompt or identity can be carried in it.
  */
+import { DEMAND_TOPICS } from "../demand/topics.ts";
 
 export const TICKET_PREPARATION_CONTRACT_VERSION = "svc-action-ticket-preparation-v2" as const;
 /** The principal-consent v1 attestation of ticket preparation (privacy page, #consent-v1). */
@@ -18,34 +19,7 @@ export const OUTCOME_RECEIPT_TYPE = "svc-provider-outcome-receipt-v1" as const;
 export const ATTRIBUTION_URL_PARAMETER = "svc_attribution_token" as const;
 
 /** Controlled topics: the spec's demand topics. */
-export const INTENT_TOPICS = [
-  "payments",
-  "commerce",
-  "jobs",
-  "data",
-  "search",
-  "weather",
-  "maps",
-  "email",
-  "messaging",
-  "image",
-  "video",
-  "audio",
-  "documents",
-  "security",
-  "finance",
-  "health",
-  "education",
-  "news",
-  "analytics",
-  "automation",
-  "productivity",
-  "identity",
-  "storage",
-  "ai-tools",
-  "developer-tools",
-  "other",
-] as const;
+export const INTENT_TOPICS = DEMAND_TOPICS;
 
 /** USD budget bands (what the principal expects to spend), whole dollars. */
 export const BUDGET_BANDS = [

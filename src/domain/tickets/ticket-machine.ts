@@ -6,6 +6,7 @@
  * their preconditions in the statement that writes them); docs/exchange-tickets.md prints the
  * table and test/unit/ticket-machine.test.ts checks every state against every outcome.
  */
+import { CHARGE_EVENTS, type ChargeEvent } from "../offers/offer-constants.ts";
 
 export const TICKET_STATUSES = [
   "created",
@@ -24,9 +25,8 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 export const OUTCOMES = ["accepted", "activated", "converted", "rejected", "duplicate", "invalid"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** The outcomes an offer may name as its charge event. */
-export const CHARGE_EVENTS = ["accepted", "activated", "converted"] as const;
-export type ChargeEvent = (typeof CHARGE_EVENTS)[number];
+/** The outcomes an offer may name as its charge event (the offer request's charge_event). */
+export { CHARGE_EVENTS, type ChargeEvent };
 
 /** Where a ticket's money stands: never charged, charged once, or charged and then credited. */
 export const CHARGE_STATUSES = ["none", "charged", "credited"] as const;
