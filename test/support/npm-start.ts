@@ -61,7 +61,14 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
     origin: `http://127.0.0.1:${port}`,
     output: () => printed.join(""),
     stop: () => {
-      if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+      if (!child.pid || child.exitCode !== null) return;
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch (error) {
+        // The group may already be gone (it died on its own): nothing is left to stop, and the
+        // caller's own error, with the service's output, is the one worth reporting.
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+      }
     },
   };
   await pollStatus(`${service.origin}/healthz`, (status) => status === 200, readyWithinMs).catch((error) => {
