@@ -4,8 +4,9 @@ import { bigint, boolean, pgTable, smallint, text } from "drizzle-orm/pg-core";
  * The search index: one row per searchable term of each site, so that every term's sites can be
  * read in organic order (agentic_score descending, organic_tiebreak, domain) straight from one
  * btree. Terms are
- * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`, `c:<category>` and
- * `p:<signal bits>` (which of the four filterable signals the site has, 0-15).
+ * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`,
+ * `c:<category>:<signal bits>` (migration 0024) and `p:<signal bits>` (which of the four filterable
+ * signals the site has, 0-15).
  *
  * Written only by the trigger `sites_search_postings` on `sites` (migration 0005), in the same
  * statement as the site, so it is never out of step. The list index

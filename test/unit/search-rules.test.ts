@@ -99,7 +99,7 @@ describe("search plan", () => {
         "w:team": 270_000,
         "w:teams": 5_000,
         "w:clinic": 23_000,
-        "c:health": 50_000,
+        "c:health:4": 5_000,
         "t:booking": 30_000,
       }),
     });
@@ -117,7 +117,7 @@ describe("search plan", () => {
       stems: [stem("team", ["w:team"], 1)],
       filters: { tag: "telehealth", category: "news", hasMcp: false },
       tagSignature: signature(3),
-      statistics: lengths({ "w:team": 270_000, "t:telehealth": 9_000, "c:news": 40_000 }),
+      statistics: lengths({ "w:team": 270_000, "t:telehealth": 9_000, "c:news:0": 40_000 }),
     });
     expect(plan?.driver).toEqual({ kind: "tag", terms: ["t:telehealth"] });
     expect(plan?.exactTag).toBeUndefined();
@@ -140,13 +140,27 @@ describe("search plan", () => {
     expect(flagged?.signals).toBeUndefined();
   });
 
+  it("reads a category's lists of the patterns its flags allow, and checks neither again", () => {
+    const plan = planSearch({
+      stems: [stem("team", ["w:team"], 1)],
+      filters: { category: "data", hasMcp: true, hasLlmsTxt: false },
+      statistics: lengths({ "w:team": 270_000, "c:data:4": 900, "c:data:6": 300, "c:data:12": 200, "c:data:14": 100 }),
+    });
+    expect(plan?.driver).toEqual({ kind: "category", terms: ["c:data:4", "c:data:6", "c:data:12", "c:data:14"] });
+    expect(plan?.signals).toBeUndefined();
+    expect(plan?.category).toBeUndefined();
+    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["team"]);
+    const alone = planSearch({ stems: [], filters: { category: "news" }, statistics: UNKNOWN_STATISTICS });
+    expect(alone?.driver.terms).toEqual(Array.from({ length: 16 }, (_, bits) => `c:news:${bits}`));
+  });
+
   it("reads a wide word with few postings as one range, and checks a common one on each site", () => {
     const wide = stem(
       "pro",
       Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`),
       5,
     );
-    const few = lengths({ "c:data": 80_000 }, 900);
+    const few = lengths({ "c:data:0": 80_000 }, 900);
     const ranged = planSearch({ stems: [wide], filters: { category: "data" }, statistics: few });
     expect(ranged?.driver).toEqual({ kind: "word", terms: [], range: wide.range });
     expect(ranged?.exactStems).toEqual([]);

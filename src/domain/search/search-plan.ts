@@ -1,7 +1,9 @@
 /**
  * Which lists a search reads, and what it checks on the way. Every condition of a search is a
- * set of lists in the index: a word's lexemes, the tag, the category, the signal-bit values its
- * flags allow (all 16 when none is set, so that list set holds every site). A site matches when it
+ * set of lists in the index: a word's lexemes, the tag, the signal-bit values its flags allow (all
+ * 16 when none is set, so that list set holds every site), and the category's lists of those same
+ * signal-bit values (so a category with flags is one set, as short as the pair is rare, where a
+ * category list walked with a flag check would skip most of what it reads). A site matches when it
  * is in one list of every set. The search reads the set with the fewest sites (the driver) in
  * organic order and checks the other conditions on each site it meets:
  * - signals and category from the index entry itself;
@@ -85,7 +87,14 @@ export function planSearch(input: {
   const lists: Omit<Candidate, "sites">[] = [
     ...listed.map((stem) => ({ kind: "word" as const, terms: stem.terms, stem })),
     ...(filters.tag ? [{ kind: "tag" as const, terms: [tagTerm(filters.tag)] }] : []),
-    ...(filters.category ? [{ kind: "category" as const, terms: [categoryTerm(filters.category)] }] : []),
+    ...(filters.category
+      ? [
+          {
+            kind: "category" as const,
+            terms: signals.values.map((bits) => categoryTerm(filters.category as string, bits)),
+          },
+        ]
+      : []),
     { kind: "signals" as const, terms: signals.values.map(signalTerm) },
   ];
   // In order of preference when the estimates tie (or are unknown): words are the most selective.
@@ -102,7 +111,10 @@ export function planSearch(input: {
   return {
     audit: isAuditCategory(filters.category),
     driver: { kind: driver.kind, terms: driver.terms, ...(driver.range ? { range: driver.range } : {}) },
-    ...(driver.kind !== "signals" && signals.mask !== 0 ? { signals: { mask: signals.mask, bits: signals.bits } } : {}),
+    // The signal and category lists hold only sites whose signal pattern the flags allow.
+    ...(driver.kind !== "signals" && driver.kind !== "category" && signals.mask !== 0
+      ? { signals: { mask: signals.mask, bits: signals.bits } }
+      : {}),
     ...(driver.kind !== "category" && filters.category ? { category: filters.category } : {}),
     signature,
     exactStems,

@@ -24,7 +24,11 @@ export const WIDE_RANGE_LIMIT = 20_000;
 export const SIGNAL_BITS = { hasApi: 8, hasMcp: 4, hasOpenapi: 2, hasLlmsTxt: 1 } as const;
 
 export const tagTerm = (tag: string) => `t:${tag}`;
-export const categoryTerm = (category: string) => `c:${category}`;
+/**
+ * A category's sites are listed per signal pattern (migration 0024): a category with flags reads
+ * only the patterns the flags allow, however rare they are within it, and without flags all 16.
+ */
+export const categoryTerm = (category: string, signalBits: number) => `c:${category}:${signalBits}`;
 export const signalTerm = (bits: number) => `p:${bits}`;
 
 /** The `signal_bits` values a site may have under the filters' flags, and the mask they fix. */
