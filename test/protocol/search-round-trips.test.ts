@@ -17,6 +17,7 @@ import { createDatabase, type Database } from "../../src/adapters/db.ts";
 import type { DomainContext } from "../../src/domain/context.ts";
 import { type RunSearchInput, runSearch } from "../../src/domain/search/run-search.ts";
 import { recordSearchReceipt } from "../../src/domain/search-receipts/record-search-receipt.ts";
+import type { Category } from "../../src/domain/sites/site-fields.ts";
 
 describe("round trips of a search to the SQL endpoint", () => {
   let stack: LocalStack;
@@ -62,7 +63,7 @@ describe("round trips of a search to the SQL endpoint", () => {
   });
 
   it("is two for filters alone once the statistics are known: no empty first step", async () => {
-    const category = demo[0]?.category;
+    const category = demo[0]?.category as Category | undefined;
     const { result, requests } = await sqlRequestsOf(() => search({ filters: { category } }));
     expect(result.results.length).toBeGreaterThan(0);
     expect(result.receipt_recorded).toBe(true);
