@@ -26,16 +26,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { demoSites, seededRandom } from "../db/seed/demo-index.ts";
+import { demoSites } from "../db/seed/demo-index.ts";
 import type { RunSqlBatch } from "../src/adapters/db.ts";
 import type { DriverKind } from "../src/domain/search/search-plan.ts";
 import { runSearchQuery } from "../src/domain/search/search-sites.ts";
-import type { SiteFilters } from "../src/domain/search/site-filters.ts";
-import { runTopQuery, TOP_DEFAULT_LIMIT, TOP_MAX_LIMIT, type TopFilters } from "../src/domain/search/top-sites.ts";
-import { CATEGORIES, type Category } from "../src/domain/sites/site-fields.ts";
+import { runTopQuery, TOP_DEFAULT_LIMIT, TOP_MAX_LIMIT } from "../src/domain/search/top-sites.ts";
 import { startLocalStack } from "./local-stack.ts";
+import { percentile } from "./measure-support.ts";
 import { migrate } from "./migrate.ts";
 import {
   BASELINES,
@@ -44,6 +42,19 @@ import {
   baselineStatements,
   ensureBaselineIndexes,
 } from "./search-baselines.ts";
+import {
+  buildSearchCases,
+  countVocabulary,
+  type DemoSite,
+  emptyVocabulary,
+  everyTopFilterSet,
+  PREFIX_CLASS,
+  pgBatchRunner,
+  type SearchCase,
+  searchPath,
+  topPath,
+  type Vocabulary,
+} from "./search-cases.ts";
 import { footprintTable, indexFootprint } from "./search-footprint.ts";
 import { startLocalWorker } from "./wrangler-dev.ts";
 
@@ -67,7 +78,6 @@ const CLASS_TARGETS: Record<string, { p99: number; max: number }> = {
   "deep pages (25 and 50)": { p99: 25, max: 100 },
 };
 const TARGET = { p99: 50, max: 100 };
-const PREFIX_CLASS = "prefix, 3 and 4 letters";
 /** The prefix class must beat this baseline at p50. */
 const PREFIX_RIVAL = "GIN by score";
 const TOP_CLASS = "top list, every filter set (cache miss)";
@@ -96,27 +106,17 @@ async function ensureDatabase(): Promise<void> {
   }
 }
 
-/** Document frequency of every word in names, descriptions and domain labels, and of every tag. */
-interface Vocabulary {
-  words: Map<string, number>;
-  tags: Map<string, number>;
-}
-
-const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
-
 /** Generates the index, inserting it when `client` is given, and counts its vocabulary either way. */
 async function generateIndex(client: pg.Client | undefined): Promise<Vocabulary> {
-  const vocabulary: Vocabulary = { words: new Map(), tags: new Map() };
-  let batch: ReturnType<typeof demoSites> extends Generator<infer T> ? T[] : never = [];
+  const vocabulary = emptyVocabulary();
+  let batch: DemoSite[] = [];
   const flush = async () => {
     if (client && batch.length) await insertBatch(client, batch);
     batch = [];
   };
   let done = 0;
   for (const site of demoSites({ count: SITES })) {
-    const words = new Set(`${site.name} ${site.description}`.toLowerCase().match(/[a-z]+/g) ?? []);
-    for (const word of words) bump(vocabulary.words, word);
-    for (const tag of site.tags ?? []) bump(vocabulary.tags, tag);
+    countVocabulary(vocabulary, site);
     batch.push(site);
     if (batch.length === INSERT_BATCH) {
       await flush();
@@ -128,7 +128,7 @@ async function generateIndex(client: pg.Client | undefined): Promise<Vocabulary>
   return vocabulary;
 }
 
-type DemoRow = ReturnType<typeof demoSites> extends Generator<infer T> ? T : never;
+type DemoRow = DemoSite;
 
 async function insertBatch(client: pg.Client, rows: DemoRow[]): Promise<void> {
   const column = <T>(pick: (row: DemoRow) => T) => rows.map(pick);
@@ -204,115 +204,13 @@ async function prepareIndex(client: pg.Client): Promise<Vocabulary> {
   return vocabulary;
 }
 
-interface Case {
-  label: string;
-  q?: string;
-  filters: SiteFilters;
-  page: number;
-}
-
-/** A deterministic filter set: each filter present with a fixed chance. */
-function randomFilters(random: () => number, tags: string[]): SiteFilters {
-  const flag = () => (random() < 0.25 ? random() < 0.7 : undefined);
-  const filters: SiteFilters = {
-    category: random() < 0.4 ? (CATEGORIES[Math.floor(random() * CATEGORIES.length)] as Category) : undefined,
-    tag: random() < 0.2 ? tags[Math.floor(random() * tags.length)] : undefined,
-    minScore: random() < 0.3 ? 5 * Math.floor(random() * 19) : undefined,
-    hasApi: flag(),
-    hasMcp: flag(),
-    hasOpenapi: flag(),
-    hasLlmsTxt: flag(),
-  };
-  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)) as SiteFilters;
-}
+type Case = SearchCase;
 
 async function buildCases(client: pg.Client, vocabulary: Vocabulary): Promise<Map<string, Case[]>> {
-  const byFrequency = [...vocabulary.words.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  // English stop words are dropped by the query parser and would measure nothing.
-  const { rows } = await client.query<{ word: string }>(
-    "select word from unnest($1::text[]) as word where to_tsvector('english', word) <> ''::tsvector",
-    [byFrequency.map(([word]) => word)],
-  );
-  const searchable = new Set(rows.map((row) => row.word));
-  const ranked = byFrequency.filter(([word]) => searchable.has(word)).map(([word]) => word);
-  const frequent = ranked.slice(0, 100);
-  const random = seededRandom(42);
-  const others = ranked.slice(100);
-  const sampled: string[] = [];
-  while (sampled.length < Math.min(100, others.length)) {
-    const word = others[Math.floor(random() * others.length)] as string;
-    if (!sampled.includes(word)) sampled.push(word);
-  }
-  // Beginnings of 3 and 4 letters of longer words, as a person types them: each matches every
-  // lexeme it begins (stop words among them dropped, as above). A seed of their own keeps the
-  // other classes' draws as they were.
-  const beginnings = [
-    ...new Set(
-      ranked.flatMap((word) => [3, 4].filter((size) => word.length > size).map((size) => word.slice(0, size))),
-    ),
-  ];
-  const typed = await client.query<{ word: string }>(
-    "select word from unnest($1::text[]) as word where to_tsvector('english', word) <> ''::tsvector order by word",
-    [beginnings],
-  );
-  const prefixRandom = seededRandom(7);
-  const prefixPool = typed.rows.map((row) => row.word);
-  const prefixes: string[] = [];
-  while (prefixes.length < Math.min(100, prefixPool.length)) {
-    const prefix = prefixPool[Math.floor(prefixRandom() * prefixPool.length)] as string;
-    if (!prefixes.includes(prefix)) prefixes.push(prefix);
-  }
-  const tags = [...vocabulary.tags.keys()].sort();
-  const domains = await client.query<{ domain: string }>(
-    "select domain from sites order by domain limit 20 offset (select count(*) / 2 from sites)",
-  );
-  log(`vocabulary: ${ranked.length} searchable words; ${tags.length} tags`);
-
-  const cases = new Map<string, Case[]>();
-  cases.set(
-    "word, 100 most frequent",
-    frequent.map((q) => ({ label: q, q, filters: {}, page: 1 })),
-  );
-  cases.set(
-    "word, 100 others",
-    sampled.map((q) => ({ label: q, q, filters: {}, page: 1 })),
-  );
-  cases.set(
-    "filters alone",
-    Array.from({ length: 100 }, () => {
-      const filters = randomFilters(random, tags);
-      return { label: JSON.stringify(filters), filters, page: 1 };
-    }),
-  );
-  cases.set(
-    "q plus filters",
-    Array.from({ length: 100 }, (_, index) => {
-      const q = (index % 2 ? frequent : sampled)[Math.floor(random() * 100)] as string;
-      const filters = randomFilters(random, tags);
-      return { label: `${q} ${JSON.stringify(filters)}`, q, filters, page: 1 };
-    }),
-  );
-  cases.set(
-    "exact-domain q",
-    domains.rows.map(({ domain }) => ({ label: domain, q: domain, filters: {}, page: 1 })),
-  );
-  cases.set(
-    PREFIX_CLASS,
-    prefixes.map((q) => ({ label: q, q, filters: {}, page: 1 })),
-  );
-  cases.set("deep pages (25 and 50)", [
-    ...frequent.slice(0, 25).map((q, index) => ({ label: `${q} p50`, q, filters: {}, page: index % 2 ? 25 : 50 })),
-    ...Array.from({ length: 25 }, (_, index) => {
-      const filters = randomFilters(random, tags);
-      return { label: `${JSON.stringify(filters)} p50`, filters, page: index % 2 ? 25 : 50 };
-    }),
-    { label: "everything p50", filters: {}, page: 50 },
-  ]);
+  const cases = await buildSearchCases(client, vocabulary);
+  const words = [...vocabulary.words.keys()].length;
+  log(`vocabulary: ${words} words; ${vocabulary.tags.size} tags`);
   return cases;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 interface ClassResult {
@@ -338,27 +236,6 @@ function summarise(name: string, samples: { ms: number; label: string }[]): Clas
     p99: percentile(sorted, 99),
     max: sorted.at(-1) ?? 0,
     slowest: slowest.label,
-  };
-}
-
-const dialect = new PgDialect();
-
-/** `RunSqlBatch` over one pg connection: each batch one transaction, as a Neon batch is. */
-function pgBatchRunner(client: pg.Client): RunSqlBatch {
-  return async (statements) => {
-    await client.query("begin");
-    try {
-      const results = [];
-      for (const statement of statements) {
-        const query = dialect.sqlToQuery(statement);
-        results.push((await client.query(query.sql, query.params as unknown[])).rows);
-      }
-      await client.query("commit");
-      return results;
-    } catch (error) {
-      await client.query("rollback");
-      throw error;
-    }
   };
 }
 
@@ -437,22 +314,6 @@ async function measureDatabase(
   return comparisons;
 }
 
-const FLAG_NAMES = ["hasApi", "hasMcp", "hasOpenapi", "hasLlmsTxt"] as const;
-
-/** Every filter set of the top list: no category or one of each, times each flag unset, true or false. */
-function everyTopFilterSet(): TopFilters[] {
-  return [undefined, ...CATEGORIES].flatMap((category) =>
-    Array.from({ length: 3 ** FLAG_NAMES.length }, (_, setting) => {
-      const filters: TopFilters = category ? { category } : {};
-      FLAG_NAMES.forEach((flag, index) => {
-        const value = Math.floor(setting / 3 ** index) % 3;
-        if (value > 0) filters[flag] = value === 1;
-      });
-      return filters;
-    }),
-  );
-}
-
 /**
  * Database time of the top list as a cache miss computes it (`runTopQuery` itself): every filter
  * set at the default limit and at the largest.
@@ -510,19 +371,7 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult[
     await waitForHttp(`${base}/healthz`, 60_000);
     const all = [...cases.values()].flat().filter((testCase) => testCase.page === 1);
     const requests = Array.from({ length: E2E_REQUESTS }, (_, index) => all[(index * 7) % all.length] as Case);
-    const url = (testCase: Case) => {
-      const params = new URLSearchParams();
-      if (testCase.q) params.set("q", testCase.q);
-      const names: Record<string, string> = {
-        minScore: "min_score",
-        hasApi: "has_api",
-        hasMcp: "has_mcp",
-        hasOpenapi: "has_openapi",
-        hasLlmsTxt: "has_llms_txt",
-      };
-      for (const [name, value] of Object.entries(testCase.filters)) params.set(names[name] ?? name, String(value));
-      return `${base}/api/v1/search?${params}`;
-    };
+    const url = (testCase: Case) => `${base}${searchPath(testCase)}`;
     const headers = { "X-SVC-Synthetic": "true" };
     for (const testCase of requests.slice(0, 10)) await (await fetch(url(testCase), { headers })).arrayBuffer();
     const samples: { ms: number; label: string }[] = [];
@@ -551,19 +400,10 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult[
  * makes each the first of its key, a cache miss (the response says so in X-Cache).
  */
 async function measureTopEndToEnd(base: string): Promise<{ ms: number; label: string }[]> {
-  const names: Record<string, string> = {
-    hasApi: "has_api",
-    hasMcp: "has_mcp",
-    hasOpenapi: "has_openapi",
-    hasLlmsTxt: "has_llms_txt",
-  };
   const sets = everyTopFilterSet();
   const urls = Array.from({ length: E2E_REQUESTS }, (_, index) => {
-    const params = new URLSearchParams({ limit: String(1 + ((index * 37) % TOP_MAX_LIMIT)) });
-    for (const [name, value] of Object.entries(sets[(index * 53) % sets.length] ?? {})) {
-      params.set(names[name] ?? name, String(value));
-    }
-    return `${base}/api/v1/top?${params}`;
+    const filters = sets[(index * 53) % sets.length] ?? {};
+    return `${base}${topPath(filters, 1 + ((index * 37) % TOP_MAX_LIMIT))}`;
   });
   const samples: { ms: number; label: string }[] = [];
   for (const [index, url] of urls.entries()) {

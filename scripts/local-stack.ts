@@ -26,6 +26,7 @@ import { close, listen } from "./local-stack/http.ts";
 import { createMailOutboxServer } from "./local-stack/mail-outbox.ts";
 import { createNeonHttpServer } from "./local-stack/neon-http.ts";
 import { openMemoryBackend, openRedisServerBackend, type RedisBackend } from "./local-stack/redis-backends.ts";
+import type { ServedCallObserver } from "./local-stack/served-calls.ts";
 import { openPgliteBackend, openPostgresBackend, type SqlBackend } from "./local-stack/sql-backends.ts";
 import { createStripeStandIn } from "./local-stack/stripe.ts";
 import { createUpstashRestServer } from "./local-stack/upstash-rest.ts";
@@ -52,6 +53,8 @@ export interface LocalStackOptions {
   stripeWebhookSecret?: string;
   /** Where the stand-in delivers signed events; undefined: they are only recorded (GET /control/events). */
   stripeWebhookUrl?: string;
+  /** Sees every request the SQL and Redis endpoints answer, with the store's time (`npm run load`). */
+  observeCalls?: ServedCallObserver;
 }
 
 export interface LocalStack {
@@ -106,8 +109,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   });
 
   const servers: Server[] = [
-    createNeonHttpServer(sql),
-    createUpstashRestServer(redis, token),
+    createNeonHttpServer(sql, options.observeCalls),
+    createUpstashRestServer(redis, token, options.observeCalls),
     mail.server,
     dns.server,
     stripe.server,

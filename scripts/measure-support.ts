@@ -2,6 +2,7 @@
 import { cpus, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
+import type { ServedCall } from "./local-stack/served-calls.ts";
 
 /** Creates the database beside the server's `postgres` one when it does not exist yet. */
 export async function ensureDatabase(url: string): Promise<void> {
@@ -32,6 +33,11 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** The `p`th percentile (0–100, nearest rank) of ascending `sorted`; 0 for none. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
 /** The machine and moment a figure belongs to. */
 export function machineLine(): string {
   const cpu = cpus();
@@ -48,19 +54,32 @@ export interface StackEndpoints {
   redisBackend: string;
 }
 
+/** The local stack in its thread. */
+export interface StackThread {
+  endpoints: StackEndpoints;
+  /**
+   * The SQL and Redis requests the stack answered since the last call (with `observeCalls`;
+   * otherwise always empty).
+   */
+  takeCalls(): Promise<ServedCall[]>;
+  stop(): Promise<void>;
+}
+
 /**
  * Starts the local stack, in front of these servers, in a worker thread: a burst's client work
  * and the stack's never share one event loop, and the stack lives exactly as long as this process.
+ * With `observeCalls` the stack records what each SQL and Redis request cost (`takeCalls`).
  */
 export function startLocalStackThread(
   databaseUrl: string,
   redisUrl: string,
-): Promise<{ endpoints: StackEndpoints; stop(): Promise<void> }> {
+  { observeCalls = false }: { observeCalls?: boolean } = {},
+): Promise<StackThread> {
   // A thread does not inherit tsx's loader: it registers it before loading the TypeScript entry.
   const entry = new URL("./local-stack-thread.ts", import.meta.url).href;
   const thread = new Worker(
     `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
-    { eval: true, workerData: { databaseUrl, redisUrl, sqlPort: 0, redisPort: 0 } },
+    { eval: true, workerData: { databaseUrl, redisUrl, sqlPort: 0, redisPort: 0, observeCalls } },
   );
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -69,10 +88,20 @@ export function startLocalStackThread(
       });
       thread.postMessage("stop");
     });
+  const takeCalls = () =>
+    new Promise<ServedCall[]>((resolve) => {
+      const receive = (message: { calls?: ServedCall[] }) => {
+        if (!message.calls) return;
+        thread.off("message", receive);
+        resolve(message.calls);
+      };
+      thread.on("message", receive);
+      thread.postMessage("take-calls");
+    });
   return new Promise((resolve, reject) => {
     thread.once("error", reject);
     thread.on("message", (message: StackEndpoints & { ready?: boolean }) => {
-      if (message.ready) resolve({ endpoints: message, stop });
+      if (message.ready) resolve({ endpoints: message, takeCalls, stop });
     });
   });
 }

@@ -10,6 +10,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { BadRequest, readJson, sendJson } from "./http.ts";
+import { epochMs, type ServedCallObserver, type StoreTiming } from "./served-calls.ts";
 import {
   type BatchOptions,
   POSTGRES_ERROR_MEMBERS,
@@ -50,8 +51,17 @@ function databaseErrorBody(error: unknown): Record<string, unknown> | undefined 
   return body;
 }
 
-export function createNeonHttpServer(backend: SqlBackend): Server {
+/** `observe`, when given, sees every POST /sql it answered (load measurements). */
+export function createNeonHttpServer(backend: SqlBackend, observe?: ServedCallObserver): Server {
   return createServer(async (request, response) => {
+    const startedAt = epochMs();
+    const timing: StoreTiming = { storeMs: 0 };
+    let statements = 0;
+    if (observe) {
+      response.once("finish", () =>
+        observe({ endpoint: "sql", startedAt, endedAt: epochMs(), storeMs: timing.storeMs, statements }),
+      );
+    }
     if (request.method === "GET" && request.url === "/") {
       sendJson(response, 200, { ok: true, backend: backend.description });
       return;
@@ -71,10 +81,13 @@ export function createNeonHttpServer(backend: SqlBackend): Server {
           readOnly: parseBool(request.headers["neon-batch-read-only"]),
           deferrable: parseBool(request.headers["neon-batch-deferrable"]),
         };
-        const results = await backend.runBatch(body.queries.map(parseStatement), options);
+        const parsed = body.queries.map(parseStatement);
+        statements = parsed.length;
+        const results = await backend.runBatch(parsed, options, timing);
         sendJson(response, 200, { results: results.map(withArrayMode) });
       } else {
-        sendJson(response, 200, withArrayMode(await backend.run(parseStatement(body))));
+        statements = 1;
+        sendJson(response, 200, withArrayMode(await backend.run(parseStatement(body), timing)));
       }
     } catch (error) {
       if (error instanceof BadRequest) {

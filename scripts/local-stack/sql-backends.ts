@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { BadRequest } from "./http.ts";
+import { epochMs, type StoreTiming } from "./served-calls.ts";
 
 export type SqlParam = string | null;
 
@@ -62,10 +63,22 @@ export const POSTGRES_ERROR_MEMBERS = [
 
 export interface SqlBackend {
   readonly description: string;
-  run(statement: SqlStatement): Promise<RawResult>;
+  /** Runs one statement; `timing`, when given, receives the time the database spent on it. */
+  run(statement: SqlStatement, timing?: StoreTiming): Promise<RawResult>;
   /** Runs every statement in one transaction: all commit, or none does. */
-  runBatch(statements: SqlStatement[], options: BatchOptions): Promise<RawResult[]>;
+  runBatch(statements: SqlStatement[], options: BatchOptions, timing?: StoreTiming): Promise<RawResult[]>;
   close(): Promise<void>;
+}
+
+/** Runs `work`, adding its duration to `timing` (also when it fails). */
+async function timed<T>(timing: StoreTiming | undefined, work: () => Promise<T>): Promise<T> {
+  if (!timing) return work();
+  const started = epochMs();
+  try {
+    return await work();
+  } finally {
+    timing.storeMs += epochMs() - started;
+  }
 }
 
 const ISOLATION_LEVELS: Record<string, string> = {
@@ -129,16 +142,18 @@ export async function openPgliteBackend(dataDir: string): Promise<SqlBackend> {
 
   return {
     description: `embedded PGlite (${dataDir})`,
-    run: (statement) => runOn(db, statement),
-    async runBatch(statements, batchOptions) {
+    run: (statement, timing) => timed(timing, () => runOn(db, statement)),
+    async runBatch(statements, batchOptions, timing) {
       // PGlite has one connection: its transaction() serialises batches, like row locks would.
       const begin = beginStatement(batchOptions);
-      return db.transaction(async (tx) => {
-        if (begin !== "BEGIN") await tx.query(`SET TRANSACTION ${begin.slice("BEGIN ".length)}`);
-        const results: RawResult[] = [];
-        for (const statement of statements) results.push(await runOn(tx, statement));
-        return results;
-      });
+      return timed(timing, () =>
+        db.transaction(async (tx) => {
+          if (begin !== "BEGIN") await tx.query(`SET TRANSACTION ${begin.slice("BEGIN ".length)}`);
+          const results: RawResult[] = [];
+          for (const statement of statements) results.push(await runOn(tx, statement));
+          return results;
+        }),
+      );
     },
     close: () => db.close(),
   };
@@ -148,6 +163,9 @@ export async function openPostgresBackend(connectionString: string): Promise<Sql
   const pool = new pg.Pool({
     connectionString,
     max: 20,
+    // Connections stay open while idle: a new Postgres backend costs a fork and cold catalog
+    // caches, which a request after a pause would otherwise pay (Neon's own pooler keeps them).
+    idleTimeoutMillis: 0,
     // Hand every value over as the server's text, untouched.
     types: { getTypeParser: () => (value: string) => value } as unknown as pg.CustomTypesConfig,
   });
@@ -155,7 +173,7 @@ export async function openPostgresBackend(connectionString: string): Promise<Sql
   const probe = await pool.connect();
   probe.release();
 
-  async function runOn(client: pg.Pool | pg.PoolClient, statement: SqlStatement): Promise<RawResult> {
+  async function runOn(client: pg.PoolClient, statement: SqlStatement): Promise<RawResult> {
     const result = await client.query({ text: statement.query, values: statement.params, rowMode: "array" });
     return {
       command: result.command ?? "",
@@ -167,18 +185,29 @@ export async function openPostgresBackend(connectionString: string): Promise<Sql
 
   return {
     description: `Postgres server (${new URL(connectionString).host})`,
-    run: (statement) => runOn(pool, statement),
-    async runBatch(statements, batchOptions) {
+    async run(statement, timing) {
       const client = await pool.connect();
       try {
-        await client.query(beginStatement(batchOptions));
-        const results: RawResult[] = [];
-        for (const statement of statements) results.push(await runOn(client, statement));
-        await client.query("COMMIT");
-        return results;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
+        return await timed(timing, () => runOn(client, statement));
+      } finally {
+        client.release();
+      }
+    },
+    async runBatch(statements, batchOptions, timing) {
+      const client = await pool.connect();
+      try {
+        return await timed(timing, async () => {
+          try {
+            await client.query(beginStatement(batchOptions));
+            const results: RawResult[] = [];
+            for (const statement of statements) results.push(await runOn(client, statement));
+            await client.query("COMMIT");
+            return results;
+          } catch (error) {
+            await client.query("ROLLBACK").catch(() => undefined);
+            throw error;
+          }
+        });
       } finally {
         client.release();
       }

@@ -14,6 +14,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { BadRequest, readJson, sendJson } from "./http.ts";
 import type { RedisBackend, RedisReply } from "./redis-backends.ts";
+import { epochMs, type ServedCallObserver } from "./served-calls.ts";
 
 const UPSTASH_ONLY_FLAGS = new Set(["allow-key-locking"]);
 
@@ -56,7 +57,8 @@ function toArgs(value: unknown): string[] {
   });
 }
 
-export function createUpstashRestServer(backend: RedisBackend, token: string): Server {
+/** `observe`, when given, sees every command request it answered (load measurements). */
+export function createUpstashRestServer(backend: RedisBackend, token: string, observe?: ServedCallObserver): Server {
   const scripts = new Map<string, string>();
 
   const remember = (script: string): string => {
@@ -111,6 +113,15 @@ export function createUpstashRestServer(backend: RedisBackend, token: string): S
   };
 
   return createServer(async (request, response) => {
+    const startedAt = epochMs();
+    let commands = 0;
+    let storeStarted = 0;
+    let storeMs = 0;
+    if (observe) {
+      response.once("finish", () =>
+        observe({ endpoint: "redis", startedAt, endedAt: epochMs(), storeMs, statements: commands }),
+      );
+    }
     const path = (request.url ?? "/").split("?")[0];
     if (request.method === "GET" && path === "/healthz") {
       sendJson(response, 200, { ok: true, backend: backend.description });
@@ -133,11 +144,17 @@ export function createUpstashRestServer(backend: RedisBackend, token: string): S
     try {
       const body = await readJson(request);
       if (path === "/" || path === "") {
+        commands = 1;
+        storeStarted = epochMs();
         const reply = await runOne(toArgs(body));
+        storeMs = epochMs() - storeStarted;
         sendJson(response, "error" in reply ? 400 : 200, encode(reply));
       } else if (path === "/pipeline" || path === "/multi-exec") {
         if (!Array.isArray(body) || body.length === 0) throw new BadRequest("expected an array of commands");
+        commands = body.length;
+        storeStarted = epochMs();
         const replies = await runMany(body.map(toArgs), path === "/multi-exec");
+        storeMs = epochMs() - storeStarted;
         sendJson(response, 200, replies.map(encode));
       } else {
         sendJson(response, 404, { error: "ERR unknown endpoint" });

@@ -49,20 +49,44 @@ function databaseFetch(silenceMs: number | undefined): typeof fetch {
   };
 }
 
-/** The raw Neon SQL function, pointed at the local stack when DATABASE_LOCAL_HTTP is set. */
-export function createSqlClient(config: DatabaseSettings) {
+/** Points the driver's globals (endpoint and fetch) at what `config` names. */
+function configureDriver(config: DatabaseSettings): void {
   // The driver reads its endpoint and fetch from globals; every Worker of one deployment shares
   // one setting of each.
   neonConfig.fetchEndpoint = config.DATABASE_LOCAL_HTTP ? localStackEndpoint : neonDefaultEndpoint;
   neonConfig.fetchFunction = databaseFetch(config.DATABASE_TIMEOUT_MS);
+}
+
+/** The raw Neon SQL function, pointed at the local stack when DATABASE_LOCAL_HTTP is set. */
+export function createSqlClient(config: DatabaseSettings) {
+  configureDriver(config);
   return neon(config.DATABASE_URL);
 }
 
-export function createDatabase(config: DatabaseSettings) {
+function newDatabase(config: DatabaseSettings) {
   return drizzle({ client: createSqlClient(config), schema });
 }
 
-export type Database = ReturnType<typeof createDatabase>;
+export type Database = ReturnType<typeof newDatabase>;
+
+// One drizzle instance per settings object (the Worker's are parsed once per isolate): building
+// one walks the whole schema for the relational API, about a millisecond of CPU that every
+// request paid. The instance holds no connection or request state (the driver speaks HTTP), so
+// an isolate's requests can share it.
+const databaseBySettings = new WeakMap<DatabaseSettings, Database>();
+
+/** The drizzle database over Neon's HTTP driver for these settings (shared per settings object). */
+export function createDatabase(config: DatabaseSettings): Database {
+  let database = databaseBySettings.get(config);
+  if (database) {
+    // The globals follow the settings of the latest request, as when each request built its own.
+    configureDriver(config);
+  } else {
+    database = newDatabase(config);
+    databaseBySettings.set(config, database);
+  }
+  return database;
+}
 
 /** The Postgres error code (SQLSTATE) behind a driver error, if any. */
 export function postgresErrorCode(error: unknown): string | undefined {

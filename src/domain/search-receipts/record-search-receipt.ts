@@ -1,4 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import { searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
+import { isDatabaseUnavailable, type SqlRow } from "../../adapters/db.ts";
 import type { DomainContext } from "../context.ts";
 import type { DemandTopic } from "../demand/topics.ts";
 import type { SearchSurface } from "./receipt-constants.ts";
@@ -16,54 +18,87 @@ export interface SearchReceiptInput {
 }
 
 export type SearchReceipt =
-  | { recorded: true; searchId: string; synthetic: boolean; expiresAt: Date }
+  | {
+      recorded: true;
+      searchId: string;
+      synthetic: boolean;
+      expiresAt: Date;
+      /** The rows of the `alongside` statement, when it committed with the receipt. */
+      alongside?: SqlRow[];
+    }
   | { recorded: false };
 
 /**
  * Records the query-free receipt of one answered search: the receipt and its returned results
  * in one transaction. It never fails the search: if the write does not commit, the answer says so
  * (`recorded: false`) and nothing can later be bound to it.
+ *
+ * `alongside` names a statement that must commit with the receipt or not at all (the disclosure
+ * of offers): it runs last in the same transaction, so it sees the receipt's rows, and the whole
+ * write stays one round trip. If Postgres refuses that transaction, the receipt is written again
+ * without it (same search id), so a failing companion never costs the receipt; if the database is
+ * unavailable, nothing is retried.
  */
 export async function recordSearchReceipt({
   ctx,
   input,
+  alongside,
 }: {
   ctx: DomainContext;
   input: SearchReceiptInput;
+  alongside?: (searchId: string) => SQL;
 }): Promise<SearchReceipt> {
   const searchId = newSearchId();
-  const insertReceipt = ctx.db
-    .insert(searchReceipts)
-    .values({
-      searchId,
-      surface: input.surface,
-      synthetic: input.synthetic,
-      topic: input.topic,
-      resultCount: input.domains.length,
-    })
-    .returning({ expiresAt: searchReceipts.expiresAt });
+  const receiptStatements = () => {
+    const insertReceipt = ctx.db
+      .insert(searchReceipts)
+      .values({
+        searchId,
+        surface: input.surface,
+        synthetic: input.synthetic,
+        topic: input.topic,
+        resultCount: input.domains.length,
+      })
+      .returning({ expiresAt: searchReceipts.expiresAt });
+    if (input.domains.length === 0) return [insertReceipt] as const;
+    const insertResults = ctx.db.insert(searchReceiptResults).values(
+      // created_at and expires_at take their defaults: now() is the transaction's, so they
+      // equal the receipt's.
+      input.domains.map((domain, index) => ({
+        searchId,
+        domain,
+        position: input.firstPosition + index,
+        surface: input.surface,
+        topic: input.topic,
+        synthetic: input.synthetic,
+      })),
+    );
+    return [insertReceipt, insertResults] as const;
+  };
+  const write = async (withAlongside: boolean) => {
+    const companion = withAlongside && alongside ? ctx.db.execute(alongside(searchId)) : undefined;
+    const results = await ctx.db.batch([...receiptStatements(), ...(companion ? [companion] : [])]);
+    const inserted = results[0] as { expiresAt: Date }[];
+    const companionRows = companion ? ((results.at(-1) as { rows: SqlRow[] }).rows ?? []) : undefined;
+    return { expiresAt: inserted[0]?.expiresAt, companionRows };
+  };
   try {
-    let inserted: { expiresAt: Date }[];
-    if (input.domains.length === 0) {
-      inserted = await insertReceipt;
-    } else {
-      const insertResults = ctx.db.insert(searchReceiptResults).values(
-        // created_at and expires_at take their defaults: now() is the transaction's, so they
-        // equal the receipt's.
-        input.domains.map((domain, index) => ({
-          searchId,
-          domain,
-          position: input.firstPosition + index,
-          surface: input.surface,
-          topic: input.topic,
-          synthetic: input.synthetic,
-        })),
-      );
-      [inserted] = await ctx.db.batch([insertReceipt, insertResults]);
+    let written: Awaited<ReturnType<typeof write>>;
+    try {
+      written = await write(true);
+    } catch (error) {
+      if (!alongside || isDatabaseUnavailable(error)) throw error;
+      console.error("search receipt's companion statement refused; recording the receipt alone", String(error));
+      written = await write(false);
     }
-    const expiresAt = inserted[0]?.expiresAt;
-    if (!expiresAt) return { recorded: false };
-    return { recorded: true, searchId, synthetic: input.synthetic, expiresAt };
+    if (!written.expiresAt) return { recorded: false };
+    return {
+      recorded: true,
+      searchId,
+      synthetic: input.synthetic,
+      expiresAt: written.expiresAt,
+      alongside: written.companionRows,
+    };
   } catch (error) {
     console.error("search receipt not recorded", String(error));
     return { recorded: false };

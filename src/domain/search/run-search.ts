@@ -1,7 +1,7 @@
 /** One organic search as every surface (REST, MCP, web) answers it: results, receipt, sidecar. */
 import type { DomainContext } from "../context.ts";
 import { classifyDemandTopic } from "../demand/topics.ts";
-import { discloseOffers } from "../offers/disclose-offers.ts";
+import { disclosedOffers, discloseOffersStatement } from "../offers/disclose-offers.ts";
 import { buildActionInterestSidecar } from "../search-receipts/action-interest-sidecar.ts";
 import type { SearchSurface } from "../search-receipts/receipt-constants.ts";
 import { recordSearchReceipt } from "../search-receipts/record-search-receipt.ts";
@@ -16,6 +16,7 @@ export interface RunSearchInput extends SearchInput {
 export async function runSearch({ ctx, input }: { ctx: DomainContext; input: RunSearchInput }) {
   const page = await searchSites({ ctx, input });
   const domains = page.results.map((site) => site.domain);
+  const now = new Date();
   const receipt = await recordSearchReceipt({
     ctx,
     input: {
@@ -26,11 +27,13 @@ export async function runSearch({ ctx, input }: { ctx: DomainContext; input: Run
       // The query is reduced to its topic here, in memory; only the label reaches the receipt.
       topic: classifyDemandTopic({ q: input.q, tag: input.filters.tag, category: input.filters.category }),
     },
+    // Offers come after the organic page is fixed, only for the domains on that page, and are
+    // disclosed in the receipt's own transaction (one round trip): shown only when both
+    // committed. Nothing below reads them back into results, order or total.
+    alongside: domains.length > 0 ? (searchId) => discloseOffersStatement({ searchId, now }) : undefined,
   });
   const searchId = receipt.recorded ? receipt.searchId : "";
-  // Offers come after the organic page is fixed and its receipt committed, and only for the
-  // domains on that page; nothing below reads them back into results, order or total.
-  const paidOffers = receipt.recorded && domains.length > 0 ? await discloseOffers({ ctx, input: { searchId } }) : [];
+  const paidOffers = receipt.recorded && receipt.alongside ? disclosedOffers(receipt.alongside) : [];
   return {
     access: "free" as const,
     receipt_recorded: receipt.recorded,

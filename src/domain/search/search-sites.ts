@@ -7,9 +7,10 @@
  * Matches are counted up to the result window (1,000, i.e. 50 pages): beyond it `total` is
  * 1,000 and `total_exact` false, so total, page and has_next always agree.
  *
- * A search is two round trips, each one transaction:
+ * A search is at most two round trips, each one transaction:
  * 1. the query's words become index terms (search-terms.ts), with the exact-domain candidate and,
- *    when the isolate's copy is stale, the index statistics;
+ *    when the isolate's copy is stale, the index statistics (nothing to ask, no round trip: filters
+ *    alone without a tag, with fresh statistics);
  * 2. the plan's driver lists are merged in organic order and checked (search-plan.ts) until
  *    window + 1 sites match, and the page is read from those.
  * Its cost is bounded by the length of the shortest list the query names, never by how many
@@ -215,7 +216,9 @@ export async function runSearchQuery(
 
   const pinnedDomain = domainNamedBy(input.q);
   const first = firstStep(input, words, pinnedDomain, given);
-  const { stems, tagSignature, pinned, statistics } = first.read(await run(first.statements));
+  // Filters alone, with the isolate's statistics fresh, need nothing from the first step: no round trip.
+  const firstResults = first.statements.length ? await run(first.statements) : [];
+  const { stems, tagSignature, pinned, statistics } = first.read(firstResults);
   // Words that are all stop words leave nothing to match.
   if (words.length && stems.length === 0) return pageOf([], 0);
   const plan = planSearch({ stems, filters: input.filters, tagSignature, statistics });

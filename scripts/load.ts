@@ -1,0 +1,374 @@
+/**
+ * `npm run load`: the request path under load. The Worker's deployable bundle runs in workerd
+ * through Miniflare behind the local edge (scripts/bundled-worker.ts: no `wrangler dev` proxy in
+ * between), on the local stack in front of a real Postgres and a real Redis, with its default
+ * settings. A load generator holds each concurrency (1, 10, 50) for a bounded time on each
+ * endpoint in turn — `/healthz` (the floor), `GET /api/v1/search` (frequent and rare words, filters
+ * alone, q plus filters, exact domains, deep pages: scripts/search-cases.ts), `GET /api/v1/top`
+ * (every filter set at varied limits; the 5-minute cache makes later rounds hits) and
+ * `GET /api/v1/site/{domain}` — after a warm-up, and prints per concurrency a Markdown table:
+ * requests, req/s, p50/p99/max, errors (every answer but a 200, and a search without its receipt),
+ * SQL and Redis requests per request, and the share of time spent outside the database.
+ *
+ * Database time is measured where it is spent: the stack (in a worker thread) records, for every
+ * SQL request it answers, how long Postgres worked on it (from a pooled connection in hand to the
+ * last answer). One endpoint runs at a time, so all of it belongs to that endpoint: at
+ * concurrency 1 each request gets the database time of the SQL requests inside it; at every
+ * concurrency the share outside the database is 1 − Σ database time ÷ Σ latency. Last, the
+ * headline: `/search` end-to-end p50 at concurrency 1 ÷ the p50 of the same searches run
+ * directly through `runSearchQuery` over one `pg` connection (as `npm run bench:search` measures
+ * database time).
+ *
+ * Clients: each request leaves from one of LOAD_CLIENTS loopback addresses (127.1.x.y) in turn,
+ * which the edge reports as CF-Connecting-IP, so the free per-client limits (240 searches an hour)
+ * apply as to that many clients; a fresh Redis prefix per run means no earlier window is met.
+ * Searches are marked `X-SVC-Synthetic: true` (kept out of demand); each still writes its receipt.
+ *
+ * Settings: LOAD_DATABASE_URL (default: the benchmark's index `agent_readiness_bench` on the local
+ * server when it holds sites, used as it is; otherwise `agent_readiness_load`, created, migrated
+ * and given the demo index), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11), LOAD_PORT
+ * (default 8796), LOAD_CONCURRENCY (default `1,10,50`), LOAD_SECONDS (per concurrency, shared
+ * equally by the endpoints; default 20), LOAD_ENDPOINTS (default `healthz,search,top,site`),
+ * LOAD_CLIENTS (default 1000), LOAD_WORKER_LOG=1 to see the Worker's log.
+ * Talks to 127.0.0.1 only, and stops the Worker and the stack when done (or interrupted).
+ */
+import { randomBytes } from "node:crypto";
+import { Agent, request } from "node:http";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { seededRandom } from "../db/seed/demo-index.ts";
+import { runSearchQuery } from "../src/domain/search/search-sites.ts";
+import { TOP_MAX_LIMIT } from "../src/domain/search/top-sites.ts";
+import { startBundledWorker } from "./bundled-worker.ts";
+import type { ServedCall } from "./local-stack/served-calls.ts";
+import { epochMs } from "./local-stack/served-calls.ts";
+import { ensureDatabase, machineLine, percentile, startLocalStackThread, waitForHttp } from "./measure-support.ts";
+import { migrate } from "./migrate.ts";
+import {
+  buildSearchCases,
+  demoVocabulary,
+  everyTopFilterSet,
+  pgBatchRunner,
+  type SearchCase,
+  searchPath,
+  topPath,
+} from "./search-cases.ts";
+import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
+
+const SERVER_URL = "postgres://postgres@127.0.0.1:5432";
+const REDIS_URL = process.env.LOAD_REDIS_URL ?? "redis://127.0.0.1:6379/11";
+const PORT = Number(process.env.LOAD_PORT ?? 8796);
+const CONCURRENCIES = (process.env.LOAD_CONCURRENCY ?? "1,10,50").split(",").map(Number);
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
+const ENDPOINTS = (process.env.LOAD_ENDPOINTS ?? "healthz,search,top,site").split(",").map((name) => name.trim());
+const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 1000);
+const WARM_UP_SECONDS = 2;
+
+const log = (line: string) => console.log(`[load] ${line}`);
+
+/** The database to load: LOAD_DATABASE_URL, the benchmark's index when it holds sites, or a demo one. */
+async function chooseDatabase(): Promise<string> {
+  if (process.env.LOAD_DATABASE_URL) return process.env.LOAD_DATABASE_URL;
+  const bench = `${SERVER_URL}/agent_readiness_bench`;
+  return (await holdsSites(bench)) ? bench : `${SERVER_URL}/agent_readiness_load`;
+}
+
+/** Whether the database exists and has a `sites` table with at least one row. */
+async function holdsSites(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ held: boolean }>(
+      "select to_regclass('public.sites') is not null and exists (select 1 from sites) as held",
+    );
+    return rows[0]?.held === true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** One endpoint's requests: the path of the n-th, and how to check its answer. */
+interface Target {
+  /** Its name in LOAD_ENDPOINTS. */
+  key: string;
+  name: string;
+  path(n: number): string;
+  /** Reads the body: a 200 that is still a failure (a search whose receipt was not recorded). */
+  failed?(body: string): boolean;
+}
+
+interface Sample {
+  /** Epoch ms, as the stack's calls are timed. */
+  startedAt: number;
+  endedAt: number;
+  ms: number;
+  ok: boolean;
+  /** Which of the target's paths it was. */
+  n: number;
+}
+
+/** The n-th client's loopback address: 127.1.0.2, 127.1.0.3, … (each its own client to the edge). */
+const clientAddress = (n: number) => `127.1.${Math.floor(n / 250)}.${(n % 250) + 2}`;
+
+// One connection per request: the edge sees each request's own source address.
+const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+let sent = 0;
+
+function get(target: Target, n: number): Promise<Sample> {
+  const localAddress = clientAddress(sent++ % CLIENTS);
+  const startedAt = epochMs();
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const finish = (ok: boolean) => resolve({ startedAt, endedAt: epochMs(), ms: performance.now() - started, ok, n });
+    const outgoing = request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path: target.path(n),
+        agent,
+        localAddress,
+        headers: { "X-SVC-Synthetic": "true" },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => {
+          if (target.failed) chunks.push(chunk);
+        });
+        response.on("end", () => {
+          const ok = response.statusCode === 200 && !target.failed?.(Buffer.concat(chunks).toString("utf8"));
+          finish(ok);
+        });
+      },
+    );
+    outgoing.setTimeout(60_000, () => outgoing.destroy(new Error("no answer within 60 s")));
+    outgoing.on("error", () => finish(false));
+    outgoing.end();
+  });
+}
+
+/** `concurrency` clients send the target's requests back to back for `seconds`. */
+async function hold(target: Target, concurrency: number, seconds: number): Promise<Sample[]> {
+  const deadline = performance.now() + seconds * 1000;
+  const samples: Sample[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) samples.push(await get(target, next++));
+    }),
+  );
+  return samples;
+}
+
+interface Row {
+  endpoint: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  sqlPerRequest: number;
+  redisPerRequest: number;
+  /** Mean Postgres time per request, and (concurrency 1) its median. */
+  databaseMean: number;
+  databaseP50?: number;
+  /** Mean time per request the stack's SQL endpoint added around Postgres (HTTP, JSON, pool). */
+  stackMean: number;
+  outside: number;
+}
+
+function summarise(endpoint: string, samples: Sample[], calls: ServedCall[], perRequest: boolean): Row {
+  const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
+  const first = Math.min(...samples.map((sample) => sample.startedAt));
+  const last = Math.max(...samples.map((sample) => sample.endedAt));
+  const sql = calls.filter((call) => call.endpoint === "sql" && call.statements > 0);
+  const redis = calls.filter((call) => call.endpoint === "redis");
+  const latency = sorted.reduce((sum, ms) => sum + ms, 0);
+  const database = sql.reduce((sum, call) => sum + call.storeMs, 0);
+  const stack = sql.reduce((sum, call) => sum + (call.endedAt - call.startedAt - call.storeMs), 0);
+  let databaseP50: number | undefined;
+  if (perRequest) {
+    // One request at a time: a SQL request inside a request's interval was made by it.
+    const perSample = samples.map((sample) =>
+      sql
+        .filter((call) => call.startedAt >= sample.startedAt && call.endedAt <= sample.endedAt)
+        .reduce((sum, call) => sum + call.storeMs, 0),
+    );
+    databaseP50 = percentile(
+      perSample.sort((a, b) => a - b),
+      50,
+    );
+  }
+  return {
+    endpoint,
+    requests: samples.length,
+    perSecond: samples.length / ((last - first) / 1000),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? 0,
+    errors: samples.filter((sample) => !sample.ok).length,
+    sqlPerRequest: sql.length / samples.length,
+    redisPerRequest: redis.length / samples.length,
+    databaseMean: database / samples.length,
+    databaseP50,
+    stackMean: stack / samples.length,
+    outside: 1 - database / latency,
+  };
+}
+
+function table(rows: Row[]): string {
+  const ms = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(1));
+  return [
+    "| endpoint | requests | req/s | p50 ms | p99 ms | max ms | errors | SQL req. each | Redis req. each | DB ms each (mean / p50) | SQL endpoint overhead ms each | outside the DB |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map(
+      (row) =>
+        `| ${row.endpoint} | ${row.requests} | ${row.perSecond.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.max)} | ${row.errors} | ${row.sqlPerRequest.toFixed(2)} | ${row.redisPerRequest.toFixed(2)} | ${ms(row.databaseMean)} / ${ms(row.databaseP50)} | ${ms(row.stackMean)} | ${(row.outside * 100).toFixed(0)} % |`,
+    ),
+  ].join("\n");
+}
+
+/** Shuffles with a fixed seed, so every run sends the same mix in the same order. */
+function shuffled<T>(items: T[]): T[] {
+  const random = seededRandom(7);
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+async function main() {
+  const startedOn = machineLine();
+  const databaseUrl = await chooseDatabase();
+  const reused = await holdsSites(databaseUrl);
+  await ensureDatabase(databaseUrl);
+  const stackThread = await startLocalStackThread(databaseUrl, REDIS_URL, { observeCalls: true });
+  const stack = stackThread.endpoints;
+  log(`database ${new URL(databaseUrl).pathname.slice(1)}${reused ? " (used as it is)" : ""}`);
+  log(`stack: ${stack.sqlBackend}; ${stack.redisBackend}`);
+  if (!reused) {
+    await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
+    await loadDemoIndexIfEmpty({ databaseUrl: stack.databaseUrl, localHttp: true, count: 3000 });
+  }
+  const vars = {
+    DATABASE_URL: stack.databaseUrl,
+    DATABASE_LOCAL_HTTP: "true",
+    UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
+    UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
+    // A fresh prefix and key: no rate-limit window or cached list of an earlier run is met.
+    REDIS_KEY_PREFIX: `load-${Date.now()}`,
+    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString("base64url"),
+  };
+  const direct = new pg.Client({ connectionString: databaseUrl });
+  await direct.connect();
+  log("building the Worker's bundle");
+  const worker = await startBundledWorker(PORT, vars, Boolean(process.env.LOAD_WORKER_LOG));
+  const stopAll = async () => {
+    await direct.end().catch(() => undefined);
+    await worker.stop();
+    await stackThread.stop();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void stopAll().finally(() => process.exit(130)));
+  }
+
+  try {
+    await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, 120_000);
+    const { rows: siteCount } = await direct.query<{ n: string }>("select count(*) as n from sites");
+    const sites = Number(siteCount[0]?.n ?? 0);
+    const cases = shuffled(
+      [...(await buildSearchCases(direct, demoVocabulary(Math.min(sites, 50_000)))).values()].flat(),
+    );
+    const { rows: domainRows } = await direct.query<{ domain: string }>(
+      "select domain from sites order by domain limit 500 offset (select count(*) / 3 from sites)",
+    );
+    const domains = domainRows.map((row) => row.domain);
+    const topSets = everyTopFilterSet();
+    const every: Target[] = [
+      { key: "healthz", name: "/healthz", path: () => "/healthz" },
+      {
+        key: "search",
+        name: "/api/v1/search",
+        path: (n) => searchPath(cases[n % cases.length] as SearchCase),
+        failed: (body) => !(JSON.parse(body) as { receipt_recorded?: boolean }).receipt_recorded,
+      },
+      {
+        key: "top",
+        name: "/api/v1/top",
+        path: (n) => topPath(topSets[(n * 53) % topSets.length] ?? {}, 1 + ((n * 37) % TOP_MAX_LIMIT)),
+      },
+      {
+        key: "site",
+        name: "/api/v1/site/{domain}",
+        path: (n) => `/api/v1/site/${encodeURIComponent(domains[n % domains.length] as string)}`,
+      },
+    ];
+    const targets = every.filter((target) => ENDPOINTS.includes(target.key));
+    const seconds = SECONDS / targets.length;
+    log(`${sites} sites; ${cases.length} searches in the mix; ${seconds.toFixed(1)} s per endpoint and concurrency`);
+
+    // A deployed isolate has served before: the first requests of a new one compile and connect.
+    for (const target of targets) await hold(target, 4, WARM_UP_SECONDS);
+    await stackThread.takeCalls();
+
+    const tables: string[] = [];
+    let searchSamples: Sample[] = [];
+    let searchRow: Row | undefined;
+    for (const concurrency of CONCURRENCIES) {
+      const rows: Row[] = [];
+      for (const target of targets) {
+        const samples = await hold(target, concurrency, seconds);
+        const row = summarise(target.name, samples, await stackThread.takeCalls(), concurrency === 1);
+        rows.push(row);
+        log(`concurrency ${concurrency}, ${target.name}: ${row.requests} requests, p50 ${row.p50.toFixed(1)} ms`);
+        if (concurrency === 1 && target.name === "/api/v1/search") {
+          searchSamples = samples;
+          searchRow = row;
+        }
+      }
+      tables.push(`Concurrency ${concurrency} (${seconds.toFixed(1)} s per endpoint):\n\n${table(rows)}`);
+    }
+
+    // The same searches the one client sent, run directly: runSearchQuery over one pg connection,
+    // once to warm up, then timed.
+    let headline = "";
+    if (searchRow && searchSamples.length) {
+      const sentCases = searchSamples.map((sample) => cases[sample.n % cases.length] as SearchCase);
+      const run = pgBatchRunner(direct);
+      for (const testCase of sentCases) await runSearchQuery(run, testCase);
+      const times: number[] = [];
+      for (const testCase of sentCases) {
+        const started = performance.now();
+        await runSearchQuery(run, testCase);
+        times.push(performance.now() - started);
+      }
+      const databaseP50 = percentile(
+        times.sort((a, b) => a - b),
+        50,
+      );
+      headline = [
+        `/search at concurrency 1: end-to-end p50 ${searchRow.p50.toFixed(1)} ms; the same ${times.length} searches`,
+        `through runSearchQuery over one pg connection: p50 ${databaseP50.toFixed(1)} ms;`,
+        `ratio ${(searchRow.p50 / databaseP50).toFixed(2)}× (target ≤ 2×). Postgres time the stack saw per`,
+        `search (search, receipt and disclosure): p50 ${(searchRow.databaseP50 ?? 0).toFixed(1)} ms.`,
+      ].join(" ");
+    }
+
+    console.log(`\nStarted ${startedOn}\nEnded ${machineLine()}`);
+    console.log(`${sites} sites; ${stack.sqlBackend}; ${stack.redisBackend}; ${CLIENTS} client addresses.\n`);
+    console.log(tables.join("\n\n"));
+    if (headline) console.log(`\n${headline}`);
+  } finally {
+    await stopAll();
+  }
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
