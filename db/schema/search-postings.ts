@@ -1,8 +1,8 @@
-import { bigint, boolean, pgTable, smallint, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, integer, pgTable, smallint, text } from "drizzle-orm/pg-core";
 
 /**
  * The search index: one row per searchable term of each site, so that every term's sites can be
- * read in organic order (agentic_score descending, organic_tiebreak, domain) straight from one
+ * read in organic order (agentic_score descending, organic_tiebreak, site_key) straight from one
  * btree. Terms are
  * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`,
  * `c:<category>:<signal bits>` (migration 0024) and `p:<signal bits>` (which of the four filterable
@@ -10,20 +10,14 @@ import { bigint, boolean, pgTable, smallint, text } from "drizzle-orm/pg-core";
  *
  * Written only by the trigger `sites_search_postings` on `sites` (migration 0005), in the same
  * statement as the site, so it is never out of step. The list index
- * `search_postings_list (audit, term, agentic_score desc, organic_tiebreak, domain) include (...)`, the "C" collation
- * of `term` and `domain`, and the helper functions are in that migration: drizzle-kit has no
+ * `search_postings_list (audit, term, agentic_score desc, organic_tiebreak, site_key) include (...)`,
+ * the "C" collation of `term`, and the helper functions are in that migration: drizzle-kit has no
  * syntax for them.
  */
 export const searchPostings = pgTable("search_postings", {
-  /** The site is in an audit-only bucket (other, spam): its lists are apart from discovery's. */
-  audit: boolean("audit").notNull(),
-  term: text("term").notNull(),
-  agenticScore: smallint("agentic_score").notNull(),
+  // The 8-byte columns first, then the narrower ones, then the variable ones: a row has no
+  // alignment padding between them (migration 0025).
   organicTiebreak: bigint("organic_tiebreak", { mode: "bigint" }).notNull(),
-  domain: text("domain").notNull(),
-  /** has_structured_api 8, has_mcp_server 4, has_openapi 2, has_llms_txt 1. */
-  signalBits: smallint("signal_bits").notNull(),
-  category: text("category").notNull(),
   /**
    * A 256-bit Bloom signature of the site's words (their 3- to 6-letter prefixes) and tags, in
    * four parts: it rules out most sites that lack another word or tag of the query before any of
@@ -33,4 +27,13 @@ export const searchPostings = pgTable("search_postings", {
   signature1: bigint("signature_1", { mode: "bigint" }).notNull(),
   signature2: bigint("signature_2", { mode: "bigint" }).notNull(),
   signature3: bigint("signature_3", { mode: "bigint" }).notNull(),
+  /** sites.site_key of the site. */
+  siteKey: integer("site_key").notNull(),
+  agenticScore: smallint("agentic_score").notNull(),
+  /** has_structured_api 8, has_mcp_server 4, has_openapi 2, has_llms_txt 1. */
+  signalBits: smallint("signal_bits").notNull(),
+  /** The site is in an audit-only bucket (other, spam): its lists are apart from discovery's. */
+  audit: boolean("audit").notNull(),
+  term: text("term").notNull(),
+  category: text("category").notNull(),
 });

@@ -34,6 +34,12 @@ export const sites = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Lower-case host name without scheme or trailing dot. */
     domain: text("domain").notNull().unique(),
+    /**
+     * A 4-byte number of the site, for the search index's postings to name it by (migration
+     * 0025): 27 bytes fewer than the domain in each of about 14 postings per site, twice (row
+     * and list index). Never part of the Site record.
+     */
+    siteKey: integer("site_key").generatedAlwaysAsIdentity().notNull().unique(),
     url: text("url").notNull(),
     name: text("name").notNull().default(""),
     description: text("description").notNull().default(""),

@@ -1,6 +1,7 @@
 /**
  * Organic search. Every match is equally a match: results are ordered by agentic_score
- * descending, ties broken by a hash of the domain (organic_tiebreak) and then the domain, except
+ * descending, ties broken by a hash of the domain (organic_tiebreak) and then the site's key
+ * (sites.site_key: only two domains of equal 64-bit hash ever reach it), except
  * that a `q` naming an indexed domain exactly puts that site first. Nothing paid or
  * provider-funded enters the query.
  *
@@ -83,7 +84,7 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
   const pinnedAt =
     pinnedDomain && terms
       ? take(sql`
-          select ${siteRecordSql("sites")} from ${sites}
+          select ${siteRecordSql("sites")}, ${sites.siteKey} from ${sites}
           where ${sites.domain} = ${pinnedDomain} and ${filterCondition(filters)}
             and ${sites.searchVector} @@ to_tsquery('english', ${terms})`)
       : -1;
@@ -98,7 +99,7 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
       return {
         stems: stemsAt >= 0 ? parseStemTerms(results[stemsAt] ?? []) : [],
         tagSignature: tagAt >= 0 ? parseSignature(results[tagAt]?.[0]?.signature) : undefined,
-        pinned: pinned ? siteRecordFromSql(pinned) : undefined,
+        pinned: pinned ? { site: siteRecordFromSql(pinned), siteKey: Number(pinned.site_key) } : undefined,
         statistics,
       };
     },
@@ -109,20 +110,20 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
 const bigintParam = (value: bigint) => sql`${value.toString()}::bigint`;
 
 /** The columns of organic order in the index, for selects and for `order by`. */
-const ORGANIC_KEY = ["agentic_score", "organic_tiebreak", "domain"] as const;
+const ORGANIC_KEY = ["agentic_score", "organic_tiebreak", "site_key"] as const;
 const organicKey = (alias: string) =>
   sql.join(
     ORGANIC_KEY.map((column) => sql.raw(`${alias}.${column}`)),
     sql`, `,
   );
 const organicOrderBy = (alias: string) =>
-  sql.raw(`${alias}.agentic_score desc, ${alias}.organic_tiebreak, ${alias}.domain`);
+  sql.raw(`${alias}.agentic_score desc, ${alias}.organic_tiebreak, ${alias}.site_key`);
 
 /** The checks an index entry answers by itself, beside which lists it belongs to. */
-function entryChecks(plan: SearchPlan, minScore: number, excluded: string | undefined): SQL[] {
+function entryChecks(plan: SearchPlan, minScore: number, excluded: number | undefined): SQL[] {
   const checks: SQL[] = [sql`p.audit = ${plan.audit}`];
   if (minScore > 0) checks.push(sql`p.agentic_score >= ${minScore}::smallint`);
-  if (excluded) checks.push(sql`p.domain <> ${excluded}`);
+  if (excluded !== undefined) checks.push(sql`p.site_key <> ${excluded}`);
   if (plan.signals) checks.push(sql`(p.signal_bits & ${plan.signals.mask}::smallint) = ${plan.signals.bits}::smallint`);
   if (plan.category) checks.push(sql`p.category = ${plan.category}`);
   plan.signature.forEach((part, index) => {
@@ -160,14 +161,14 @@ function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
  */
 function matchesStatement(
   plan: SearchPlan,
-  input: { minScore: number; excluded?: string; offset: number; limit: number },
+  input: { minScore: number; excluded?: number; offset: number; limit: number },
 ) {
   const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
   const exact: SQL[] = [];
   if (plan.exactStems.length) exact.push(sql`s.search_vector @@ ${stemQueryText(plan.exactStems)}::tsquery`);
   if (plan.exactTag !== undefined) exact.push(sql`s.tags @> array[${plan.exactTag}]::text[]`);
   const checked = exact.length
-    ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.domain = m.domain
+    ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.site_key = m.site_key
         where ${sql.join(exact, sql` and `)} order by ${organicOrderBy("m")}`
     : stream;
   return sql`
@@ -177,9 +178,9 @@ function matchesStatement(
     select counted.total, page.*
     from (select count(*)::int as total from matches) counted
     left join lateral (
-      select ${siteRecordSql("s")}, s.organic_tiebreak from (
-        select k.domain from matches k order by ${organicOrderBy("k")} offset ${input.offset} limit ${input.limit}
-      ) wanted join sites s on s.domain = wanted.domain
+      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key from (
+        select k.site_key from matches k order by ${organicOrderBy("k")} offset ${input.offset} limit ${input.limit}
+      ) wanted join sites s on s.site_key = wanted.site_key
     ) page on true
     order by ${organicOrderBy("page")}`;
 }
@@ -231,7 +232,7 @@ export async function runSearchQuery(
   const limit = pinned && input.page === 1 ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE;
   const statement = matchesStatement(plan, {
     minScore: input.filters.minScore ?? 0,
-    excluded: pinned?.domain,
+    excluded: pinned?.siteKey,
     offset,
     limit,
   });
@@ -239,6 +240,6 @@ export async function runSearchQuery(
   const rows = results.at(-1) ?? [];
   const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
   const rest = rows.filter((row) => row.domain !== null).map(siteRecordFromSql);
-  const pageResults = pinned && input.page === 1 ? [pinned, ...rest] : rest;
+  const pageResults = pinned && input.page === 1 ? [pinned.site, ...rest] : rest;
   return pageOf(pageResults, counted);
 }

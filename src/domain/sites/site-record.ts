@@ -30,7 +30,10 @@ export interface SiteRecord {
 }
 
 /** The stored columns a Site record is made of (never the search vector or the evidence). */
-export type SiteRecordRow = Omit<SiteRow, "searchVector" | "organicTiebreak" | "signalEvidence" | "scoreVersion">;
+export type SiteRecordRow = Omit<
+  SiteRow,
+  "searchVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion"
+>;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
   return {
@@ -64,6 +67,7 @@ export function toSiteRecord(row: SiteRecordRow): SiteRecord {
 const {
   searchVector: _vector,
   organicTiebreak: _tiebreak,
+  siteKey: _key,
   signalEvidence: _evidence,
   scoreVersion: _version,
   ...recordColumns
