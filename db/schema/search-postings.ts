@@ -1,12 +1,13 @@
-import { bigint, boolean, integer, pgTable, smallint, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, integer, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The search index: one row per searchable term of each site, so that every term's sites can be
  * read in organic order (agentic_score descending, organic_tiebreak, site_key) straight from one
  * btree. Terms are
  * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`,
- * `c:<category>:<signal bits>` (migration 0024) and `p:<signal bits>` (which of the four filterable
- * signals the site has, 0-15).
+ * `c:<category>:<signal bits>` (migration 0024), `p:<signal bits>` (which of the four filterable
+ * signals the site has, 0-15) and `b:<beginning>` (a wide beginning's sites, migration 0026).
  *
  * Written only by the trigger `sites_search_postings` on `sites` (migration 0005), in the same
  * statement as the site, so it is never out of step. The list index
@@ -37,3 +38,29 @@ export const searchPostings = pgTable("search_postings", {
   term: text("term").notNull(),
   category: text("category").notNull(),
 });
+
+/** The shortest and longest beginning that can have a list of its own. */
+export const MIN_BEGINNING_LENGTH = 3;
+export const MAX_BEGINNING_LENGTH = 8;
+
+/**
+ * Wide beginnings: word beginnings that so many lexemes share that a search for one would merge
+ * too many lists, and with too many postings to read as one range (src/domain/search/
+ * wide-beginnings.ts). Each has a list of its own, `b:<beginning>`, of every site with a lexeme
+ * that begins with it. Inserting or deleting a row writes or deletes that list in the same
+ * transaction, holding off writers of `sites` meanwhile (trigger `search_beginnings_lists`,
+ * migration 0026); a row is never updated.
+ */
+export const searchBeginnings = pgTable(
+  "search_beginnings",
+  {
+    beginning: text("beginning").primaryKey(),
+    registeredAt: timestamp("registered_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "search_beginnings_length",
+      sql`char_length(${table.beginning}) between ${sql.raw(String(MIN_BEGINNING_LENGTH))} and ${sql.raw(String(MAX_BEGINNING_LENGTH))}`,
+    ),
+  ],
+);

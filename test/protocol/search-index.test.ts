@@ -7,7 +7,7 @@
 import { domainToASCII, domainToUnicode } from "node:url";
 import { getTableColumns, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sites } from "../../db/schema/index.ts";
+import { searchBeginnings, sites } from "../../db/schema/index.ts";
 import { generateDemoSites, seededRandom } from "../../db/seed/demo-index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
@@ -17,6 +17,7 @@ import { runSearchQuery, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../sr
 import type { TermStatistics } from "../../src/domain/search/search-statistics.ts";
 import { filterCondition, type SiteFilters } from "../../src/domain/search/site-filters.ts";
 import { tsQueryText } from "../../src/domain/search/text-query.ts";
+import { refreshWideBeginnings, wideBeginningShapes } from "../../src/domain/search/wide-beginnings.ts";
 import { CATEGORIES } from "../../src/domain/sites/site-fields.ts";
 import { freshServerDatabase } from "../support/server-database.ts";
 
@@ -52,9 +53,15 @@ async function referenceSearch(db: Database, q: string | undefined, filters: Sit
   };
 }
 
+/**
+ * The kinds of list a test forces to drive: the plan's kinds, and a registered beginning's own
+ * list (a word driver of one `b:` term).
+ */
+type ForcedKind = DriverKind | "beginning";
+
 /** Statistics under which the lists of one kind are the shortest, so that kind drives. */
-const forcing = (kind: DriverKind): TermStatistics => {
-  const prefix = { word: "w:", tag: "t:", category: "c:", signals: "p:" }[kind];
+const forcing = (kind: ForcedKind): TermStatistics => {
+  const prefix = { word: "w:", beginning: "b:", tag: "t:", category: "c:", signals: "p:" }[kind];
   // A wide word's range competes as a word: short when words are forced, long otherwise.
   const length = (forced: boolean) => (forced ? 1 : 1_000_000);
   return {
@@ -66,6 +73,7 @@ const forcing = (kind: DriverKind): TermStatistics => {
 const random = seededRandom(7);
 const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
 // "terra" and "nova" begin so many domain labels (terraprompt, novaledger, …) that they are wide.
+// Several of these words are registered as wide beginnings (REGISTERED_BEGINNINGS).
 const WORDS = [
   "team",
   "clin",
@@ -82,6 +90,24 @@ const WORDS = [
   "пример",
 ];
 const TAGS = ["mcp", "openapi", "search", "payment", "weather", "llms-txt", "ads"];
+/** Beginnings given lists of their own: the stems of some query words, wide or not. */
+const REGISTERED_BEGINNINGS = ["terra", "nova", "team", "clin", "deploy"];
+
+/** The number of sites each registered beginning's list holds, by beginning. */
+async function beginningListLengths(db: Database): Promise<Record<string, number>> {
+  const result = await db.execute(sql`
+    select substr(term, 3) as beginning, count(*)::int as n from search_postings
+    where term like 'b:%' group by term order by term`);
+  return Object.fromEntries(result.rows.map((row) => [String(row.beginning), Number(row.n)]));
+}
+
+/** The number of sites with a lexeme that begins with `beginning`, from the sites table alone. */
+async function sitesBeginningWith(db: Database, beginning: string): Promise<number> {
+  const result = await db.execute(
+    sql`select count(*)::int as n from ${sites} where ${sites.searchVector} @@ (quote_literal(${beginning}) || ':*')::tsquery`,
+  );
+  return Number(result.rows[0]?.n);
+}
 
 /**
  * Sites stored, as the index keys them, under punycode (xn--) labels: münchen.de,
@@ -206,8 +232,12 @@ describe.each(variants)("search index on $name", ({ server }) => {
     db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
     run = sqlBatchRunner(db);
     const rows = generateDemoSites({ count: 1500, seed: 99 });
-    for (let start = 0; start < rows.length; start += 500)
+    // Beginnings registered over sites already written, and sites written after them.
+    for (let start = 0; start < rows.length; start += 500) {
       await db.insert(sites).values(rows.slice(start, start + 500));
+      if (start === 500)
+        await db.insert(searchBeginnings).values(REGISTERED_BEGINNINGS.map((beginning) => ({ beginning })));
+    }
     await insertInternationalSites(db);
   }, 120_000);
 
@@ -222,18 +252,20 @@ describe.each(variants)("search index on $name", ({ server }) => {
   });
 
   it("runs every kind of driver to the same page and total as the reference query", async () => {
-    const kinds: DriverKind[] = ["word", "tag", "category", "signals"];
+    const kinds: ForcedKind[] = ["word", "beginning", "tag", "category", "signals"];
     let compared = 0;
     let ranges = 0;
+    let beginnings = 0;
     for (const testCase of cases()) {
       const expected = await referenceSearch(db, testCase.q, testCase.filters, testCase.page);
       for (const kind of kinds) {
-        let driver: DriverKind | undefined;
+        let driver: string | undefined;
         const page = await runSearchQuery(run, testCase, {
           statistics: forcing(kind),
           observePlan: (plan) => {
-            driver = plan.driver.kind;
+            driver = plan.driver.terms[0]?.startsWith("b:") ? plan.driver.terms.join() : plan.driver.kind;
             if (plan.driver.range) ranges += 1;
+            if (plan.driver.terms[0]?.startsWith("b:")) beginnings += 1;
           },
         });
         const label = `${JSON.stringify(testCase)} driven by ${driver ?? "nothing"}`;
@@ -245,9 +277,94 @@ describe.each(variants)("search index on $name", ({ server }) => {
         compared += 1;
       }
     }
-    expect(compared).toBe(160);
+    expect(compared).toBe(200);
     expect(ranges).toBeGreaterThan(0);
-  }, 120_000);
+    expect(beginnings).toBeGreaterThan(10);
+  }, 150_000);
+
+  it("keeps a wide beginning's list to the sites of its word as it is registered and unregistered", async () => {
+    const lengths = await beginningListLengths(db);
+    expect(Object.keys(lengths)).toEqual([...REGISTERED_BEGINNINGS].sort());
+    for (const beginning of REGISTERED_BEGINNINGS) {
+      expect(lengths[beginning], beginning).toBe(await sitesBeginningWith(db, beginning));
+      expect(lengths[beginning], beginning).toBeGreaterThan(0);
+    }
+    await db.delete(searchBeginnings).where(sql`${searchBeginnings.beginning} = 'nova'`);
+    expect((await beginningListLengths(db)).nova).toBeUndefined();
+    expect(await postingsDrift(db)).toBe(0);
+    // A search for the word is planned without the list, to the same results.
+    const unlisted = await runSearchQuery(
+      run,
+      { q: "nova", filters: {}, page: 1 },
+      { statistics: forcing("beginning") },
+    );
+    expect({ domains: unlisted.results.map((site) => site.domain), total: unlisted.total }).toEqual(
+      await referenceSearch(db, "nova", {}, 1),
+    );
+    await db.insert(searchBeginnings).values({ beginning: "nova" });
+    expect((await beginningListLengths(db)).nova).toBe(await sitesBeginningWith(db, "nova"));
+    expect(await postingsDrift(db)).toBe(0);
+  });
+
+  it("refuses to change, truncate or lengthen a beginning, and to write sites on an older snapshot", async () => {
+    const refused = async (statement: ReturnType<typeof sql>) =>
+      db.execute(statement).then(
+        () => "done",
+        (error: unknown) => String((error as { cause?: Error }).cause?.message ?? error),
+      );
+    expect(await refused(sql`update search_beginnings set beginning = 'terr' where beginning = 'terra'`)).toMatch(
+      /never changed/,
+    );
+    expect(await refused(sql`truncate search_beginnings`)).toMatch(/unregistered by DELETE/);
+    expect(await refused(sql`insert into search_beginnings (beginning) values ('ab')`)).toMatch(
+      /search_beginnings_length/,
+    );
+    expect(await refused(sql`insert into search_beginnings (beginning) values ('abcdefghi')`)).toMatch(
+      /search_beginnings_length/,
+    );
+    const repeatable = await run([
+      sql`set transaction isolation level repeatable read`,
+      sql`update ${sites} set description = description || ' terrace' where ${sites.domain} = (select min(domain) from ${sites})`,
+    ]).then(
+      () => "done",
+      (error: unknown) => String((error as { cause?: Error }).cause?.message ?? error),
+    );
+    expect(repeatable).toMatch(/READ COMMITTED/);
+    expect(Object.keys(await beginningListLengths(db))).toEqual([...REGISTERED_BEGINNINGS].sort());
+    expect(await postingsDrift(db)).toBe(0);
+  });
+
+  it("registers a beginning while sites are written, and lists exactly the sites of the end", async () => {
+    const domains = (await db.execute(sql`select domain from ${sites} order by organic_tiebreak limit 60`)).rows.map(
+      (row) => String(row.domain),
+    );
+    const writes = domains.map((domain, index) =>
+      index % 3 === 0
+        ? db.execute(
+            sql`update ${sites} set description = description || ' teleport' where ${sites.domain} = ${domain}`,
+          )
+        : index % 3 === 1
+          ? db.execute(
+              sql`update ${sites} set name = 'Tele ' || name, agentic_score = 77 where ${sites.domain} = ${domain}`,
+            )
+          : db.insert(sites).values({
+              domain: `tele-${index}.example`,
+              url: `https://tele-${index}.example/`,
+              name: `Telemetry ${index}`,
+              category: "data",
+              agenticScore: index,
+            }),
+    );
+    await Promise.all([
+      ...writes.slice(0, 30),
+      db.insert(searchBeginnings).values({ beginning: "tele" }),
+      ...writes.slice(30),
+    ]);
+    expect((await beginningListLengths(db)).tele).toBe(await sitesBeginningWith(db, "tele"));
+    expect(await postingsDrift(db)).toBe(0);
+    await db.delete(searchBeginnings).where(sql`${searchBeginnings.beginning} = 'tele'`);
+    expect(await postingsDrift(db)).toBe(0);
+  });
 
   it("finds a site stored as punycode by its Unicode and its punycode spelling", async () => {
     const found = (q: string) => findDomains(run, q);
@@ -288,6 +405,57 @@ describe.each(variants)("search index on $name", ({ server }) => {
       select search_punycode_decode(label) as decoded
       from unnest(array['zz99999999999', '-abc', 'ab!c', '', '99999999999999999999']) as label`);
     expect(invalid.rows.map((row) => row.decoded)).toEqual([null, null, null, null, null]);
+  });
+
+  it("reads the index's wide beginnings off its word lists and refreshes the registered ones to match", async () => {
+    // The counts a reference computes from the discovery sites' own lexemes.
+    const lexemes = await db.execute(sql`
+      select l.lexeme, count(*)::int as n from ${sites}, unnest(${sites.searchVector}) as l(lexeme)
+      where ${sites.category} not in ('other', 'spam') group by 1`);
+    const expected = new Map<string, { lexemes: number; postings: number }>();
+    for (const row of lexemes.rows) {
+      const lexeme = [...String(row.lexeme)];
+      for (let length = 3; length <= Math.min(8, lexeme.length); length += 1) {
+        const beginning = lexeme.slice(0, length).join("");
+        const counted = expected.get(beginning) ?? { lexemes: 0, postings: 0 };
+        expected.set(beginning, { lexemes: counted.lexemes + 1, postings: counted.postings + Number(row.n) });
+      }
+    }
+    const thresholds = { moreLexemesThan: 20, morePostingsThan: 40 };
+    const { shapes, size } = await wideBeginningShapes(db, thresholds);
+    const wide = [...expected]
+      .filter(([, c]) => c.lexemes > thresholds.moreLexemesThan && c.postings > thresholds.morePostingsThan)
+      .map(([beginning, c]) => ({ beginning, ...c }))
+      .sort((a, b) => (a.beginning < b.beginning ? -1 : 1));
+    expect(wide.length).toBeGreaterThan(3);
+    expect([...shapes].sort((a, b) => (a.beginning < b.beginning ? -1 : 1))).toEqual(wide);
+    expect(size.sites).toBe(Number((await db.execute(sql`select count(*)::int as n from ${sites}`)).rows[0]?.n));
+
+    // The refresh moves the registered set to what the index calls for, a bounded step at a time.
+    const index = {
+      shapes: shapes.slice(0, 2).map((shape) => ({ ...shape, lexemes: 100, postings: 30_000 })),
+      size: { sites: 1_000_000, postings: 10_000_000 },
+    };
+    const called = index.shapes.map((shape) => shape.beginning).sort();
+    const registered = async () =>
+      (await db.select({ beginning: searchBeginnings.beginning }).from(searchBeginnings))
+        .map((r) => r.beginning)
+        .sort();
+    const dry = await refreshWideBeginnings(db, { index, dryRun: true });
+    expect(dry.registered.sort()).toEqual(called);
+    expect(await registered()).toEqual([...REGISTERED_BEGINNINGS].sort());
+    const first = await refreshWideBeginnings(db, { index, maxChanges: 4 });
+    expect(first.unregistered).toHaveLength(4);
+    expect(first.deferred).toBe(REGISTERED_BEGINNINGS.length - 4 + called.length);
+    const second = await refreshWideBeginnings(db, { index });
+    expect(second.deferred).toBe(0);
+    expect(await registered()).toEqual(called);
+    expect(Object.keys(await beginningListLengths(db))).toEqual(called);
+    expect(await postingsDrift(db)).toBe(0);
+    // Back to the beginnings the other tests expect.
+    await db.delete(searchBeginnings);
+    await db.insert(searchBeginnings).values(REGISTERED_BEGINNINGS.map((beginning) => ({ beginning })));
+    expect(await postingsDrift(db)).toBe(0);
   });
 
   it("follows updates, deletes and truncation", async () => {

@@ -12,6 +12,11 @@ import {
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
 import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
+import {
+  chooseWideBeginnings,
+  MAX_SITE_SHARE,
+  POSTINGS_BUDGET_SHARE,
+} from "../../src/domain/search/wide-beginnings.ts";
 import { buildActionInterestSidecar } from "../../src/domain/search-receipts/action-interest-sidecar.ts";
 import { newSearchId, SEARCH_ID_PATTERN } from "../../src/domain/search-receipts/search-id.ts";
 import { normalizeDomain } from "../../src/domain/sites/domain-name.ts";
@@ -82,6 +87,7 @@ const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
   terms,
   range: { low: `w:${stem}`, high: `w:${stem}\u{10FFFF}` },
   signature: signature(bit),
+  beginning: false,
 });
 /** Statistics from fixed list lengths (a term not named is long) and one length for any range. */
 const lengths = (known: Record<string, number>, range = 1_000_000) => ({
@@ -174,6 +180,39 @@ describe("search plan", () => {
     expect(unknown?.driver.range).toEqual(wide.range);
   });
 
+  it("reads a registered wide beginning's own list, which ensures its word", () => {
+    const wide = {
+      ...stem(
+        "acme",
+        Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:acme${i}`),
+        5,
+      ),
+      beginning: true,
+    };
+    const plan = planSearch({
+      stems: [wide, stem("cloud", ["w:cloud"], 2)],
+      filters: { category: "data", hasMcp: true },
+      statistics: lengths({ "b:acme": 50_000, "w:cloud": 90_000 }, WIDE_RANGE_LIMIT + 1),
+    });
+    expect(plan?.driver).toEqual({ kind: "word", terms: ["b:acme"] });
+    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["cloud"]);
+    expect(plan?.signature).toEqual(signature(2));
+    expect(plan?.category).toBe("data");
+    expect(plan?.signals).toEqual({ mask: 4, bits: 4 });
+    // A shorter list still drives, and the beginning is then checked like any word.
+    const rare = planSearch({
+      stems: [wide],
+      filters: { tag: "ledger" },
+      tagSignature: signature(3),
+      statistics: lengths({ "b:acme": 50_000, "t:ledger": 400 }),
+    });
+    expect(rare?.driver).toEqual({ kind: "tag", terms: ["t:ledger"] });
+    expect(rare?.exactStems).toEqual([wide]);
+    // Nothing known: the one list is preferred to the range.
+    const unknown = planSearch({ stems: [wide], filters: {}, statistics: UNKNOWN_STATISTICS });
+    expect(unknown?.driver).toEqual({ kind: "word", terms: ["b:acme"] });
+  });
+
   it("prefers words when nothing is known of the lists", () => {
     const plan = planSearch({
       stems: [stem("weather", ["w:weather"])],
@@ -191,6 +230,33 @@ describe("search plan", () => {
   it("writes a tsquery of stems as they are, prefixes marked", () => {
     expect(stemQueryText([stem("team", []), stem("ai", [])])).toBe("'team':* & 'ai'");
     expect(stemQueryText([stem("o'neil", [])])).toBe("'o''neil':*");
+  });
+});
+
+describe("wide beginnings", () => {
+  const shape = (beginning: string, lexemes: number, postings: number) => ({ beginning, lexemes, postings });
+  const size = { sites: 1_000_000, postings: 14_000_000 };
+
+  it("chooses wide beginnings no more than a tenth of the sites have, rarest first", () => {
+    const shapes = [
+      shape("terra", 140, 88_000),
+      shape("acme", 141, 50_000),
+      shape("pro", 900, 300_000), // common: found quickly on any list
+      shape("bri", 32, 40_000), // merged: not wide
+      shape("nova", 90, WIDE_RANGE_LIMIT), // read as a range
+      shape("lum", 150, 100_000),
+      shape("lumen", 140, 100_001),
+    ];
+    expect(chooseWideBeginnings(shapes, size)).toEqual(["acme", "terra", "lum"]);
+    expect(MAX_SITE_SHARE * size.sites).toBe(100_000);
+  });
+
+  it("stops at the postings budget, keeping the rarest", () => {
+    const shapes = [shape("aaa", 40, 60_000), shape("bbb", 40, 30_000), shape("ccc", 40, 50_000)];
+    const small = { sites: 1_000_000, postings: 900_000 };
+    expect(POSTINGS_BUDGET_SHARE * small.postings).toBe(90_000);
+    expect(chooseWideBeginnings(shapes, small)).toEqual(["bbb", "ccc"]);
+    expect(chooseWideBeginnings(shapes, { sites: 1_000_000, postings: 100_000 })).toEqual([]);
   });
 });
 

@@ -16,6 +16,7 @@ import { AUDIT_ONLY_CATEGORIES, type Category } from "../sites/site-fields.ts";
 import type { TermStatistics } from "./search-statistics.ts";
 import {
   allowedSignalBits,
+  beginningTerm,
   categoryTerm,
   EMPTY_SIGNATURE,
   isWide,
@@ -97,8 +98,15 @@ export function planSearch(input: {
       : []),
     { kind: "signals" as const, terms: signals.values.map(signalTerm) },
   ];
-  // In order of preference when the estimates tie (or are unknown): words are the most selective.
-  const candidates = [...ranged, ...lists.map((candidate) => ({ ...candidate, sites: estimate(candidate.terms) }))];
+  // A registered wide beginning's own list holds exactly the sites of its word, in one list however
+  // many lexemes begin with it.
+  const beginnings: Omit<Candidate, "sites">[] = stems
+    .filter((stem) => stem.beginning)
+    .map((stem) => ({ kind: "word" as const, terms: [beginningTerm(stem.stem)], stem }));
+  const estimated = (candidate: Omit<Candidate, "sites">) => ({ ...candidate, sites: estimate(candidate.terms) });
+  // In order of preference when the estimates tie (or are unknown): words are the most selective,
+  // and one list is cheaper than a range or a merge of many.
+  const candidates = [...beginnings.map(estimated), ...ranged, ...lists.map(estimated)];
   const driver = candidates.reduce((best, candidate) => (candidate.sites < best.sites ? candidate : best));
 
   const exactStems = stems.filter((stem) => stem !== driver.stem);

@@ -8,7 +8,8 @@
  * more is "wide": merging that many lists would cost more to plan than to run. When the index
  * statistics put its postings at WIDE_RANGE_LIMIT or fewer, they are read as one range of the
  * index and sorted; beyond that the word is common enough to be checked on the sites another list
- * yields (search-plan.ts).
+ * yields (search-plan.ts), unless its stem is a registered wide beginning, whose sites have a list
+ * of their own (`b:<stem>`, wide-beginnings.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
@@ -30,6 +31,8 @@ export const tagTerm = (tag: string) => `t:${tag}`;
  */
 export const categoryTerm = (category: string, signalBits: number) => `c:${category}:${signalBits}`;
 export const signalTerm = (bits: number) => `p:${bits}`;
+/** The list of every site with a lexeme that begins with a registered wide beginning. */
+export const beginningTerm = (beginning: string) => `b:${beginning}`;
 
 /** The `signal_bits` values a site may have under the filters' flags, and the mask they fix. */
 export function allowedSignalBits(filters: SiteFilters): { values: number[]; mask: number; bits: number } {
@@ -65,6 +68,8 @@ export interface StemTerms {
   range: { low: string; high: string };
   /** What a site containing the word must hold in its signature. */
   signature: Signature;
+  /** The stem is a prefix and a registered wide beginning: `b:<stem>` lists its sites. */
+  beginning: boolean;
 }
 
 export const isWide = (stem: StemTerms) => stem.terms.length > MAX_WORD_TERMS;
@@ -97,7 +102,8 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
     )
     select s.position, s.stem, s.prefix, s.low, s.high, t.terms,
-      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature
+      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature,
+      s.prefix and exists (select from search_beginnings b where b.beginning = s.stem) as beginning
     from stems s, lateral (
       select coalesce(array_agg(f.term order by f.term), '{}') as terms from found f
       where f.position = s.position and f.stem = s.stem and f.term is not null
@@ -118,6 +124,7 @@ export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
     terms: (row.terms as string[]) ?? [],
     range: { low: String(row.low), high: String(row.high) },
     signature: parseSignature(row.signature),
+    beginning: row.beginning === true,
   }));
 }
 

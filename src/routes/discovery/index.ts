@@ -1,5 +1,6 @@
 /** The discovery group: descriptor, search, top, site, categories, stats. */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
 import { registerGetCategories } from "./get-categories.ts";
 import { registerGetDescriptor } from "./get-descriptor.ts";
 import { registerGetSite } from "./get-site.ts";
@@ -19,5 +20,9 @@ export function createDiscoveryGroup(): RouteGroup {
   return { name: "discovery", routes };
 }
 
-/** The discovery group in a Worker: its endpoints; it owns no jobs. */
-export const discoveryGroup: GroupDefinition = { name: "discovery", createRoutes: createDiscoveryGroup };
+/** The discovery group in a Worker: its endpoints, and the daily refresh of the index's wide beginnings. */
+export const discoveryGroup: GroupDefinition = {
+  name: "discovery",
+  createRoutes: createDiscoveryGroup,
+  jobs: { crons: [refreshWideBeginningsTask] },
+};
