@@ -19,19 +19,23 @@
  * default 8790), BENCH_CLASSES (comma-separated beginnings of class names to measure, e.g. `top`
  * or `word,filters`; default all; `none` only builds the index), BENCH_BASELINES (`0` leaves the
  * baselines out), BENCH_BASELINE_RUNS (default 1), BENCH_FOOTPRINT (`1` prints the index's size per
- * kind of list). An index already holding BENCH_SITES sites is reused.
+ * kind of list), BENCH_BEGINNINGS (`0` leaves the registered wide beginnings as they are; by
+ * default they are refreshed as the daily cron does). An index already holding BENCH_SITES sites
+ * is reused.
  *
  * Beside the project's search it measures, on the same queries in the same rounds, the two
  * baselines of scripts/search-baselines.ts, and prints each class's figures with their ratios.
  */
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { demoSites } from "../db/seed/demo-index.ts";
-import type { RunSqlBatch } from "../src/adapters/db.ts";
+import { createDatabase, type RunSqlBatch } from "../src/adapters/db.ts";
 import type { DriverKind } from "../src/domain/search/search-plan.ts";
 import { runSearchQuery } from "../src/domain/search/search-sites.ts";
 import { runTopQuery, TOP_DEFAULT_LIMIT, TOP_MAX_LIMIT } from "../src/domain/search/top-sites.ts";
+import { refreshWideBeginnings, wideBeginningShapes } from "../src/domain/search/wide-beginnings.ts";
 import { startLocalStack } from "./local-stack.ts";
 import { percentile } from "./measure-support.ts";
 import { migrate } from "./migrate.ts";
@@ -66,6 +70,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/10";
 const BENCH_DATABASE = "agent_readiness_bench";
 const CLASSES = process.env.BENCH_CLASSES?.split(",").map((name) => name.trim().toLowerCase());
 const BASELINES_ON = process.env.BENCH_BASELINES !== "0";
+const BEGINNINGS_ON = process.env.BENCH_BEGINNINGS !== "0";
 /**
  * Runs of each baseline per query after its warm-up (default 1): the GIN-by-score baseline takes
  * seconds for a rare word, whose matches the planner seeks by walking the score order.
@@ -483,6 +488,26 @@ function printBaselineIndexes(reports: BaselineIndexReport[]): void {
   }
 }
 
+/** Registers the wide beginnings the index calls for, as the daily cron does, and times it. */
+async function refreshBeginnings(stackUrl: string): Promise<void> {
+  const db = createDatabase({ DATABASE_URL: stackUrl, DATABASE_LOCAL_HTTP: true });
+  const started = performance.now();
+  const index = await wideBeginningShapes(db);
+  log(`read the index's wide beginnings in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const registering = performance.now();
+  const summary = await refreshWideBeginnings(db, { index, maxChanges: Number.POSITIVE_INFINITY });
+  const seconds = (performance.now() - registering) / 1000;
+  const lists = await db.execute(sql`
+    select count(*)::int as beginnings,
+      (select count(*) from search_postings where audit = false and term >= 'b:' and term < 'b;')::int8 as postings
+    from search_beginnings`);
+  // As autovacuum does soon after (migration 0026): the new lists' pages marked all-visible.
+  if (summary.registered.length) await db.execute(sql`vacuum search_postings`);
+  log(
+    `wide beginnings: ${summary.chosen.length} called for (${summary.chosen.join(", ")}); registered ${summary.registered.length}, unregistered ${summary.unregistered.length} in ${seconds.toFixed(1)} s with the analysis; lists: ${lists.rows[0]?.beginnings} beginnings, ${lists.rows[0]?.postings} postings`,
+  );
+}
+
 async function main() {
   await ensureDatabase();
   const benchUrl = databaseUrl(BENCH_DATABASE);
@@ -494,13 +519,13 @@ async function main() {
     localHttp: true,
     log: (line) => log(`${line} (${((performance.now() - migrationStarted) / 1000).toFixed(1)} s since start)`),
   });
-  await migrationStack.stop();
 
   const client = new pg.Client({ connectionString: benchUrl });
   await client.connect();
   let missed: string[] = [];
   try {
     const vocabulary = await prepareIndex(client);
+    if (BEGINNINGS_ON) await refreshBeginnings(migrationStack.databaseUrl);
     if (BASELINES_ON) printBaselineIndexes(await ensureBaselineIndexes(client));
     if (process.env.BENCH_FOOTPRINT === "1") console.log(`\n${footprintTable(await indexFootprint(client))}\n`);
     const cases = await buildCases(client, vocabulary);
@@ -521,6 +546,7 @@ async function main() {
     missed = missedTargets(comparisons, top);
   } finally {
     await client.end();
+    await migrationStack.stop();
   }
   if (missed.length) {
     console.log(`targets missed:\n- ${missed.join("\n- ")}`);

@@ -82,6 +82,8 @@ const WORDS = [
   "mcp tools",
   "terra",
   "nova labs",
+  "terr",
+  "novaledger",
   "read",
   "zzzqx",
   "the",
@@ -91,7 +93,7 @@ const WORDS = [
 ];
 const TAGS = ["mcp", "openapi", "search", "payment", "weather", "llms-txt", "ads"];
 /** Beginnings given lists of their own: the stems of some query words, wide or not. */
-const REGISTERED_BEGINNINGS = ["terra", "nova", "team", "clin", "deploy"];
+const REGISTERED_BEGINNINGS = ["terra", "nova", "team", "clin", "deploy", "novaledg"];
 
 /** The number of sites each registered beginning's list holds, by beginning. */
 async function beginningListLengths(db: Database): Promise<Record<string, number>> {
@@ -289,6 +291,49 @@ describe.each(variants)("search index on $name", ({ server }) => {
       expect(lengths[beginning], beginning).toBe(await sitesBeginningWith(db, beginning));
       expect(lengths[beginning], beginning).toBeGreaterThan(0);
     }
+    // A stem uses the list of a beginning with the same lexemes: itself, a longer or a shorter one.
+    const driverOf = async (q: string) => {
+      let terms: string[] = [];
+      await runSearchQuery(
+        run,
+        { q, filters: {}, page: 1 },
+        {
+          statistics: forcing("beginning"),
+          observePlan: (plan) => {
+            terms = plan.driver.terms;
+          },
+        },
+      );
+      return terms;
+    };
+    const lexemesBeginning = async (beginning: string) =>
+      (
+        await db.execute(sql`select distinct substr(term, 3) as lexeme from search_postings
+          where audit = false and term >= ${`w:${beginning}`} and term < ${`w:${beginning}\u{10FFFF}`} order by 1`)
+      ).rows.map((row) => String(row.lexeme));
+    expect(await lexemesBeginning("terr")).toEqual(await lexemesBeginning("terra"));
+    expect(await driverOf("terr")).toEqual(["b:terra"]);
+    expect(await driverOf("terra")).toEqual(["b:terra"]);
+    // "novaledger" is stemmed "novaledg".
+    expect(await driverOf("novaledger")).toEqual(["b:novaledg"]);
+    expect(await lexemesBeginning("nova")).not.toEqual(await lexemesBeginning("novaledg"));
+    expect(await driverOf("nova")).toEqual(["b:nova"]);
+    // A lexeme under "terr" but not "terra" (a site's "terrific") splits them.
+    await db.insert(sites).values({
+      domain: "terrific-tools.example",
+      url: "https://terrific-tools.example/",
+      name: "Terrific Tools",
+      category: "developer",
+      agenticScore: 60,
+    });
+    expect(await driverOf("terr")).not.toEqual(["b:terra"]);
+    const split = await runSearchQuery(run, { q: "terr", filters: {}, page: 1 }, { statistics: forcing("beginning") });
+    expect({ domains: split.results.map((site) => site.domain), total: split.total }).toEqual(
+      await referenceSearch(db, "terr", {}, 1),
+    );
+    await db.delete(sites).where(sql`${sites.domain} = 'terrific-tools.example'`);
+    expect(await driverOf("terr")).toEqual(["b:terra"]);
+
     await db.delete(searchBeginnings).where(sql`${searchBeginnings.beginning} = 'nova'`);
     expect((await beginningListLengths(db)).nova).toBeUndefined();
     expect(await postingsDrift(db)).toBe(0);
@@ -433,7 +478,7 @@ describe.each(variants)("search index on $name", ({ server }) => {
 
     // The refresh moves the registered set to what the index calls for, a bounded step at a time.
     const index = {
-      shapes: shapes.slice(0, 2).map((shape) => ({ ...shape, lexemes: 100, postings: 30_000 })),
+      shapes: shapes.slice(0, 2).map((shape, at) => ({ ...shape, lexemes: 100 + at, postings: 30_000 })),
       size: { sites: 1_000_000, postings: 10_000_000 },
     };
     const called = index.shapes.map((shape) => shape.beginning).sort();

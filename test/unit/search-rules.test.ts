@@ -87,7 +87,7 @@ const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
   terms,
   range: { low: `w:${stem}`, high: `w:${stem}\u{10FFFF}` },
   signature: signature(bit),
-  beginning: false,
+  beginning: null,
 });
 /** Statistics from fixed list lengths (a term not named is long) and one length for any range. */
 const lengths = (known: Record<string, number>, range = 1_000_000) => ({
@@ -180,14 +180,15 @@ describe("search plan", () => {
     expect(unknown?.driver.range).toEqual(wide.range);
   });
 
-  it("reads a registered wide beginning's own list, which ensures its word", () => {
+  it("reads the list of a registered wide beginning with the same sites, which ensures its word", () => {
+    // The first step found that every lexeme beginning with "acm" begins with "acme".
     const wide = {
       ...stem(
-        "acme",
+        "acm",
         Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:acme${i}`),
         5,
       ),
-      beginning: true,
+      beginning: "acme",
     };
     const plan = planSearch({
       stems: [wide, stem("cloud", ["w:cloud"], 2)],
@@ -251,10 +252,21 @@ describe("wide beginnings", () => {
     expect(MAX_SITE_SHARE * size.sites).toBe(100_000);
   });
 
+  it("registers one of nested beginnings with the same lexemes, the longest", () => {
+    const shapes = [
+      shape("ter", 140, 88_000),
+      shape("terr", 140, 88_000),
+      shape("terra", 140, 88_000),
+      shape("acm", 143, 87_900),
+      shape("acme", 142, 43_900),
+    ];
+    expect(chooseWideBeginnings(shapes, size)).toEqual(["acme", "acm", "terra"]);
+  });
+
   it("stops at the postings budget, keeping the rarest", () => {
     const shapes = [shape("aaa", 40, 60_000), shape("bbb", 40, 30_000), shape("ccc", 40, 50_000)];
     const small = { sites: 1_000_000, postings: 900_000 };
-    expect(POSTINGS_BUDGET_SHARE * small.postings).toBe(90_000);
+    expect(POSTINGS_BUDGET_SHARE * small.postings).toBe(135_000);
     expect(chooseWideBeginnings(shapes, small)).toEqual(["bbb", "ccc"]);
     expect(chooseWideBeginnings(shapes, { sites: 1_000_000, postings: 100_000 })).toEqual([]);
   });

@@ -98,11 +98,11 @@ export function planSearch(input: {
       : []),
     { kind: "signals" as const, terms: signals.values.map(signalTerm) },
   ];
-  // A registered wide beginning's own list holds exactly the sites of its word, in one list however
+  // A registered wide beginning's list holds exactly the sites of its word, in one list however
   // many lexemes begin with it.
-  const beginnings: Omit<Candidate, "sites">[] = stems
-    .filter((stem) => stem.beginning)
-    .map((stem) => ({ kind: "word" as const, terms: [beginningTerm(stem.stem)], stem }));
+  const beginnings: Omit<Candidate, "sites">[] = stems.flatMap((stem) =>
+    stem.beginning === null ? [] : [{ kind: "word" as const, terms: [beginningTerm(stem.beginning)], stem }],
+  );
   const estimated = (candidate: Omit<Candidate, "sites">) => ({ ...candidate, sites: estimate(candidate.terms) });
   // In order of preference when the estimates tie (or are unknown): words are the most selective,
   // and one list is cheaper than a range or a merge of many.

@@ -68,8 +68,13 @@ export interface StemTerms {
   range: { low: string; high: string };
   /** What a site containing the word must hold in its signature. */
   signature: Signature;
-  /** The stem is a prefix and a registered wide beginning: `b:<stem>` lists its sites. */
-  beginning: boolean;
+  /**
+   * A registered wide beginning whose list `b:<beginning>` holds exactly the word's sites: the
+   * stem itself, or a beginning it begins, or one that begins it, when the index has no lexeme
+   * in one range and not in the other (`ter` and `terra` when every lexeme beginning with `ter`
+   * begins with `terra`). Null when there is none.
+   */
+  beginning: string | null;
 }
 
 export const isWide = (stem: StemTerms) => stem.terms.length > MAX_WORD_TERMS;
@@ -102,9 +107,22 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
     )
     select s.position, s.stem, s.prefix, s.low, s.high, t.terms,
-      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature,
-      s.prefix and exists (select from search_beginnings b where b.beginning = s.stem) as beginning
-    from stems s, lateral (
+      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature, same.beginning
+    from stems s
+    left join lateral (
+      -- Of two nested ranges, the outer one [outer, outer + U+10FFFF) holds the same lexemes as
+      -- the inner one when it has none below the inner one's low end or from its high end on.
+      select b.beginning from search_beginnings b,
+        lateral (select case when char_length(b.beginning) <= char_length(s.stem) then b.beginning else s.stem end as outer_stem,
+          case when char_length(b.beginning) <= char_length(s.stem) then s.stem else b.beginning end as inner_stem) n
+      where s.prefix and (starts_with(s.stem, b.beginning) or starts_with(b.beginning, s.stem))
+        and not exists (select from search_postings p where p.audit = ${audit}
+          and p.term >= 'w:' || n.outer_stem and p.term < 'w:' || n.inner_stem)
+        and not exists (select from search_postings p where p.audit = ${audit}
+          and p.term >= 'w:' || n.inner_stem || U&'\\+10FFFF' and p.term < 'w:' || n.outer_stem || U&'\\+10FFFF')
+      order by char_length(b.beginning) desc limit 1
+    ) same on true,
+    lateral (
       select coalesce(array_agg(f.term order by f.term), '{}') as terms from found f
       where f.position = s.position and f.stem = s.stem and f.term is not null
     ) t
@@ -124,7 +142,7 @@ export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
     terms: (row.terms as string[]) ?? [],
     range: { low: String(row.low), high: String(row.high) },
     signature: parseSignature(row.signature),
-    beginning: row.beginning === true,
+    beginning: typeof row.beginning === "string" ? row.beginning : null,
   }));
 }
 

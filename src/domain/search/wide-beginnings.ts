@@ -10,11 +10,16 @@
  * A registered beginning has the list `b:<beginning>` of every site with a lexeme that begins with
  * it, so a search for it reads one list as short as the word is rare (migration 0026).
  *
+ * A search uses the list of a registered beginning for its word's stem when the index has the same
+ * lexemes under both: the stem itself, or `ter` and `terr` for `terra` while every lexeme that
+ * begins with `ter` begins with `terra` (checked by the search's first step, search-terms.ts).
+ *
  * Which beginnings qualify is read off the index alone, never off queries: beginnings of
  * MIN_BEGINNING_LENGTH to MAX_BEGINNING_LENGTH letters that are wide as above, and that no more
- * than MAX_SITE_SHARE of the sites have (a commoner word is found quickly enough on any list). The
- * rarest come first, since they cost most to check and least to list, within a budget of
- * POSTINGS_BUDGET_SHARE of the index's postings. `refreshWideBeginnings` registers and
+ * than MAX_SITE_SHARE of the sites have (a commoner word is found quickly enough on any list); of
+ * nested ones with the same lexemes, only the longest. The rarest come first, since they cost
+ * most to check and least to list, within a budget of POSTINGS_BUDGET_SHARE of the index's
+ * postings. `refreshWideBeginnings` registers and
  * unregisters to match: each change is one transaction that holds off writers of `sites` while
  * the list is written or deleted (about 9 seconds for 50,000 sites at 1,000,000).
  */
@@ -26,7 +31,7 @@ import { MAX_WORD_TERMS, WIDE_RANGE_LIMIT } from "./search-terms.ts";
 /** A beginning more sites than this share have is left to be checked on other lists. */
 export const MAX_SITE_SHARE = 0.1;
 /** The registered beginnings' lists hold at most this share of the index's postings. */
-export const POSTINGS_BUDGET_SHARE = 0.1;
+export const POSTINGS_BUDGET_SHARE = 0.15;
 /** At most this many beginnings are registered or unregistered in one refresh. */
 export const MAX_CHANGES_PER_REFRESH = 25;
 
@@ -50,13 +55,23 @@ export interface IndexSize {
  * within the postings budget.
  */
 export function chooseWideBeginnings(shapes: BeginningShape[], size: IndexSize): string[] {
-  const eligible = shapes
-    .filter(
-      (shape) =>
-        shape.lexemes > MAX_WORD_TERMS &&
-        shape.postings > WIDE_RANGE_LIMIT &&
-        shape.postings <= MAX_SITE_SHARE * size.sites,
-    )
+  const wide = shapes.filter(
+    (shape) =>
+      shape.lexemes > MAX_WORD_TERMS &&
+      shape.postings > WIDE_RANGE_LIMIT &&
+      shape.postings <= MAX_SITE_SHARE * size.sites,
+  );
+  // Nested beginnings with as many lexemes have the same ones (`ter`, `terr`, `terra`): one list
+  // serves them all (search-terms.ts), the longest, which a new lexeme is least likely to split.
+  const sameAsLonger = (shape: BeginningShape) =>
+    wide.some(
+      (longer) =>
+        longer.beginning.length > shape.beginning.length &&
+        longer.beginning.startsWith(shape.beginning) &&
+        longer.lexemes === shape.lexemes,
+    );
+  const eligible = wide
+    .filter((shape) => !sameAsLonger(shape))
     .sort((a, b) => a.postings - b.postings || (a.beginning < b.beginning ? -1 : 1));
   let budget = POSTINGS_BUDGET_SHARE * size.postings;
   const chosen: string[] = [];
@@ -114,8 +129,9 @@ export interface RefreshSummary {
 
 /**
  * Registers the chosen beginnings and unregisters the rest, up to `maxChanges`, unregistering
- * first so the budget holds throughout. Each change is its own transaction (one statement, whose
- * trigger writes or deletes the list); with `dryRun` nothing is written.
+ * first so the budget holds throughout, then refreshes the index statistics. Each change is its
+ * own transaction (one statement, whose trigger writes or deletes the list); with `dryRun`
+ * nothing is written.
  */
 export async function refreshWideBeginnings(
   db: Database,
@@ -145,6 +161,8 @@ export async function refreshWideBeginnings(
       if (register) await db.insert(searchBeginnings).values({ beginning }).onConflictDoNothing();
       else await db.delete(searchBeginnings).where(sql`${searchBeginnings.beginning} = ${beginning}`);
     }
+    // Searches choose their driver by the lists' lengths in the statistics: new lists need theirs.
+    if (made.length) await db.execute(sql`analyze search_postings`);
   }
   return {
     chosen,
