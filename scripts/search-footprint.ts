@@ -5,7 +5,7 @@
  * space; the figures here come from a fresh copy built the way a migration's backfill builds it:
  * every site's postings (`search_postings_of`) into a new table, then its list index, each step
  * timed. Then, per kind of list (`w:` words, `t:` tags, `c:` category per signal pattern, `p:`
- * signal patterns), its postings, its lists and its share of the bytes (the index's entries hold
+ * signal patterns, `b:` wide beginnings), its postings, its lists and its share of the bytes (the index's entries hold
  * the same columns as the rows, so its size is shared out by the rows' bytes). Beside it, the GIN
  * baseline's text index is built again and timed. The copies are dropped afterwards.
  */
@@ -33,6 +33,7 @@ const KIND_NAMES: Record<string, string> = {
   "t:": "tags",
   "c:": "category × signal pattern",
   "p:": "signal patterns",
+  "b:": "wide beginnings",
 };
 
 const COPY = "bench_footprint_postings";

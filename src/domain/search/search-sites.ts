@@ -39,7 +39,7 @@ import {
   tagSignatureStatement,
 } from "./search-terms.ts";
 import { filterCondition, type SiteFilters } from "./site-filters.ts";
-import { STREAMING_PLAN_SETTINGS } from "./streaming-plan.ts";
+import { JIT_OFF, STREAMING_PLAN_SETTINGS } from "./streaming-plan.ts";
 import { queryWords, tsQueryText } from "./text-query.ts";
 
 export const SEARCH_PAGE_SIZE = 20;
@@ -78,6 +78,9 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
   const { filters } = input;
   const statements: SQL[] = [];
   const take = (statement: SQL) => statements.push(statement) - 1;
+  // The word lookups are estimated over whole ranges of the index, enough to be compiled (JIT),
+  // which would take longer than the step; the setting ends with the batch's transaction.
+  if (words.length) take(JIT_OFF);
   const stemsAt = words.length ? take(stemTermsStatement(words, isAuditCategory(filters.category))) : -1;
   const tagAt = filters.tag !== undefined ? take(tagSignatureStatement(filters.tag)) : -1;
   const terms = tsQueryText(input.q ?? "");

@@ -8,8 +8,8 @@
  * more is "wide": merging that many lists would cost more to plan than to run. When the index
  * statistics put its postings at WIDE_RANGE_LIMIT or fewer, they are read as one range of the
  * index and sorted; beyond that the word is common enough to be checked on the sites another list
- * yields (search-plan.ts), unless its stem is a registered wide beginning, whose sites have a list
- * of their own (`b:<stem>`, wide-beginnings.ts).
+ * yields (search-plan.ts), unless a registered wide beginning has the same lexemes as its stem:
+ * then that beginning's own list (`b:<beginning>`, wide-beginnings.ts) holds exactly its sites.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
@@ -116,10 +116,13 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
         lateral (select case when char_length(b.beginning) <= char_length(s.stem) then b.beginning else s.stem end as outer_stem,
           case when char_length(b.beginning) <= char_length(s.stem) then s.stem else b.beginning end as inner_stem) n
       where s.prefix and (starts_with(s.stem, b.beginning) or starts_with(b.beginning, s.stem))
-        and not exists (select from search_postings p where p.audit = ${audit}
-          and p.term >= 'w:' || n.outer_stem and p.term < 'w:' || n.inner_stem)
-        and not exists (select from search_postings p where p.audit = ${audit}
-          and p.term >= 'w:' || n.inner_stem || U&'\\+10FFFF' and p.term < 'w:' || n.outer_stem || U&'\\+10FFFF')
+        -- Each probe a first-term lookup, as above, rather than an anti-join the planner would
+        -- cost over the whole range.
+        and (select p.term from search_postings p where p.audit = ${audit}
+          and p.term >= 'w:' || n.outer_stem and p.term < 'w:' || n.inner_stem order by p.term limit 1) is null
+        and (select p.term from search_postings p where p.audit = ${audit}
+          and p.term >= 'w:' || n.inner_stem || U&'\\+10FFFF' and p.term < 'w:' || n.outer_stem || U&'\\+10FFFF'
+          order by p.term limit 1) is null
       order by char_length(b.beginning) desc limit 1
     ) same on true,
     lateral (

@@ -27,3 +27,6 @@ export const STREAMING_PLAN_SETTINGS: SQL = sql.raw(
     .map(([setting, value]) => `set_config('${setting}', '${value}', true)`)
     .join(", ")}`,
 );
+
+/** JIT off for the rest of the batch's transaction, for statements whose estimates overstate them. */
+export const JIT_OFF: SQL = sql.raw("select set_config('jit', 'off', true)");

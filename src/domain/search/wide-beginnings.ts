@@ -162,7 +162,7 @@ export async function refreshWideBeginnings(
       else await db.delete(searchBeginnings).where(sql`${searchBeginnings.beginning} = ${beginning}`);
     }
     // Searches choose their driver by the lists' lengths in the statistics: new lists need theirs.
-    if (made.length) await db.execute(sql`analyze search_postings`);
+    if (made.length) await db.execute(sql`analyze search_postings, search_beginnings`);
   }
   return {
     chosen,
