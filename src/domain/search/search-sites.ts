@@ -32,11 +32,13 @@ import {
   type TermStatistics,
 } from "./search-statistics.ts";
 import {
+  beginningTerm,
   parseSignature,
   parseStemTerms,
   stemQueryText,
   stemTermsStatement,
   tagSignatureStatement,
+  tagTerm,
 } from "./search-terms.ts";
 import { filterCondition, type SiteFilters } from "./site-filters.ts";
 import { JIT_OFF, STREAMING_PLAN_SETTINGS } from "./streaming-plan.ts";
@@ -167,13 +169,25 @@ function matchesStatement(
   input: { minScore: number; excluded?: number; offset: number; limit: number },
 ) {
   const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
-  const exact: SQL[] = [];
-  if (plan.exactStems.length) exact.push(sql`s.search_vector @@ ${stemQueryText(plan.exactStems)}::tsquery`);
-  if (plan.exactTag !== undefined) exact.push(sql`s.tags @> array[${plan.exactTag}]::text[]`);
-  const checked = exact.length
-    ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.site_key = m.site_key
-        where ${sql.join(exact, sql` and `)} order by ${organicOrderBy("m")}`
-    : stream;
+  // A word with a registered beginning's list, or the tag, is checked by looking the site up in
+  // that one list (an index probe by the full key); the other words against the site's vector.
+  const listed = [
+    ...plan.exactStems.flatMap((stem) => (stem.beginning === null ? [] : [beginningTerm(stem.beginning)])),
+    ...(plan.exactTag !== undefined ? [tagTerm(plan.exactTag)] : []),
+  ];
+  const vectorStems = plan.exactStems.filter((stem) => stem.beginning === null);
+  const probes = listed.map(
+    (term) => sql`exists (select from search_postings l where l.audit = ${plan.audit} and l.term = ${term}
+      and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key)`,
+  );
+  const checked =
+    vectorStems.length > 0
+      ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.site_key = m.site_key
+          where ${sql.join([sql`s.search_vector @@ ${stemQueryText(vectorStems)}::tsquery`, ...probes], sql` and `)}
+          order by ${organicOrderBy("m")}`
+      : probes.length > 0
+        ? sql`select ${organicKey("m")} from (${stream}) m where ${sql.join(probes, sql` and `)} order by ${organicOrderBy("m")}`
+        : stream;
   return sql`
     with matches as materialized (
       select ${organicKey("c")} from (${checked}) c order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
