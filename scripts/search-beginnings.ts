@@ -8,6 +8,7 @@
  */
 import { createDatabase } from "../src/adapters/db.ts";
 import { parseSettings } from "../src/config.ts";
+import { MAX_WORD_TERMS, WIDE_RANGE_LIMIT } from "../src/domain/search/search-terms.ts";
 import {
   chooseWideBeginnings,
   MAX_CHANGES_PER_REFRESH,
@@ -35,7 +36,12 @@ const chosen = new Set(chooseWideBeginnings(shapes, size));
 console.log(
   `index: ${size.sites} sites, ${size.postings} postings (read in ${Math.round(performance.now() - started)} ms)`,
 );
-console.log("beginning  lexemes  postings  share   called for");
+if (shapes.length === 0) {
+  // A small index has none: say why rather than print an empty table.
+  console.log(
+    `no beginning is wide here (more than ${MAX_WORD_TERMS} lexemes and ${WIDE_RANGE_LIMIT} postings): nothing to list`,
+  );
+} else console.log("beginning  lexemes  postings  share   called for");
 for (const shape of shapes) {
   const share = `${((100 * shape.postings) / Math.max(1, size.sites)).toFixed(1)}%`;
   console.log(
