@@ -499,7 +499,8 @@ async function refreshBeginnings(stackUrl: string): Promise<void> {
   const seconds = (performance.now() - registering) / 1000;
   const lists = await db.execute(sql`
     select count(*)::int as beginnings,
-      (select count(*) from search_postings where audit = false and term >= 'b:' and term < 'b;')::int8 as postings
+      (select count(*) from search_postings
+        where audit = any (array[false, true]) and term >= 'b:' and term < 'b;')::int8 as postings
     from search_beginnings`);
   // As autovacuum does soon after (migration 0026): the new lists' pages marked all-visible.
   if (summary.registered.length) await db.execute(sql`vacuum search_postings`);
