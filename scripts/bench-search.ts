@@ -26,7 +26,6 @@
  * Beside the project's search it measures, on the same queries in the same rounds, the two
  * baselines of scripts/search-baselines.ts, and prints each class's figures with their ratios.
  */
-import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -37,7 +36,7 @@ import { runSearchQuery } from "../src/domain/search/search-sites.ts";
 import { runTopQuery, TOP_DEFAULT_LIMIT, TOP_MAX_LIMIT } from "../src/domain/search/top-sites.ts";
 import { refreshWideBeginnings, wideBeginningShapes } from "../src/domain/search/wide-beginnings.ts";
 import { startLocalStack } from "./local-stack.ts";
-import { percentile } from "./measure-support.ts";
+import { measuredWorkerVars, percentile } from "./measure-support.ts";
 import { migrate } from "./migrate.ts";
 import {
   BASELINES,
@@ -364,15 +363,7 @@ async function measureEndToEnd(cases: Map<string, Case[]>): Promise<ClassResult[
     redisPort: 0,
   });
   const port = Number(process.env.PORT ?? 8790);
-  const vars = {
-    DATABASE_URL: stack.databaseUrl,
-    DATABASE_LOCAL_HTTP: "true",
-    UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
-    UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
-    // A fresh prefix: the bench's searches never meet an earlier run's rate-limit window.
-    REDIS_KEY_PREFIX: `bench-${Date.now()}`,
-    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString("base64url"),
-  };
+  const vars = measuredWorkerVars(stack, "bench");
   const worker = await startLocalWorker(port, vars, { stdio: "ignore", detached: true });
   try {
     const base = `http://127.0.0.1:${port}`;

@@ -32,7 +32,6 @@
  * LOAD_CLIENTS (default 1000), LOAD_WORKER_LOG=1 to see the Worker's log.
  * Talks to 127.0.0.1 only, and stops the Worker and the stack when done (or interrupted).
  */
-import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -42,7 +41,14 @@ import { TOP_MAX_LIMIT } from "../src/domain/search/top-sites.ts";
 import { startBundledWorker } from "./bundled-worker.ts";
 import type { ServedCall } from "./local-stack/served-calls.ts";
 import { epochMs } from "./local-stack/served-calls.ts";
-import { ensureDatabase, machineLine, percentile, startLocalStackThread, waitForHttp } from "./measure-support.ts";
+import {
+  ensureDatabase,
+  machineLine,
+  measuredWorkerVars,
+  percentile,
+  startLocalStackThread,
+  waitForHttp,
+} from "./measure-support.ts";
 import { migrate } from "./migrate.ts";
 import {
   buildSearchCases,
@@ -254,15 +260,7 @@ async function main() {
     await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
     await loadDemoIndexIfEmpty({ databaseUrl: stack.databaseUrl, localHttp: true, count: 3000 });
   }
-  const vars = {
-    DATABASE_URL: stack.databaseUrl,
-    DATABASE_LOCAL_HTTP: "true",
-    UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
-    UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
-    // A fresh prefix and key: no rate-limit window or cached list of an earlier run is met.
-    REDIS_KEY_PREFIX: `load-${Date.now()}`,
-    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString("base64url"),
-  };
+  const vars = measuredWorkerVars(stack, "load");
   const direct = new pg.Client({ connectionString: databaseUrl });
   await direct.connect();
   log("building the Worker's bundle");

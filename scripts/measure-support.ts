@@ -1,4 +1,5 @@
 /** What the load and fault scripts share: their database, waiting for the Worker, and where a figure comes from. */
+import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
@@ -52,6 +53,24 @@ export interface StackEndpoints {
   redisRestToken: string;
   sqlBackend: string;
   redisBackend: string;
+}
+
+/**
+ * The Worker's settings for a measured run on the local stack: a fresh key prefix and rate-limit
+ * key, so that no rate-limit window or cached list of an earlier run is met.
+ */
+export function measuredWorkerVars(
+  stack: Pick<StackEndpoints, "databaseUrl" | "redisRestUrl" | "redisRestToken">,
+  run: string,
+): Record<string, string> {
+  return {
+    DATABASE_URL: stack.databaseUrl,
+    DATABASE_LOCAL_HTTP: "true",
+    UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
+    UPSTASH_REDIS_REST_TOKEN: stack.redisRestToken,
+    REDIS_KEY_PREFIX: `${run}-${Date.now()}`,
+    RATE_LIMIT_KEY_SECRET: randomBytes(32).toString("base64url"),
+  };
 }
 
 /** The local stack in its thread. */
