@@ -372,6 +372,7 @@ describe("detectMcpServer against the fixture web", () => {
       server_name: "relay-agents",
       tool_count: 3,
       discovery_url: `${origin}/.well-known/mcp.json`,
+      route: "/.well-known/mcp.json names the MCP endpoint /agents/mcp",
     });
     expect(finding.reason).toMatch(/^\/\.well-known\/mcp\.json names the MCP endpoint \/agents\/mcp\. MCP handshake/);
   });
