@@ -201,7 +201,11 @@ describe("detectLlmsTxt", () => {
       { url: `${ORIGIN}/llms.txt`, status: 200, content_type: "text/markdown" },
       { url: `${ORIGIN}/.well-known/llms.txt`, status: 404, content_type: "text/plain" },
       // The control request: a random path of the same shape, which this site answers 404.
-      { url: expect.stringMatching(/^https:\/\/site\.example\/[0-9a-f]{20}\.txt$/), status: 404, content_type: "text/plain" },
+      {
+        url: expect.stringMatching(/^https:\/\/site\.example\/[0-9a-f]{20}\.txt$/),
+        status: 404,
+        content_type: "text/plain",
+      },
     ]);
   });
 
