@@ -15,7 +15,8 @@ import { DISCOVERY_EXPECTATIONS } from "../fixtures/web/discovery-expectations.t
 import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 
-const BASE_PORT = Number(process.env.TEST_FIXTURE_PORT ?? 21100) + 300;
+/** Each fixture web of the unit project has its own 100 ports (see fixture-detectors.test.ts). */
+const BASE_PORT = process.env.TEST_FIXTURE_PORT ? Number(process.env.TEST_FIXTURE_PORT) + 200 : 15800;
 
 let web: FixtureWeb;
 const crawls = new Map<string, { crawl: SiteCrawl; requests: string[] }>();
@@ -54,7 +55,7 @@ beforeAll(async () => {
   for (let i = 0; i < NAMES.length; i += 6) {
     const batch = NAMES.slice(i, i + 6);
     const results = await Promise.all(batch.map(crawl));
-    batch.forEach((name, j) => crawls.set(name, results[j]!));
+    for (const [j, name] of batch.entries()) crawls.set(name, results[j]!);
   }
   for (const name of Object.keys(BEFORE)) crawls.set(name, await crawl(name));
 }, 180_000);

@@ -26,7 +26,11 @@ import { BASIC_EXPECTATIONS } from "../fixtures/web/basic-expectations.ts";
 import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 
-const BASE_PORT = 15900;
+/**
+ * The fixture web holds about 75 sites: each unit test that serves it gets its own 100 ports,
+ * beside the integration tests' (TEST_FIXTURE_PORT, one worktree's range when set).
+ */
+const BASE_PORT = process.env.TEST_FIXTURE_PORT ? Number(process.env.TEST_FIXTURE_PORT) + 300 : 15900;
 
 /** The guarded fetcher's body cap, imitated: the plain fetcher has none. */
 const MAX_BODY_CHARS = 1_048_576;
