@@ -256,8 +256,9 @@ async function catalogLeads(
       });
       continue;
     }
-    const cardOf = /\/server-card\/?$/.exec(new URL(entry.url).pathname)
-      ? entry.url.replace(/\/server-card\/?(?=$|[?#])/, "")
+    const cardUrl = new URL(entry.url);
+    const cardOf = /\/server-card\/?$/.test(cardUrl.pathname)
+      ? new URL(cardUrl.pathname.replace(/\/server-card\/?$/, "") || "/", cardUrl.origin).href
       : null;
     const endpoint = cardOf ?? entry.url;
     const why = cardOf
