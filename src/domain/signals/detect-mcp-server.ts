@@ -1,8 +1,18 @@
 /**
- * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. The
- * endpoint is the one a discovery document names (/.well-known/mcp.json,
- * /.well-known/mcp/server-card.json or /.well-known/mcp/server-card, fetched at once; the first
- * that names one wins), else the conventional `<origin>/mcp`.
+ * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. Cards and
+ * catalogs are leads, never proof; the endpoints they name are tried in order of trust:
+ *
+ * 1. the AI Catalog (/.well-known/ai-catalog.json): its server-card entries, by `url` (fetched)
+ *    or inline in `data`, and entries typed as an MCP endpoint (see catalogLeads);
+ * 2. the well-known discovery documents (/.well-known/mcp.json, /.well-known/mcp/server-card.json,
+ *    /.well-known/mcp/server-card, /.well-known/mcp-server-card: SEP-1649 and SEP-2127 cards,
+ *    registry server.json documents and flat shapes, fetched at once);
+ * 3. the conventional `<origin>/mcp`, probed while the documents are read and always tried.
+ *
+ * At most 3 named endpoints are probed, one after another, stopping at the first that answers as a
+ * server. A document that is the site's catch-all answer (see catch-all.ts) names nothing. Beside an
+ * endpoint that answered, `<endpoint>/server-card` (SEP-2127) is read for the crawl's findings.
+ * Every card read is kept in the crawl's state (crawl-state.ts) with its route.
  *
  * Status:
  * - present: the handshake is compliant, or initialize was refused with a 401 carrying a
