@@ -98,9 +98,13 @@ const results = new Map<string, SiteResult>();
 
 beforeAll(async () => {
   web = await startFixtureWeb(BASE_PORT);
-  const probed = await Promise.all(SITE_NAMES.map((name) => probeSite(web.origins[name]!)));
-  for (const [i, name] of SITE_NAMES.entries()) results.set(name, probed[i]!);
-}, 30_000);
+  // A few sites at a time: some 700 requests at once starve a shared machine into timeouts.
+  for (let i = 0; i < SITE_NAMES.length; i += 4) {
+    const batch = SITE_NAMES.slice(i, i + 4);
+    const probed = await Promise.all(batch.map((name) => probeSite(web.origins[name]!)));
+    for (const [j, name] of batch.entries()) results.set(name, probed[j]!);
+  }
+}, 120_000);
 
 afterAll(async () => {
   await web?.stop();
