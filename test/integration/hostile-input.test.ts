@@ -124,7 +124,11 @@ describe("a body of thousands of unknown fields gets a bounded answer", () => {
   it("lists every problem when there are 20 or fewer", async () => {
     const body: Record<string, string> = { url: "https://weather.example" };
     for (let index = 0; index < 3; index++) body[`k${index}`] = "v";
-    const problem = await expectProblem(await asClient()("/api/v1/check", json("POST", body)), 400, "VALIDATION_FAILED");
+    const problem = await expectProblem(
+      await asClient()("/api/v1/check", json("POST", body)),
+      400,
+      "VALIDATION_FAILED",
+    );
     expect(problem.errors).toHaveLength(3);
     expect(problem.errors_omitted).toBeUndefined();
   });
@@ -163,7 +167,12 @@ describe("MCP: params of the wrong shape are -32602 Invalid params in plain word
   });
 
   it("keeps a well-formed call working", async () => {
-    const answer = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_stats", arguments: {} } });
+    const answer = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "get_stats", arguments: {} },
+    });
     expect(answer.error).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { requireSameOrigin } from "../../http/middleware/require-same-origin.ts";
 import { requireSession, sessionActorOf } from "../../http/middleware/require-session.ts";
 import { problemResponses } from "../shared/schemas.ts";
+import { storableText } from "../shared/text.ts";
 import {
   ClaimChallengeResponseSchema,
   ClaimIdParamSchema,
@@ -49,7 +50,9 @@ export const listClaimsRoute = createRoute({
 });
 
 export const CreateClaimRequestSchema = z
-  .strictObject({ domain: z.string().min(1).max(253).openapi({ description: "An indexed domain, without scheme" }) })
+  .strictObject({
+    domain: storableText().min(1).max(253).openapi({ description: "An indexed domain, without scheme" }),
+  })
   .openapi("CreateClaimRequest");
 
 export const createClaimRoute = createRoute({
