@@ -180,8 +180,10 @@ function typesOf(schema: Schema): string[] {
 
 /** A string the schema may accept: its example, its enum, its format, else text of its length. */
 function stringFor(schema: Schema, random: Random, boundary: boolean): string {
+  // Never a real public name (example.com is one): a CI runner has the internet, a check of a
+  // name would reach it. Reserved names fail at once; nothing listens on 127.0.0.1:9.
   const examples = [schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])].filter(
-    (value) => typeof value === "string",
+    (value) => typeof value === "string" && !/\.(com|net|org|io|dev)\b/.test(value),
   ) as string[];
   if (examples.length > 0 && random.chance(0.7)) return random.pick(examples);
   switch (schema.format) {
@@ -207,7 +209,7 @@ function stringFor(schema: Schema, random: Random, boundary: boolean): string {
       .slice(0, Math.max(length, 0) * 2);
   }
   const words = ["weather", "example", "shop", "demo", "api", "agent", "mcp"];
-  const text = `${random.pick(words)}.${random.pick(["example", "test", "com"])}`;
+  const text = `${random.pick(words)}.${random.pick(["example", "test", "invalid"])}`;
   return text.length >= min ? text.slice(0, max) : text.padEnd(min, "a");
 }
 
