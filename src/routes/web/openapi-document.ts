@@ -1,18 +1,20 @@
 /** GET {site_url}/openapi.json: the OpenAPI 3.1 document of every API operation of the service. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../http/context.ts";
-import { openApiDocumentOf, withOrigin } from "../openapi-spec.ts";
+import { withOrigin } from "../openapi-spec.ts";
+import { SERVICE_OPENAPI_DOCUMENT } from "../service-openapi.ts";
 
 /** Where the document is served, at the site root (the descriptor's `openapi_spec`). */
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 
 /**
- * Serves the document of the whole service (the app's catalog, not only the groups this Worker
- * serves), built once per app; read-only, so open to any origin (the app's read CORS).
+ * Serves the document of the whole service (not only the groups this Worker serves), as generated
+ * from every group's route definitions (src/routes/service-openapi.ts); read-only, so open to any
+ * origin (the app's read CORS).
  */
 export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>) {
   app.get(OPENAPI_DOCUMENT_PATH, (c) => {
-    const document = withOrigin(openApiDocumentOf(c.var.catalog), c.var.deps.origin);
+    const document = withOrigin(SERVICE_OPENAPI_DOCUMENT, c.var.deps.origin);
     c.header("Cache-Control", "public, max-age=300");
     return c.json(document, 200);
   });
