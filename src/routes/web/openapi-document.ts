@@ -1,11 +1,12 @@
 /** GET {site_url}/openapi.json: the OpenAPI 3.1 document of every API operation of the service. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { withOrigin } from "../openapi-spec.ts";
 import { SERVICE_OPENAPI_DOCUMENT } from "../service-openapi.ts";
 
 /** Where the document is served, at the site root (the descriptor's `openapi_spec`). */
-export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
+export const OPENAPI_DOCUMENT_PATH = SITE_PATHS.openApiDocument;
 
 /**
  * Serves the document of the whole service (not only the groups this Worker serves), as generated
