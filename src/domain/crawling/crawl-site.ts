@@ -30,10 +30,10 @@ import type {
 } from "../signals/types.ts";
 import type { Category, SignalField } from "../sites/site-fields.ts";
 import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
+import { CRAWL_TIME_BUDGET_MS } from "./crawl-budget.ts";
 import { type ConcurrencyLimiter, createCrawlFetcher, type RequestRole } from "./crawl-fetcher.ts";
 
-/** The time budget of one crawl, check or MCP verification, every fetch included. */
-export const CRAWL_TIME_BUDGET_MS = 15_000;
+export { CRAWL_TIME_BUDGET_MS };
 
 export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
   has_llms_txt: detectLlmsTxt,
