@@ -136,10 +136,37 @@ CREATE FUNCTION retention_partition_name(parent text, day date) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$ SELECT parent || '_p' || to_char(day, 'YYYYMMDD') $$;
 --> statement-breakpoint
 
+-- Makes one table's partition for one UTC day of expiry, with its TRUNCATE guard (row triggers
+-- are cloned from the parent, statement triggers are not: a TRUNCATE naming the partition itself
+-- is refused here). False when it exists already, or when a row of the DEFAULT partition falls in
+-- that day (PostgreSQL would refuse the partition): such rows leave through the row purge.
+CREATE FUNCTION retention_make_partition(parent text, day date)
+RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  part text := retention_partition_name(parent, day);
+  low timestamptz := day::timestamp AT TIME ZONE 'UTC';
+  high timestamptz := (day + 1)::timestamp AT TIME ZONE 'UTC';
+  taken boolean;
+BEGIN
+  IF to_regclass(part) IS NOT NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE expires_at >= %L AND expires_at < %L)',
+    parent || '_default', low, high) INTO taken;
+  IF taken THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)', part, parent, low, high);
+  EXECUTE format('CREATE TRIGGER %I BEFORE TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION append_only_truncate_guard()',
+    part || '_no_truncate', part);
+  RETURN true;
+END;
+$$;
+--> statement-breakpoint
+
 -- Makes the partitions of every partitioned table for the UTC days of expiry from today (by the
--- database's clock) to today + days_ahead, parents before children; returns how many it made. A
--- day some row of the DEFAULT partition already falls in is skipped (PostgreSQL would refuse it):
--- those rows leave through the row purge instead.
+-- database's clock) to today + days_ahead, parents before children; returns how many it made.
 CREATE FUNCTION retention_ensure_partitions(days_ahead integer)
 RETURNS integer
 LANGUAGE plpgsql AS $$
@@ -148,26 +175,15 @@ DECLARE
   day date;
   today date := (now() AT TIME ZONE 'UTC')::date;
   made integer := 0;
-  taken boolean;
 BEGIN
   IF days_ahead IS NULL OR days_ahead < 0 OR days_ahead > 366 THEN
     RAISE EXCEPTION 'days_ahead must be from 0 to 366, not %', days_ahead;
   END IF;
   FOR rule IN SELECT p.table_name FROM retention_partitions p ORDER BY p.drop_order DESC LOOP
     FOR day IN SELECT generate_series(today, today + days_ahead, interval '1 day')::date LOOP
-      CONTINUE WHEN to_regclass(retention_partition_name(rule.table_name, day)) IS NOT NULL;
-      EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE expires_at >= %L AND expires_at < %L)',
-        rule.table_name || '_default', (day::timestamp AT TIME ZONE 'UTC'), ((day + 1)::timestamp AT TIME ZONE 'UTC'))
-        INTO taken;
-      CONTINUE WHEN taken;
-      EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)',
-        retention_partition_name(rule.table_name, day), rule.table_name,
-        (day::timestamp AT TIME ZONE 'UTC'), ((day + 1)::timestamp AT TIME ZONE 'UTC'));
-      -- Row triggers are cloned from the parent, statement triggers are not: a TRUNCATE naming
-      -- the partition itself is refused here.
-      EXECUTE format('CREATE TRIGGER %I BEFORE TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION append_only_truncate_guard()',
-        retention_partition_name(rule.table_name, day) || '_no_truncate', retention_partition_name(rule.table_name, day));
-      made := made + 1;
+      IF retention_make_partition(rule.table_name, day) THEN
+        made := made + 1;
+      END IF;
     END LOOP;
   END LOOP;
   RETURN made;

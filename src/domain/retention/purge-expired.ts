@@ -96,12 +96,15 @@ export interface RetentionRunSummary {
   partitionsMade: number;
   partitionsDropped: DroppedPartition[];
   purge: PurgeSummary;
+  personalData: PurgeSummary;
 }
 
 /**
  * One run of the retention job: partitions made ahead, whole expired days dropped, then the
  * bounded row purge for what is left (rows expired earlier today, DEFAULT partitions, tables that
- * are not partitioned). Each step is its own transaction; a failed step does not stop the next.
+ * are not partitioned), then the other personal data past its retention. Each step is its own
+ * transaction; a failure to make or drop partitions does not stop the purges (and the health
+ * report's retention alarm shows what is left behind).
  */
 export async function runRetention({ db }: { db: Database }): Promise<RetentionRunSummary> {
   const partitionsMade = await ensurePartitions({ db }).catch((error) => {
@@ -113,5 +116,37 @@ export async function runRetention({ db }: { db: Database }): Promise<RetentionR
     return [] as DroppedPartition[];
   });
   const purge = await purgeExpired({ db });
-  return { partitionsMade, partitionsDropped, purge };
+  const personalData = await purgePersonalData({ db });
+  return { partitionsMade, partitionsDropped, purge, personalData };
+}
+
+/**
+ * Deletes the personal data past its written retention that is not in the receipt family: old
+ * sign-in tokens and sessions, never-confirmed monitor addresses, unsubscribed monitors, addresses
+ * left without a monitor and old crawl requests (personal_data_purge, db/migrations/0028). These
+ * grow with people, not searches: rounds of `batchLimit` rows per kind, as purgeExpired.
+ */
+export async function purgePersonalData({
+  db,
+  batchLimit = RETENTION_BATCH_LIMIT,
+  maxRounds = RETENTION_MAX_ROUNDS,
+}: {
+  db: Database;
+  batchLimit?: number;
+  maxRounds?: number;
+}): Promise<PurgeSummary> {
+  const deleted: Record<string, number> = {};
+  let rounds = 0;
+  let more = true;
+  while (more && rounds < maxRounds) {
+    const result = await db.execute(sql`select material, deleted from personal_data_purge(${batchLimit}::int)`);
+    rounds++;
+    more = false;
+    for (const row of result.rows as { material: string; deleted: number | string }[]) {
+      const count = Number(row.deleted);
+      deleted[row.material] = (deleted[row.material] ?? 0) + count;
+      if (count >= batchLimit) more = true;
+    }
+  }
+  return { rounds, deleted, more };
 }
