@@ -131,7 +131,7 @@ async function main() {
           d: string;
         }
       ).d;
-      for (const table of FAMILY) await client.query("select retention_make_partition($1, $2::date)", [table, day]);
+      await client.query("select retention_make_day($1::date)", [day]);
       const loadStarted = performance.now();
       await client.query("set session_replication_role = replica");
       await client.query(daySql(day, PER_DAY));

@@ -74,11 +74,9 @@ describe("the receipt family's day partitions", () => {
 
   it("drops a whole expired day in one step, with all that hangs on it, and keeps every live row", async () => {
     const day = pastDay();
-    const made = await sqlRows<{ made: boolean }>(
-      "select retention_make_partition(t, $1::date) as made from unnest($2::text[]) t",
-      [day, FAMILY],
-    );
-    expect(made.map((row) => row.made)).toEqual(FAMILY.map(() => true));
+    const [made] = await sqlRows<{ made: boolean }>("select retention_make_day($1::date) as made", [day]);
+    expect(made?.made).toBe(true);
+    expect(await partitionsExist(day)).toBe(true);
     // Searched 30 days before noon of that day: they expire at its noon.
     const ageSeconds = Math.round((Date.now() - Date.parse(`${day}T12:00:00Z`)) / 1000) + 30 * DAY_SECONDS;
     const domain = `partition-${uniqueToken()}.example`;
@@ -117,7 +115,7 @@ describe("the receipt family's day partitions", () => {
     expect(row?.dropped).toBe(0);
     expect(await partitionsExist(today)).toBe(true);
 
-    // A row for a day with no partition lands in DEFAULT; that day's partition is then refused.
+    // A row for a day with no partition lands in DEFAULT; that day's partitions are then refused.
     const day = pastDay();
     const ageSeconds = Math.round((Date.now() - Date.parse(`${day}T06:00:00Z`)) / 1000) + 30 * DAY_SECONDS;
     const [id] = await insertReceipts({ domain: `default-${uniqueToken()}.example`, count: 1, ageSeconds });
@@ -126,10 +124,7 @@ describe("the receipt family's day partitions", () => {
       [id],
     );
     expect(stored?.part).toBe("search_receipts_default");
-    const [refused] = await sqlRows<{ made: boolean }>(
-      "select retention_make_partition('search_receipts', $1::date) as made",
-      [day],
-    );
+    const [refused] = await sqlRows<{ made: boolean }>("select retention_make_day($1::date) as made", [day]);
     expect(refused?.made).toBe(false);
     // The row purge takes it instead.
     await runRetentionJob();
