@@ -4,7 +4,8 @@
  * BENCH_DATABASE_URL), migrated as the service is, it loads BENCH_DAYS (default 3) whole days of
  * receipts whose day of expiry is over, one at a time, each followed by the retention job's
  * partition step (retention_drop_expired_partitions(), the very function the daily job calls),
- * timed; plus one live day that must survive. Each day holds BENCH_SEARCHES_PER_DAY searches
+ * timed; plus one live day that must survive (BENCH_LIVE_SEARCHES searches, default as many as an
+ * expired day). Each day holds BENCH_SEARCHES_PER_DAY searches
  * (default 100,000) with 20 organic results each, 5 % of results selected and 0.5 % with an
  * action interest, the proportions bench:demand uses, so a day's rows are those of a service at
  * that many searches a day; 10 million a day is 100 times the default, and the script reports the
@@ -23,6 +24,8 @@ import { migrate } from "./migrate.ts";
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 3);
 const PER_DAY = Number(process.env.BENCH_SEARCHES_PER_DAY ?? 100_000);
+/** The live day's searches (default: as many as an expired day's); it only has to survive. */
+const LIVE = Number(process.env.BENCH_LIVE_SEARCHES ?? PER_DAY);
 const RESULTS = 20;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BENCH_DATABASE = process.env.BENCH_RETENTION_DATABASE ?? "agent_readiness_bench_retention";
@@ -118,7 +121,7 @@ async function main() {
     // The live day: searched today, expiring in 30 days (its partitions exist: the migration made them).
     const liveDay = ((await client.query("select ($1::date + 30)::text as d", [today])).rows[0] as { d: string }).d;
     await client.query("set session_replication_role = replica");
-    await client.query(daySql(liveDay, PER_DAY));
+    await client.query(daySql(liveDay, LIVE));
     await client.query("set session_replication_role = origin");
     const live = await counts(client, "expires_at > now()");
     log(`live day loaded: ${JSON.stringify(live)}`);

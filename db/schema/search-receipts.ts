@@ -2,6 +2,12 @@
  * The query-free receipt family: a search's returned organic results, a detail selection of one
  * of them, and an attested action interest in one of them. By construction no column can hold a
  * query, a network address, a user agent or an identity; every row dies with its search.
+ *
+ * In the database every table here is partitioned by expires_at, one partition per UTC day of
+ * expiry (db/migrations/0027_receipt_partitions.sql, docs/demand.md "Retention"): every key holds
+ * expires_at, and the foreign keys declared below exist between each day's partitions (each joins
+ * a day's partition to the same day's partition of what it references), which drizzle cannot
+ * express; they are declared here on the tables so the keys' columns are documented in one place.
  */
 import { sql } from "drizzle-orm";
 import {
