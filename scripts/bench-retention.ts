@@ -60,7 +60,7 @@ function daySql(day: string, count: number): string {
       select search_id, surface, false, 'other', ${RESULTS}, created_at, created_at + interval '30 days' from made
     ), results as (
       insert into search_receipt_results (search_id, domain, position, surface, topic, synthetic, created_at, expires_at)
-      select m.search_id, 'site' || ((m.g * 7919 + p * 104729) % 500000) || '-' || p || '.example', p, m.surface, 'other',
+      select m.search_id, 'site' || ((m.g::bigint * 7919 + p * 104729) % 500000) || '-' || p || '.example', p, m.surface, 'other',
              false, m.created_at, m.created_at + interval '30 days'
         from made m cross join generate_series(1, ${RESULTS}) p
       returning search_id, domain, created_at, expires_at
