@@ -9,6 +9,7 @@
  *   npm run operator -- list-pending
  *   npm run operator -- owner-verify-acceptance <acceptance_id> --by <name>
  *   npm run operator -- activate-offer <offer_id> --by <name>
+ *   npm run operator -- retention-status
  *
  * Prints one JSON object on success (exit 0); on refusal prints the reason on stderr (exit 1);
  * a usage error exits 2.
@@ -17,18 +18,20 @@ import { fileURLToPath } from "node:url";
 import { createDatabase } from "../src/adapters/db.ts";
 import { parseSettings } from "../src/config.ts";
 import { DomainError } from "../src/domain/errors.ts";
+import { checkRetentionLag } from "../src/domain/health/retention-lag.ts";
 import { activateOffer, listPending, ownerVerifyAcceptance } from "../src/domain/offers/operator-acts.ts";
 
 const USAGE = `usage: npm run operator -- <command> [argument] [--by <operator>]
   list-pending                              acceptances awaiting owner verification, drafts ready to activate
   owner-verify-acceptance <acceptance_id>   record that the owner confirmed this provider acceptance
   activate-offer <offer_id>                 activate a draft whose current terms carry a verified acceptance
+  retention-status                          how long the oldest record past its retention has been overdue
 The operator is --by <name>, or the OPERATOR environment variable.`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OperatorCommand {
-  command: "list-pending" | "owner-verify-acceptance" | "activate-offer";
+  command: "list-pending" | "owner-verify-acceptance" | "activate-offer" | "retention-status";
   id?: string;
   operator?: string;
 }
@@ -45,8 +48,8 @@ export function parseOperatorArgs(argv: string[], env: Record<string, string | u
   }
   const [command, id, ...rest] = args;
   if (rest.length > 0) throw new Error(`unexpected arguments: ${rest.join(" ")}`);
-  if (command === "list-pending") {
-    if (id !== undefined) throw new Error("list-pending takes no argument");
+  if (command === "list-pending" || command === "retention-status") {
+    if (id !== undefined) throw new Error(`${command} takes no argument`);
     return { command, ...(operator ? { operator } : {}) };
   }
   if (command === "owner-verify-acceptance" || command === "activate-offer") {
@@ -72,6 +75,9 @@ export async function runOperatorCommand(
       return ownerVerifyAcceptance(ctx, parsed.id!);
     case "activate-offer":
       return activateOffer(ctx, parsed.id!);
+    case "retention-status":
+      // Read only; the same figure /healthz reports, with a longer deadline.
+      return checkRetentionLag(db, 30_000);
   }
 }
 

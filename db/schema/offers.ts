@@ -259,13 +259,15 @@ export const searchOfferDisclosures = pgTable(
     commercialTermsSha256: text("commercial_terms_sha256").notNull(),
     domain: text("domain").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    /** The search's expiry (the partition key of the receipt family): the disclosure dies with it. */
+    expiresAt: timestamptz("expires_at").notNull(),
   },
   (table) => [
-    primaryKey({ name: "search_offer_disclosures_pk", columns: [table.searchId, table.offerId] }),
+    primaryKey({ name: "search_offer_disclosures_pk", columns: [table.searchId, table.offerId, table.expiresAt] }),
     foreignKey({
       name: "search_offer_disclosures_result_fk",
-      columns: [table.searchId, table.domain],
-      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
+      columns: [table.searchId, table.domain, table.expiresAt],
+      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain, searchReceiptResults.expiresAt],
     }).onDelete("cascade"),
     foreignKey({
       name: "search_offer_disclosures_offer_version_fk",

@@ -2,6 +2,12 @@
  * The query-free receipt family: a search's returned organic results, a detail selection of one
  * of them, and an attested action interest in one of them. By construction no column can hold a
  * query, a network address, a user agent or an identity; every row dies with its search.
+ *
+ * In the database every table here is partitioned by expires_at, one partition per UTC day of
+ * expiry (db/migrations/0027_receipt_partitions.sql, docs/demand.md "Retention"): every key holds
+ * expires_at, and the foreign keys declared below exist between each day's partitions (each joins
+ * a day's partition to the same day's partition of what it references), which drizzle cannot
+ * express; they are declared here on the tables so the keys' columns are documented in one place.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -34,7 +40,7 @@ export const searchReceipts = pgTable(
   "search_receipts",
   {
     /** 128 random bits, base64url: unguessable, so holding one proves having seen the results. */
-    searchId: text("search_id").primaryKey(),
+    searchId: text("search_id").notNull(),
     surface: text("surface").notNull(),
     /** Tests, monitors and load runs: kept apart from real demand. */
     synthetic: boolean("synthetic").notNull(),
@@ -47,6 +53,9 @@ export const searchReceipts = pgTable(
       .default(sql.raw(`now() + interval '${RECEIPT_LIFETIME_DAYS} days'`)),
   },
   (table) => [
+    // The key includes expires_at, the partition key (daily ranges, docs/demand.md "Retention"):
+    // a partitioned table's unique keys must. A search id has one expiry, so it stays one receipt.
+    primaryKey({ name: "search_receipts_pk", columns: [table.searchId, table.expiresAt] }),
     check("search_receipts_surface_known", sql`${table.surface} in (${quotedList(SEARCH_SURFACES)})`),
     check("search_receipts_topic_known", sql`${table.topic} in (${quotedList(DEMAND_TOPICS)})`),
     check(
@@ -66,9 +75,7 @@ export const searchReceipts = pgTable(
 export const searchReceiptResults = pgTable(
   "search_receipt_results",
   {
-    searchId: text("search_id")
-      .notNull()
-      .references(() => searchReceipts.searchId, { onDelete: "cascade" }),
+    searchId: text("search_id").notNull(),
     domain: text("domain").notNull(),
     position: integer("position").notNull(),
     surface: text("surface").notNull(),
@@ -80,8 +87,13 @@ export const searchReceiptResults = pgTable(
       .default(sql.raw(`now() + interval '${RECEIPT_LIFETIME_DAYS} days'`)),
   },
   (table) => [
-    primaryKey({ name: "search_receipt_results_pk", columns: [table.searchId, table.domain] }),
-    unique("search_receipt_results_position").on(table.searchId, table.position),
+    primaryKey({ name: "search_receipt_results_pk", columns: [table.searchId, table.domain, table.expiresAt] }),
+    unique("search_receipt_results_position").on(table.searchId, table.position, table.expiresAt),
+    foreignKey({
+      name: "search_receipt_results_receipt_fk",
+      columns: [table.searchId, table.expiresAt],
+      foreignColumns: [searchReceipts.searchId, searchReceipts.expiresAt],
+    }).onDelete("cascade"),
     check("search_receipt_results_position_positive", sql`${table.position} >= 1`),
     index("search_receipt_results_domain").on(table.domain),
   ],
@@ -98,11 +110,11 @@ export const resultSelections = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
   },
   (table) => [
-    primaryKey({ name: "result_selections_pk", columns: [table.searchId, table.domain] }),
+    primaryKey({ name: "result_selections_pk", columns: [table.searchId, table.domain, table.expiresAt] }),
     foreignKey({
       name: "result_selections_result_fk",
-      columns: [table.searchId, table.domain],
-      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
+      columns: [table.searchId, table.domain, table.expiresAt],
+      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain, searchReceiptResults.expiresAt],
     }).onDelete("cascade"),
     index("result_selections_domain").on(table.domain),
     index("result_selections_expiry").on(table.expiresAt),
@@ -113,7 +125,7 @@ export const resultSelections = pgTable(
 export const actionInterestReceipts = pgTable(
   "action_interest_receipts",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id").notNull().defaultRandom(),
     searchId: text("search_id").notNull(),
     domain: text("domain").notNull(),
     actionType: text("action_type").notNull(),
@@ -123,12 +135,14 @@ export const actionInterestReceipts = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
   },
   (table) => [
-    // One action per returned result: the guard behind idempotent replays and the 409.
-    unique("action_interest_receipts_one_per_result").on(table.searchId, table.domain),
+    primaryKey({ name: "action_interest_receipts_pk", columns: [table.id, table.expiresAt] }),
+    // One action per returned result: the guard behind idempotent replays and the 409 (with the
+    // search's expiry, the partition key, which is the same for every row of one search).
+    unique("action_interest_receipts_one_per_result").on(table.searchId, table.domain, table.expiresAt),
     foreignKey({
       name: "action_interest_receipts_result_fk",
-      columns: [table.searchId, table.domain],
-      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain],
+      columns: [table.searchId, table.domain, table.expiresAt],
+      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain, searchReceiptResults.expiresAt],
     }).onDelete("cascade"),
     index("action_interest_receipts_domain").on(table.domain),
     index("action_interest_receipts_expiry").on(table.expiresAt),

@@ -1,5 +1,5 @@
 /** The daily retention purge cron task (docs/demand.md, "Retention"). */
-import { purgeExpired } from "../domain/retention/purge-expired.ts";
+import { runRetention } from "../domain/retention/purge-expired.ts";
 import type { CronTask } from "./group-jobs.ts";
 
 /** Daily at 03:40 UTC, away from the quarter-hour recheck. */
@@ -11,7 +11,7 @@ export const retentionPurgeTask: CronTask = {
   // Expiry is judged by the database's now(), never the scheduled time: a late or repeated run
   // can only delete what has really expired.
   run: async (deps) => {
-    const summary = await purgeExpired({ db: deps.db });
+    const summary = await runRetention({ db: deps.db });
     console.log(`retention purge: ${JSON.stringify(summary)}`);
   },
 };

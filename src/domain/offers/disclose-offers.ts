@@ -21,16 +21,16 @@ export type PublicOfferRecord = ReturnType<typeof publicOfferRecord>;
 export function discloseOffersStatement({ searchId, now }: { searchId: string; now: Date }): SQL {
   return sql`
     with candidates as (
-      select o.*, c.domain as provider_domain, r.position
+      select o.*, c.domain as provider_domain, r.position, r.expires_at as search_expires_at
       from search_receipt_results r
       join provider_claims c on c.domain = r.domain and c.status = 'verified'
         and c.verification_last_succeeded_at > ${now.toISOString()}::timestamptz
           - make_interval(secs => ${PAID_ACTIONS_STOP_WHEN_LAST_SUCCESS_AGE_REACHES_SECONDS})
       join provider_offers o on o.claim_id = c.id and o.status = 'active' and o.revoked_at is null
-      where r.search_id = ${searchId}
+      where r.search_id = ${searchId} and r.expires_at > now()
     ), disclosed as (
-      insert into search_offer_disclosures (search_id, offer_id, offer_version, commercial_terms_sha256, domain)
-      select ${searchId}, id, version, commercial_terms_sha256, provider_domain from candidates
+      insert into search_offer_disclosures (search_id, offer_id, offer_version, commercial_terms_sha256, domain, expires_at)
+      select ${searchId}, id, version, commercial_terms_sha256, provider_domain, search_expires_at from candidates
       on conflict do nothing
       returning offer_id
     )

@@ -49,3 +49,104 @@ export async function purgeExpired({
   }
   return { rounds, deleted, more };
 }
+
+/** How many UTC days of expiry ahead the partitions are kept made (a receipt expires in 30). */
+export const PARTITION_DAYS_AHEAD = 40;
+
+/**
+ * Makes the receipt family's partitions for the days of expiry from today to `daysAhead` days on,
+ * by the database's clock (retention_ensure_partitions, db/migrations/0027_receipt_partitions.sql);
+ * returns how many it made. Idempotent: a day that has its partitions is left alone.
+ */
+export async function ensurePartitions({
+  db,
+  daysAhead = PARTITION_DAYS_AHEAD,
+}: {
+  db: Database;
+  daysAhead?: number;
+}): Promise<number> {
+  const result = await db.execute(sql`select retention_ensure_partitions(${daysAhead}::int) as made`);
+  return Number((result.rows[0] as { made: number | string } | undefined)?.made ?? 0);
+}
+
+export interface DroppedPartition {
+  table: string;
+  partition: string;
+  /** The UTC day of expiry the partition held. */
+  day: string;
+}
+
+/**
+ * Detaches and drops every partition whose whole day of expiry has passed by the database's now():
+ * a day's receipts, results, selections, interests and disclosures leave in one statement each,
+ * whatever the day's traffic (retention_drop_expired_partitions). One statement, one transaction.
+ */
+export async function dropExpiredPartitions({ db }: { db: Database }): Promise<DroppedPartition[]> {
+  const result = await db.execute(
+    sql`select table_name, partition_name, day::text as day from retention_drop_expired_partitions()`,
+  );
+  return (result.rows as { table_name: string; partition_name: string; day: string }[]).map((row) => ({
+    table: row.table_name,
+    partition: row.partition_name,
+    day: row.day,
+  }));
+}
+
+export interface RetentionRunSummary {
+  partitionsMade: number;
+  partitionsDropped: DroppedPartition[];
+  purge: PurgeSummary;
+  personalData: PurgeSummary;
+}
+
+/**
+ * One run of the retention job: partitions made ahead, whole expired days dropped, then the
+ * bounded row purge for what is left (rows expired earlier today, DEFAULT partitions, tables that
+ * are not partitioned), then the other personal data past its retention. Each step is its own
+ * transaction; a failure to make or drop partitions does not stop the purges (and the health
+ * report's retention alarm shows what is left behind).
+ */
+export async function runRetention({ db }: { db: Database }): Promise<RetentionRunSummary> {
+  const partitionsMade = await ensurePartitions({ db }).catch((error) => {
+    console.error("retention: making partitions ahead failed", String(error));
+    return 0;
+  });
+  const partitionsDropped = await dropExpiredPartitions({ db }).catch((error) => {
+    console.error("retention: dropping expired partitions failed", String(error));
+    return [] as DroppedPartition[];
+  });
+  const purge = await purgeExpired({ db });
+  const personalData = await purgePersonalData({ db });
+  return { partitionsMade, partitionsDropped, purge, personalData };
+}
+
+/**
+ * Deletes the personal data past its written retention that is not in the receipt family: old
+ * sign-in tokens and sessions, never-confirmed monitor addresses, unsubscribed monitors, addresses
+ * left without a monitor and old crawl requests (personal_data_purge, db/migrations/0028). These
+ * grow with people, not searches: rounds of `batchLimit` rows per kind, as purgeExpired.
+ */
+export async function purgePersonalData({
+  db,
+  batchLimit = RETENTION_BATCH_LIMIT,
+  maxRounds = RETENTION_MAX_ROUNDS,
+}: {
+  db: Database;
+  batchLimit?: number;
+  maxRounds?: number;
+}): Promise<PurgeSummary> {
+  const deleted: Record<string, number> = {};
+  let rounds = 0;
+  let more = true;
+  while (more && rounds < maxRounds) {
+    const result = await db.execute(sql`select material, deleted from personal_data_purge(${batchLimit}::int)`);
+    rounds++;
+    more = false;
+    for (const row of result.rows as { material: string; deleted: number | string }[]) {
+      const count = Number(row.deleted);
+      deleted[row.material] = (deleted[row.material] ?? 0) + count;
+      if (count >= batchLimit) more = true;
+    }
+  }
+  return { rounds, deleted, more };
+}

@@ -74,10 +74,19 @@ export async function recordActionInterest({
           expiresAt: searchReceipts.expiresAt,
         })
         .from(searchReceiptResults)
-        .innerJoin(searchReceipts, eq(searchReceipts.searchId, searchReceiptResults.searchId))
+        .innerJoin(
+          searchReceipts,
+          and(
+            eq(searchReceipts.searchId, searchReceiptResults.searchId),
+            eq(searchReceipts.expiresAt, searchReceiptResults.expiresAt),
+          ),
+        )
         .where(and(liveReturnedResult(input.searchId, domain), not(searchReceipts.synthetic))),
     )
-    .onConflictDoNothing({ target: [actionInterestReceipts.searchId, actionInterestReceipts.domain] })
+    // The unique key carries the search's expiry (the partition key); one search has one expiry.
+    .onConflictDoNothing({
+      target: [actionInterestReceipts.searchId, actionInterestReceipts.domain, actionInterestReceipts.expiresAt],
+    })
     .returning();
   const created = inserted[0];
   if (created) return { created: true, receipt: receiptBody(created) };

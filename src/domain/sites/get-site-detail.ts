@@ -62,7 +62,13 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
             expiresAt: searchReceipts.expiresAt,
           })
           .from(searchReceiptResults)
-          .innerJoin(searchReceipts, eq(searchReceipts.searchId, searchReceiptResults.searchId))
+          .innerJoin(
+            searchReceipts,
+            and(
+              eq(searchReceipts.searchId, searchReceiptResults.searchId),
+              eq(searchReceipts.expiresAt, searchReceiptResults.expiresAt),
+            ),
+          )
           .where(
             and(
               liveReturnedResult(input.searchId, domain),

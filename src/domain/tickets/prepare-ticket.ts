@@ -119,7 +119,8 @@ function evidenceQuery(input: PrepareTicketInput, now: string) {
         where tt.offer_id = o.id
           and tt.created_at > ${now}::timestamptz - make_interval(days => coalesce(o.terms_period_days, 0))) as held_cents
     from search_offer_disclosures d
-    join search_receipts r on r.search_id = d.search_id and r.expires_at > ${now}::timestamptz and not r.synthetic
+    join search_receipts r on r.search_id = d.search_id and r.expires_at = d.expires_at
+      and r.expires_at > ${now}::timestamptz and not r.synthetic
     join provider_offers o on o.id = d.offer_id
     where d.search_id = ${input.searchId} and d.offer_id = ${input.offerId}`;
 }

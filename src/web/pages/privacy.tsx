@@ -6,6 +6,7 @@
  */
 import { PROVIDER_EXCHANGE_POLICY } from "../../domain/descriptor/provider-exchange-policy.ts";
 import { buildSiteLinks, describeService } from "../../domain/descriptor/site-documents.ts";
+import { RETENTION_POLICY } from "../../domain/retention/retention-policy.ts";
 import { INVOCATION_CONDITION } from "../../domain/search-receipts/action-interest-sidecar.ts";
 import {
   ACTION_INTEREST_ARGUMENTS,
@@ -128,6 +129,37 @@ export function PrivacyPage({ origin }: { origin: string }) {
           they are never stored with a receipt. The hosting platform's operational logs may briefly hold request details
           for debugging; the service does not copy them into its database.
         </p>
+      </section>
+
+      <section id="retention">
+        <h2>How long each kind of data is kept</h2>
+        <p>
+          Every kind of personal data the service keeps, how long, and what removes it. A daily job enforces each
+          deadline by the database's clock; nothing reads an expired receipt from the moment it expires, and the job
+          removes it within 28 hours of that.
+        </p>
+        <StackingTable>
+          <thead>
+            <tr>
+              <th scope="col">Data</th>
+              <th scope="col">What it holds</th>
+              <th scope="col">Kept</th>
+              <th scope="col">Removed by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {RETENTION_POLICY.map((entry) => (
+              <tr>
+                <td data-label="Data">
+                  {entry.material} (<code>{entry.tables}</code>)
+                </td>
+                <td data-label="What it holds">{entry.holds}</td>
+                <td data-label="Kept">{entry.kept}</td>
+                <td data-label="Removed by">{entry.removedBy}</td>
+              </tr>
+            ))}
+          </tbody>
+        </StackingTable>
       </section>
 
       <section id="score-drop-alerts">

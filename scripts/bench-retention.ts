@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:retention`: proof that expiry keeps up at internet scale. In a real Postgres
+ * (database BENCH_RETENTION_DATABASE, default agent_readiness_bench_retention, beside
+ * BENCH_DATABASE_URL), migrated as the service is, it loads BENCH_DAYS (default 3) whole days of
+ * receipts whose day of expiry is over, one at a time, each followed by the retention job's
+ * partition step (retention_drop_expired_partitions(), the very function the daily job calls),
+ * timed; plus one live day that must survive (BENCH_LIVE_SEARCHES searches, default as many as an
+ * expired day). Each day holds BENCH_SEARCHES_PER_DAY searches
+ * (default 100,000) with 20 organic results each, 5 % of results selected and 0.5 % with an
+ * action interest, the proportions bench:demand uses, so a day's rows are those of a service at
+ * that many searches a day; 10 million a day is 100 times the default, and the script reports the
+ * figures per receipt so the arithmetic for 10 million a day and 30 days can be done from them.
+ *
+ * Reported: each day's storage (all five tables' partitions, heap and indexes), bytes per
+ * receipt, how long dropping that day took, and after all days that no expired row of the family
+ * is left and every live row is. Exits 1 when a day's expiry takes BENCH_TARGET_SECONDS (default
+ * 60) or more, or a row is wrong. The load bypasses triggers and foreign-key checks
+ * (session_replication_role = replica): it measures expiry, not writes (bench:search does those).
+ */
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { startLocalStack } from "./local-stack.ts";
+import { migrate } from "./migrate.ts";
+
+const DAYS = Number(process.env.BENCH_DAYS ?? 3);
+const PER_DAY = Number(process.env.BENCH_SEARCHES_PER_DAY ?? 100_000);
+/** The live day's searches (default: as many as an expired day's); it only has to survive. */
+const LIVE = Number(process.env.BENCH_LIVE_SEARCHES ?? PER_DAY);
+const RESULTS = 20;
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const BENCH_DATABASE = process.env.BENCH_RETENTION_DATABASE ?? "agent_readiness_bench_retention";
+const TARGET_SECONDS = Number(process.env.BENCH_TARGET_SECONDS ?? 60);
+const TEN_MILLION = 10_000_000;
+const FAMILY = [
+  "search_receipts",
+  "search_receipt_results",
+  "result_selections",
+  "action_interest_receipts",
+  "search_offer_disclosures",
+];
+
+const log = (line: string) => console.log(`[bench:retention] ${line}`);
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Searches made 30 days before `day` (UTC), spread over it, and everything that hangs on them. */
+function daySql(day: string, count: number): string {
+  return `
+    with made as (
+      select 'b' || to_char(date '${day}', 'YYYYMMDD') || lpad(g::text, 13, '0') as search_id,
+             (date '${day}' - 30)::timestamp at time zone 'UTC' + make_interval(secs => (g::bigint * 86399 / ${count})::int) as created_at,
+             (array['web', 'rest', 'mcp'])[1 + g % 3] as surface, g
+        from generate_series(1, ${count}) g
+    ), receipts as (
+      insert into search_receipts (search_id, surface, synthetic, topic, result_count, created_at, expires_at)
+      select search_id, surface, false, 'other', ${RESULTS}, created_at, created_at + interval '30 days' from made
+    ), results as (
+      insert into search_receipt_results (search_id, domain, position, surface, topic, synthetic, created_at, expires_at)
+      select m.search_id, 'site' || ((m.g::bigint * 7919 + p * 104729) % 500000) || '-' || p || '.example', p, m.surface, 'other',
+             false, m.created_at, m.created_at + interval '30 days'
+        from made m cross join generate_series(1, ${RESULTS}) p
+      returning search_id, domain, created_at, expires_at
+    ), selected as (
+      insert into result_selections (search_id, domain, synthetic, created_at, expires_at)
+      select search_id, domain, false, created_at + interval '1 minute', expires_at from results where random() < 0.05
+    )
+    insert into action_interest_receipts (search_id, domain, action_type, confirmation_version, created_at, expires_at)
+    select search_id, domain, 'quote', 'svc-action-interest-v1', created_at + interval '2 minutes', expires_at
+      from results where random() < 0.005`;
+}
+
+interface Counts {
+  receipts: number;
+  results: number;
+  selections: number;
+  interests: number;
+}
+
+const countsSql = (where: string) => `
+  select (select count(*) from search_receipts where ${where})::bigint as receipts,
+         (select count(*) from search_receipt_results where ${where})::bigint as results,
+         (select count(*) from result_selections where ${where})::bigint as selections,
+         (select count(*) from action_interest_receipts where ${where})::bigint as interests`;
+
+async function counts(client: pg.Client, where: string): Promise<Counts> {
+  const row = (await client.query(countsSql(where))).rows[0] as Record<keyof Counts, string>;
+  return {
+    receipts: Number(row.receipts),
+    results: Number(row.results),
+    selections: Number(row.selections),
+    interests: Number(row.interests),
+  };
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function main() {
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${BENCH_DATABASE}`);
+  await admin.query(`create database ${BENCH_DATABASE}`);
+  await admin.end();
+  const url = databaseUrl(BENCH_DATABASE);
+  const stack = await startLocalStack({ databaseUrl: url, sqlPort: 0, redisPort: 0 });
+  let failed = false;
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
+    await client.connect();
+    const today = ((await client.query("select (now() at time zone 'UTC')::date::text as d")).rows[0] as { d: string })
+      .d;
+    log(
+      `${DAYS} expired days + 1 live day of ${PER_DAY.toLocaleString("en")} searches (${RESULTS} results each); ` +
+        `10 million a day is ${(TEN_MILLION / PER_DAY).toFixed(0)}x this`,
+    );
+
+    // The live day: searched today, expiring in 30 days (its partitions exist: the migration made them).
+    const liveDay = ((await client.query("select ($1::date + 30)::text as d", [today])).rows[0] as { d: string }).d;
+    await client.query("set session_replication_role = replica");
+    await client.query(daySql(liveDay, LIVE));
+    await client.query("set session_replication_role = origin");
+    const live = await counts(client, "expires_at > now()");
+    log(`live day loaded: ${JSON.stringify(live)}`);
+
+    const perDay: { day: string; bytes: number; seconds: number; rows: number; dropped: number }[] = [];
+    for (let index = 0; index < DAYS; index++) {
+      // Days of expiry 2, 3, … days ago: wholly over.
+      const day = (
+        (await client.query("select ($1::date - $2::int)::text as d", [today, DAYS + 1 - index])).rows[0] as {
+          d: string;
+        }
+      ).d;
+      await client.query("select retention_make_day($1::date)", [day]);
+      const loadStarted = performance.now();
+      await client.query("set session_replication_role = replica");
+      await client.query(daySql(day, PER_DAY));
+      await client.query("set session_replication_role = origin");
+      await client.query(`vacuum analyze ${FAMILY.map((table) => `${table}_p${day.replaceAll("-", "")}`).join(", ")}`);
+      const sizes = (
+        await client.query(
+          `select sum(pg_total_relation_size(to_regclass(t)))::bigint as bytes from unnest($1::text[]) t`,
+          [FAMILY.map((table) => `${table}_p${day.replaceAll("-", "")}`)],
+        )
+      ).rows[0] as { bytes: string };
+      const rows = await counts(client, `expires_at <= now()`);
+      const dayRows = rows.receipts + rows.results + rows.selections + rows.interests;
+      log(
+        `day ${day} loaded in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s: ${JSON.stringify(rows)}, ${mb(Number(sizes.bytes))}`,
+      );
+
+      const started = performance.now();
+      const dropped = await client.query("select table_name, partition_name from retention_drop_expired_partitions()");
+      const seconds = (performance.now() - started) / 1000;
+      perDay.push({ day, bytes: Number(sizes.bytes), seconds, rows: dayRows, dropped: dropped.rowCount ?? 0 });
+      log(`day ${day} expired in ${seconds.toFixed(3)} s (${dropped.rowCount} partitions dropped, ${dayRows} rows)`);
+      if (seconds >= TARGET_SECONDS) failed = true;
+    }
+
+    const leftExpired = await counts(client, "expires_at <= now()");
+    const leftLive = await counts(client, "expires_at > now()");
+    const expiredLeft = Object.values(leftExpired).reduce((sum, n) => sum + n, 0);
+    const liveKept = JSON.stringify(leftLive) === JSON.stringify(live);
+    log(`expired rows left: ${expiredLeft} (${JSON.stringify(leftExpired)})`);
+    log(`live rows kept: ${liveKept ? "all" : "NOT ALL"} (${JSON.stringify(leftLive)} of ${JSON.stringify(live)})`);
+    if (expiredLeft !== 0 || !liveKept) failed = true;
+
+    const bytesPerReceipt = perDay.reduce((sum, day) => sum + day.bytes, 0) / perDay.length / PER_DAY;
+    const slowest = Math.max(...perDay.map((day) => day.seconds));
+    log(
+      `storage: ${bytesPerReceipt.toFixed(0)} bytes per receipt (with its ${RESULTS} results, selections, interests and indexes)`,
+    );
+    log(
+      `at 10 million searches a day: ${((bytesPerReceipt * TEN_MILLION) / 1e9).toFixed(1)} GB a day, ` +
+        `${((bytesPerReceipt * TEN_MILLION * 30) / 1e12).toFixed(2)} TB for 30 days (31 days of partitions held: ` +
+        `${((bytesPerReceipt * TEN_MILLION * 31) / 1e12).toFixed(2)} TB)`,
+    );
+    log(`slowest day's expiry: ${slowest.toFixed(3)} s (target < ${TARGET_SECONDS} s)`);
+    console.log(JSON.stringify({ perDay, bytesPerReceipt, slowest, expiredLeft, liveKept }, null, 2));
+  } finally {
+    await client.end().catch(() => undefined);
+    await stack.stop();
+  }
+  if (failed) {
+    console.error("[bench:retention] target missed");
+    process.exit(1);
+  }
+}
+
+await main();
