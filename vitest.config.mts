@@ -16,6 +16,16 @@ export default defineConfig({
         },
       },
       {
+        // The deployable bundles: which jobs each holds, and the size budget (builds them unless
+        // WORKER_BUNDLES_DIR names the ones `npm test` already built).
+        test: {
+          name: "bundles",
+          environment: "node",
+          include: ["test/bundles/**/*.test.{ts,tsx}"],
+          hookTimeout: 240_000,
+        },
+      },
+      {
         test: {
           name: "protocol",
           environment: "node",

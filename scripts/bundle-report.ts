@@ -5,7 +5,7 @@
  * parsed and its top level run), then to the first answer of GET /healthz without stores
  * (a 503: the request path's first run). Medians of BUNDLE_STARTS starts (default 3). Prints a
  * Markdown table for docs/operations.md. The budget itself is checked by
- * test/unit/worker-bundles.test.ts.
+ * test/bundles/worker-bundles.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -59,7 +59,15 @@ for (const environment of environments) {
   run(
     `wrangler deploy --dry-run ${environment ? `--env ${environment}` : "(all-in-one)"}`,
     bin("wrangler"),
-    ["deploy", "--dry-run", "--outdir", `dist/${name}`, ...(environment ? ["--env", environment] : [])],
+    [
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      `dist/${name}`,
+      "--metafile",
+      `dist/${name}.meta.json`,
+      ...(environment ? ["--env", environment] : []),
+    ],
     { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   );
   const bundle = `dist/${name}/${environment ? environment : "all"}.js`;
@@ -72,12 +80,13 @@ for (const environment of environments) {
 }
 console.log(`\nbundle sizes:\n  ${sizes.join("\n  ")}`);
 
-run("tests (vitest: unit, protocol, integration in workerd, e2e, browser)", bin("vitest"), [
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  "--outputFile.json=dist/vitest-results.json",
-]);
+// The bundles project reads the bundles built above instead of building them again.
+run(
+  "tests (vitest: unit, bundles, protocol, integration in workerd, e2e, browser)",
+  bin("vitest"),
+  ["run", "--reporter=default", "--reporter=json", "--outputFile.json=dist/vitest-results.json"],
+  { WORKER_BUNDLES_DIR: "dist" },
+);
 
 const results = JSON.parse(readFileSync("dist/vitest-results.json", "utf8")) as {
   numPassedTests: number;

@@ -4,6 +4,10 @@
  * environment whose groups own no jobs. Every Worker builds every group's routes to describe the
  * whole service, so this holds only while a group's jobs stay apart from its route factory.
  *
+ * `npm test` builds the bundles once (scripts/test.ts, into dist/ with their metafiles) and names
+ * that folder in WORKER_BUNDLES_DIR, so this project reads them rather than bundling again; run
+ * alone (`npm run test:bundles`) it builds its own.
+ *
  * And the bundle budget (docs/operations.md, "Workers per group"): each group's Worker carries only
  * its group's routes and jobs, so its bundle's gzip is at most 60% of the all-in-one's (the web
  * group's at most 85%, the mcp group's 70%: BUNDLE_BUDGET says why); no bundle is over 1 MiB gzip.
@@ -40,38 +44,42 @@ const gzipBytes = new Map<string, number>();
 const BUNDLE_BUDGET: Record<string, number> = { web: 0.85, mcp: 0.7 };
 const GROUP_BUDGET = 0.6;
 
-beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), "worker-bundles-"));
-  await Promise.all(
-    environments.map(async (environment) => {
-      const name = environment || "all";
-      const metafile = join(outDir, `${name}.json`);
-      await promisify(execFile)(
-        join(root, "node_modules/.bin/wrangler"),
-        [
-          "deploy",
-          "--dry-run",
-          "--outdir",
-          join(outDir, name),
-          "--metafile",
-          metafile,
-          ...(environment ? ["--env", environment] : []),
-        ],
-        { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
-      );
-      const { outputs } = JSON.parse(await readFile(metafile, "utf8")) as Metafile;
-      const [path, bundle] = Object.entries(outputs).find(([, output]) => output.entryPoint) ?? [];
-      if (path) gzipBytes.set(environment, gzipSync(await readFile(resolve(root, path))).length);
-      const jobModules = Object.entries(bundle?.inputs ?? {})
-        .filter(([path, input]) => path.startsWith("src/jobs/") && input.bytesInOutput > 0)
-        .map(([path]) => path);
-      bundledJobModules.set(environment, jobModules.sort());
-    }),
+/** `wrangler deploy --dry-run` of one environment into `outDir/<name>`, with its metafile beside it. */
+async function buildBundle(environment: string, outDir: string): Promise<void> {
+  const name = environment || "all";
+  await promisify(execFile)(
+    join(root, "node_modules/.bin/wrangler"),
+    [
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      join(outDir, name),
+      "--metafile",
+      join(outDir, `${name}.meta.json`),
+      ...(environment ? ["--env", environment] : []),
+    ],
+    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
   );
+}
+
+beforeAll(async () => {
+  const builtDir = process.env.WORKER_BUNDLES_DIR;
+  outDir = builtDir ? resolve(root, builtDir) : await mkdtemp(join(tmpdir(), "worker-bundles-"));
+  if (!builtDir) await Promise.all(environments.map((environment) => buildBundle(environment, outDir)));
+  for (const environment of environments) {
+    const name = environment || "all";
+    const { outputs } = JSON.parse(await readFile(join(outDir, `${name}.meta.json`), "utf8")) as Metafile;
+    const [path, bundle] = Object.entries(outputs).find(([, output]) => output.entryPoint) ?? [];
+    if (path) gzipBytes.set(environment, gzipSync(await readFile(resolve(root, path))).length);
+    const jobModules = Object.entries(bundle?.inputs ?? {})
+      .filter(([path, input]) => path.startsWith("src/jobs/") && input.bytesInOutput > 0)
+      .map(([path]) => path);
+    bundledJobModules.set(environment, jobModules.sort());
+  }
 }, 180_000);
 
 afterAll(async () => {
-  if (outDir) await rm(outDir, { recursive: true, force: true });
+  if (outDir && !process.env.WORKER_BUNDLES_DIR) await rm(outDir, { recursive: true, force: true });
 });
 
 describe.each(environments.map((name) => ({ name, label: name || "the default" })))(
