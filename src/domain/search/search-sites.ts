@@ -36,6 +36,7 @@ import {
   parseSignature,
   parseStemTerms,
   stemQueryText,
+  type StemTerms,
   stemTermsStatement,
   tagSignatureStatement,
   tagTerm,
@@ -161,12 +162,28 @@ function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
 }
 
 /**
+ * How far a site is from naming the query: the number of the query's words that its name, tags
+ * and domain (`name_vector`) do not carry, 0 when they carry every word and the number of words
+ * when only the description does (docs/discovery.md, "Relevance tiers"). A word is carried when
+ * every stem of it is.
+ */
+export function relevanceTierSql(stems: StemTerms[], vector: SQL): SQL {
+  const positions = [...new Set(stems.map((stem) => stem.position))];
+  const missing = positions.map((position) => {
+    const text = stemQueryText(stems.filter((stem) => stem.position === position));
+    return sql`case when ${vector} @@ ${text}::tsquery then 0 else 1 end`;
+  });
+  return missing.length ? sql`(${sql.join(missing, sql` + `)})` : sql`0`;
+}
+
+/**
  * The second step: the first window + 1 matches in organic order (`excluded`, the pinned site,
- * left out), their count, and the page of them at `offset`.
+ * left out), their count, and the page of them at `offset`, the window ordered by relevance tier
+ * and organic order within each tier when the query has words.
  */
 function matchesStatement(
   plan: SearchPlan,
-  input: { minScore: number; excluded?: number; offset: number; limit: number },
+  input: { stems: StemTerms[]; minScore: number; excluded?: number; offset: number; limit: number },
 ) {
   const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
   // A word with a registered beginning's list, or the tag, is checked by looking the site up in
@@ -188,10 +205,12 @@ function matchesStatement(
       : probes.length > 0
         ? sql`select ${organicKey("m")} from (${stream}) m where ${sql.join(probes, sql` and `)} order by ${organicOrderBy("m")}`
         : stream;
-  return sql`
-    with matches as materialized (
+  const window = sql`matches as materialized (
       select ${organicKey("c")} from (${checked}) c order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
-    )
+    )`;
+  if (input.stems.length === 0) {
+    return sql`
+    with ${window}
     select counted.total, page.*
     from (select count(*)::int as total from matches) counted
     left join lateral (
@@ -200,7 +219,26 @@ function matchesStatement(
       ) wanted join sites s on s.site_key = wanted.site_key
     ) page on true
     order by ${organicOrderBy("page")}`;
+  }
+  // Each match's tier is read from its site's name vector: at most window + 1 rows, found by
+  // the site's key, however many sites the query's words have.
+  return sql`
+    with ${window},
+    tiered as materialized (
+      select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.name_vector`)} as tier
+      from matches m join sites s on s.site_key = m.site_key
+    )
+    select counted.total, page.*
+    from (select count(*)::int as total from matches) counted
+    left join lateral (
+      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key, wanted.tier from (
+        select k.site_key, k.tier from tiered k order by k.tier, ${organicOrderBy("k")}
+        offset ${input.offset} limit ${input.limit}
+      ) wanted join sites s on s.site_key = wanted.site_key
+    ) page on true
+    order by page.tier, ${organicOrderBy("page")}`;
 }
+
 
 export interface SearchOptions {
   /** List lengths to plan with instead of the index's own (tests force each kind of driver). */
@@ -248,6 +286,7 @@ export async function runSearchQuery(
   const offset = Math.max(0, pageStart - pinnedCount);
   const limit = pinned && input.page === 1 ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE;
   const statement = matchesStatement(plan, {
+    stems,
     minScore: input.filters.minScore ?? 0,
     excluded: pinned?.siteKey,
     offset,
