@@ -41,7 +41,14 @@ type Ranking = (q: string) => Promise<string[]>;
 
 /** The query before issue 31: its words as typed, no spellings, each stemmed and a prefix. */
 function todaysQueryText(q: string): string | null {
-  const words = [...new Set(q.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 8);
+  const words = [
+    ...new Set(
+      q
+        .normalize("NFC")
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? [],
+    ),
+  ].slice(0, 8);
   if (words.length === 0) return null;
   return words.map((word) => (word.length >= MIN_PREFIX_LENGTH ? `${word}:*` : word)).join(" & ");
 }
@@ -56,7 +63,8 @@ async function main() {
     const run = sqlBatchRunner(db);
     const corpus = loadCorpus();
     const rows = corpus.map(corpusSiteRow);
-    for (let start = 0; start < rows.length; start += 200) await db.insert(sites).values(rows.slice(start, start + 200));
+    for (let start = 0; start < rows.length; start += 200)
+      await db.insert(sites).values(rows.slice(start, start + 200));
     await db.execute(sql`analyze`);
     const domains = async (statement: SQL) =>
       (await db.execute(statement)).rows.map((row) => String((row as { domain: string }).domain));
@@ -119,7 +127,8 @@ async function main() {
       const byDomain = new Map(corpus.map((api) => [api.domain, api]));
       for (const judgement of JUDGEMENTS) {
         const pool = new Set<string>();
-        for (const [, ranking] of rankings.slice(0, 4)) for (const domain of await ranking(judgement.q)) pool.add(domain);
+        for (const [, ranking] of rankings.slice(0, 4))
+          for (const domain of await ranking(judgement.q)) pool.add(domain);
         const hidden = [...pool].sort((a, b) => hashOf(a).localeCompare(hashOf(b)));
         console.log(`\n## ${judgement.q} — ${judgement.intent}`);
         for (const domain of hidden) {

@@ -40,7 +40,10 @@ export const SPELLINGS: readonly Spelling[] = [
 
 const REWRITES = SPELLINGS.map(
   (spelling) =>
-    [new RegExp(`${BEFORE}${spelling.pattern}${spelling.whole ? AFTER : ""}`, "giu"), `$1${spelling.canonical}`] as const,
+    [
+      new RegExp(`${BEFORE}${spelling.pattern}${spelling.whole ? AFTER : ""}`, "giu"),
+      `$1${spelling.canonical}`,
+    ] as const,
 );
 
 /** The query with every variant written as its canonical word. */
