@@ -114,7 +114,7 @@ async function main() {
       ["this order (tiers, then score)", ours],
       ["ts_rank_cd, fields A/A/B/D", tsRank],
       ["BM25F, fields 3/3/2/1", bm25],
-      ["new matching, score only", tiered(() => sql`0`)],
+      ["new matching, score only", tiered((missing) => sql`(${missing} * 0)`)],
       ["two tiers: every word named or not", tiered((missing) => sql`(${missing} > 0)`)],
       [
         "three tiers: every, some, no word named",

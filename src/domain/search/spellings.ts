@@ -46,6 +46,15 @@ const REWRITES = SPELLINGS.map(
     ] as const,
 );
 
+/** The canonical words of the variants a text uses, as `search_spellings` appends them. */
+export function spellingsIn(text: string): string[] {
+  return SPELLINGS.filter((_, index) => {
+    const [pattern] = REWRITES[index] as (typeof REWRITES)[number];
+    pattern.lastIndex = 0;
+    return pattern.test(text);
+  }).map((spelling) => spelling.canonical);
+}
+
 /** The query with every variant written as its canonical word. */
 export function canonicalSpellings(q: string): string {
   return REWRITES.reduce((text, [pattern, canonical]) => text.replace(pattern, canonical), q);
