@@ -88,25 +88,42 @@ async function main() {
       return domains(sql`select domain from sites where search_vector @@ to_tsquery('english', ${text})
         order by ts_rank_cd(${weighted}, to_tsquery('english', ${text})) desc, ${ORGANIC} limit ${DEPTH}`);
     };
-    /** The new matching, its first window of matches in organic order, ordered by `tier`. */
-    const tiered =
-      (tier: (missing: SQL, words: number) => SQL): Ranking =>
+    /**
+     * The new matching, its first window of matches in organic order, ordered by tier keys: each
+     * key the number of the query's words a vector of the site lacks (`exact`: as whole words,
+     * not prefixes), combined by `tier`.
+     */
+    const missingIn = (vector: SQL, words: string[], exact = false) =>
+      sql.join(
+        words.map((word) => {
+          const query = exact ? sql`to_tsquery('english', ${word})` : sql`to_tsquery('english', ${tsQueryText(word)})`;
+          return sql`case when numnode(${query}) = 0 or ${vector} @@ ${query} then 0 else 1 end`;
+        }),
+        sql` + `,
+      );
+    const tieredBy =
+      (keys: (words: string[]) => SQL[]): Ranking =>
       async (q) => {
         const text = tsQueryText(q);
         if (!text) return [];
-        const words = queryWords(q);
-        const missing = sql.join(
-          words.map((word) => {
-            const query = sql`to_tsquery('english', ${tsQueryText(word)})`;
-            return sql`case when numnode(${query}) = 0 or name_vector @@ ${query} then 0 else 1 end`;
-          }),
-          sql` + `,
-        );
+        const columns = keys(queryWords(q));
+        const selected = columns.map((key, index) => sql`${key} as ${sql.raw(`k${index}`)}`);
+        const order = columns.map((_, index) => sql.raw(`w.k${index}`));
         return domains(sql`select domain from (
-            select domain, agentic_score, organic_tiebreak, ${missing} as missing from sites
+            select domain, agentic_score, organic_tiebreak, ${sql.join(selected, sql`, `)} from sites
             where search_vector @@ to_tsquery('english', ${text}) order by ${ORGANIC} limit 1001
-          ) w order by ${tier(sql`w.missing`, words.length)}, ${ORGANIC} limit ${DEPTH}`);
+          ) w order by ${sql.join(order, sql`, `)}, ${ORGANIC} limit ${DEPTH}`);
       };
+    // The fields as the tier keys read them, computed here from the sites' columns so that the
+    // rules weighed are independent of the one the index stores (migration 0028's tier_vector).
+    const named = sql`(to_tsvector('english', search_text_words(name, '', tags)) || search_domain_vector(domain))`;
+    const tiered = (tier: (missing: SQL, words: number) => SQL): Ranking =>
+      tieredBy((words) => [tier(missingIn(named, words), words.length)]);
+    // The opening sentence of the description (at most 200 characters), where a service most often
+    // says what it is for.
+    const title = sql`to_tsvector('english', search_text_words(name, '', '{}'))`;
+    const titleTags = sql`to_tsvector('english', search_text_words(name, '', tags))`;
+    const lead = sql`(${named} || to_tsvector('english', search_text_words('', substring(description from '^[^.!?]{0,200}'), '{}')))`;
     const bm25 = await bm25Ranking(db);
 
     const rankings: [string, Ranking][] = [
@@ -120,7 +137,37 @@ async function main() {
         "three tiers: every, some, no word named",
         tiered((missing, words) => sql`(case when ${missing} = 0 then 0 when ${missing} < ${words} then 1 else 2 end)`),
       ],
-      ["tiers by words not named (chosen)", tiered((missing) => missing)],
+      ["tiers by words not named", tiered((missing) => missing)],
+      ["named, then opening sentence", tieredBy((words) => [missingIn(named, words), missingIn(lead, words)])],
+      ["named or in the opening sentence, one tier", tieredBy((words) => [missingIn(lead, words)])],
+      [
+        "named as whole words, then named",
+        tieredBy((words) => [missingIn(named, words, true), missingIn(named, words)]),
+      ],
+      [
+        "named, then named as whole words, then opening sentence",
+        tieredBy((words) => [missingIn(named, words), missingIn(named, words, true), missingIn(lead, words)]),
+      ],
+      [
+        "named, then opening sentence, then title",
+        tieredBy((words) => [missingIn(named, words), missingIn(lead, words), missingIn(title, words)]),
+      ],
+      [
+        "named, then title, then opening sentence (chosen)",
+        tieredBy((words) => [missingIn(named, words), missingIn(title, words), missingIn(lead, words)]),
+      ],
+      [
+        "title or tags, then named, then opening sentence",
+        tieredBy((words) => [missingIn(titleTags, words), missingIn(named, words), missingIn(lead, words)]),
+      ],
+      [
+        "named, then opening sentence, then as whole words",
+        tieredBy((words) => [
+          missingIn(named, words),
+          missingIn(lead, words),
+          missingIn(sql`search_vector`, words, true),
+        ]),
+      ],
     ];
 
     if (POOL) {

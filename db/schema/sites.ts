@@ -86,14 +86,15 @@ export const sites = pgTable(
         sql`strip(to_tsvector('english'::regconfig, search_text_words(name, description, tags)) || search_domain_vector(domain))`,
       ),
     /**
-     * The words of the fields that name a site (name, tags, domain), as `search_vector` has them:
-     * a search ranks the sites that carry the query's words there above those whose description
-     * alone does (docs/discovery.md, "Relevance tiers"; migration 0027).
+     * The fields a search's relevance tiers read (docs/discovery.md, "Relevance tiers"; migration
+     * 0028), as `search_vector` has their words, weighted by field: the name A, the tags and the
+     * domain B, the description's opening sentence (at most 200 characters) C. Kept with
+     * positions, which carry the weights.
      */
-    nameVector: tsvector("name_vector")
+    tierVector: tsvector("tier_vector")
       .notNull()
       .generatedAlwaysAs(
-        sql`strip(to_tsvector('english'::regconfig, search_text_words(name, '', tags)) || search_domain_vector(domain))`,
+        sql`setweight(to_tsvector('english'::regconfig, search_text_words(name, '', '{}')), 'A') || setweight(to_tsvector('english'::regconfig, search_text_words('', '', tags)) || search_domain_vector(domain), 'B') || setweight(to_tsvector('english'::regconfig, search_text_words('', search_opening_sentence(description), '{}')), 'C')`,
       ),
   },
   (table) => [

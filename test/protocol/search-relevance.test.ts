@@ -48,6 +48,15 @@ const FIXTURES: Fixture[] = [
   { domain: "now.example", name: "Weather Now", description: "An hourly forecast.", score: 70 },
   { domain: "outdoors.example", name: "Outdoors", description: "Weather forecast for hikers.", score: 99 },
   { domain: "maps.example", name: "Maps", description: "Trail forecast, weather radar.", score: 40, tags: ["weather"] },
+  // "invoices": in the description's opening sentence, or later in it.
+  { domain: "billing.example", name: "Billfold", description: "Invoices for freelancers. Also payroll.", score: 20 },
+  { domain: "ledger.example", name: "Ledger", description: "Accounting for shops. It sends invoices too.", score: 80 },
+  {
+    domain: "long.example",
+    name: "Long",
+    description: `${"A very long opening sentence about bookkeeping ".repeat(5)}and invoices.`,
+    score: 75,
+  },
   // Domain labels stemmed, and variant spellings.
   { domain: "happy.example", name: "Joy", description: "Greeting cards.", score: 30 },
   { domain: "bakeries.example", name: "Crumbs", description: "Bread near you.", score: 30 },
@@ -108,14 +117,23 @@ describe.each(variants)("search relevance on $name", ({ server }) => {
       total: 5,
     });
     expect(await search("forecast weather")).toEqual(await search("weather forecast"));
-    // One word: named (score order) before described.
+    // One word: the name before the domain, both before the description (score order within).
     expect((await search("forecast")).domains).toEqual([
-      "forecast.example",
       "hub.example",
+      "forecast.example",
       "outdoors.example",
       "now.example",
       "maps.example",
     ]);
+  });
+
+  it("ranks a site whose description opens with the word above one that names it later", async () => {
+    // The opening sentence is read up to its first full stop, at most 200 characters.
+    expect(await search("invoices")).toEqual({
+      domains: ["billing.example", "ledger.example", "long.example"],
+      total: 3,
+    });
+    expect((await search("invoice")).domains).toEqual(["billing.example", "ledger.example", "long.example"]);
   });
 
   it("still lists a site whose domain the query names exactly first", async () => {

@@ -11,6 +11,7 @@ import {
   WIDE_RANGE_LIMIT,
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
+import { canonicalSpellings, SPELLINGS, spellingsIn } from "../../src/domain/search/spellings.ts";
 import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
 import {
   chooseWideBeginnings,
@@ -52,6 +53,31 @@ describe("text query", () => {
   it("composes Unicode text first, so a letter typed with a combining mark stays one word", () => {
     expect(queryWords("Mu\u0308nchen Wetter")).toEqual(["münchen", "wetter"]);
     expect(queryWords("пример.Испытание")).toEqual(["пример", "испытание"]);
+  });
+
+  it("writes the variant spellings of a query as their canonical words", () => {
+    expect(queryWords("E-Mail validation")).toEqual(["email", "validation"]);
+    expect(queryWords("e mail")).toEqual(["email"]);
+    expect(queryWords("send text messages")).toEqual(["send", "sms"]);
+    expect(queryWords("Text-Messaging API")).toEqual(["sms", "api"]);
+    expect(queryWords("sign-up form, log in")).toEqual(["signup", "form", "login"]);
+    expect(queryWords("real-time chat bots for e-commerce")).toEqual(["realtime", "chatbots", "for", "ecommerce"]);
+    // Only whole variants: a word that merely contains one, or continues one, is left alone.
+    expect(queryWords("the mail room")).toEqual(["the", "mail", "room"]);
+    expect(queryWords("context message")).toEqual(["context", "message"]);
+    expect(queryWords("sign upgrade, log into")).toEqual(["sign", "upgrade", "log", "into"]);
+    expect(queryWords("real timeline")).toEqual(["real", "timeline"]);
+  });
+
+  it("finds the canonical word of every listed example, and lists each spelling once", () => {
+    for (const spelling of SPELLINGS) {
+      for (const example of spelling.examples) {
+        expect(spellingsIn(`a ${example} b`), example).toEqual([spelling.canonical]);
+        expect(canonicalSpellings(example).toLowerCase().startsWith(spelling.canonical), example).toBe(true);
+      }
+    }
+    expect(new Set(SPELLINGS.map((spelling) => spelling.canonical)).size).toBe(SPELLINGS.length);
+    expect(spellingsIn("geocoding and geocode")).toEqual([]);
   });
 
   it("ANDs the words and makes words of 3+ letters prefixes", () => {

@@ -35,8 +35,8 @@ import {
   beginningTerm,
   parseSignature,
   parseStemTerms,
-  stemQueryText,
   type StemTerms,
+  stemQueryText,
   stemTermsStatement,
   tagSignatureStatement,
   tagTerm,
@@ -162,18 +162,44 @@ function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
 }
 
 /**
- * How far a site is from naming the query: the number of the query's words that its name, tags
- * and domain (`name_vector`) do not carry, 0 when they carry every word and the number of words
- * when only the description does (docs/discovery.md, "Relevance tiers"). A word is carried when
- * every stem of it is.
+ * The fields the relevance tiers read, as weights of `sites.tier_vector` (migration 0028): the
+ * name A, the tags and the domain B, the description's opening sentence C. Each tier key counts
+ * the query's words that its fields lack; keys compare in this order.
+ */
+export const TIER_KEYS = [
+  { fields: "AB", reads: "name, tags or domain" },
+  { fields: "A", reads: "name" },
+  { fields: "ABC", reads: "name, tags, domain or the description's opening sentence" },
+] as const;
+
+/** Words per query at most (text-query.ts): a key's count is below this base. */
+const TIER_BASE = 9;
+
+/** A tsquery of one word's stems, each restricted to the weights `fields`. */
+export function weightedStemQueryText(stems: StemTerms[], fields: string): string {
+  return stems.map(({ stem, prefix }) => `'${stem.replaceAll("'", "''")}':${prefix ? "*" : ""}${fields}`).join(" & ");
+}
+
+/**
+ * A site's relevance tier for the query, lower first (docs/discovery.md, "Relevance tiers"): the
+ * keys of TIER_KEYS, each the number of the query's words (all of a word's stems) that those
+ * fields of `vector` lack, as one number that orders as the keys do.
  */
 export function relevanceTierSql(stems: StemTerms[], vector: SQL): SQL {
   const positions = [...new Set(stems.map((stem) => stem.position))];
-  const missing = positions.map((position) => {
-    const text = stemQueryText(stems.filter((stem) => stem.position === position));
-    return sql`case when ${vector} @@ ${text}::tsquery then 0 else 1 end`;
+  if (positions.length === 0) return sql`0`;
+  const keys = TIER_KEYS.map(({ fields }) => {
+    const missing = positions.map((position) => {
+      const text = weightedStemQueryText(
+        stems.filter((stem) => stem.position === position),
+        fields,
+      );
+      return sql`case when ${vector} @@ ${text}::tsquery then 0 else 1 end`;
+    });
+    return sql`(${sql.join(missing, sql` + `)})`;
   });
-  return missing.length ? sql`(${sql.join(missing, sql` + `)})` : sql`0`;
+  const weighted = keys.map((key, index) => sql`${key} * ${sql.raw(String(TIER_BASE ** (keys.length - 1 - index)))}`);
+  return sql`(${sql.join(weighted, sql` + `)})`;
 }
 
 /**
@@ -220,12 +246,12 @@ function matchesStatement(
     ) page on true
     order by ${organicOrderBy("page")}`;
   }
-  // Each match's tier is read from its site's name vector: at most window + 1 rows, found by
+  // Each match's tier is read from its site's tier vector: at most window + 1 rows, found by
   // the site's key, however many sites the query's words have.
   return sql`
     with ${window},
     tiered as materialized (
-      select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.name_vector`)} as tier
+      select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier
       from matches m join sites s on s.site_key = m.site_key
     )
     select counted.total, page.*
@@ -238,7 +264,6 @@ function matchesStatement(
     ) page on true
     order by page.tier, ${organicOrderBy("page")}`;
 }
-
 
 export interface SearchOptions {
   /** List lengths to plan with instead of the index's own (tests force each kind of driver). */

@@ -29,7 +29,7 @@ export const SPELLINGS: readonly Spelling[] = [
   { canonical: "webhook", pattern: `web${GAP}hook`, whole: false, examples: ["web-hook", "web hooks"] },
   {
     canonical: "sms",
-    pattern: `text${GAP}messag(?:e|es|ing)?`,
+    pattern: String.raw`text${GAP}messag\p{L}*`,
     whole: false,
     examples: ["text message", "text messages", "text messaging", "text-messaging"],
   },

@@ -32,7 +32,7 @@ export interface SiteRecord {
 /** The stored columns a Site record is made of (never the search vectors or the evidence). */
 export type SiteRecordRow = Omit<
   SiteRow,
-  "searchVector" | "nameVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion"
+  "searchVector" | "tierVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion"
 >;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
@@ -66,7 +66,7 @@ export function toSiteRecord(row: SiteRecordRow): SiteRecord {
 
 const {
   searchVector: _vector,
-  nameVector: _nameVector,
+  tierVector: _tierVector,
   organicTiebreak: _tiebreak,
   siteKey: _key,
   signalEvidence: _evidence,
