@@ -1,5 +1,8 @@
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { planSearch } from "../../src/domain/search/search-plan.ts";
+import { relevanceTierSql, TIER_KEYS, weightedStemQueryText } from "../../src/domain/search/search-sites.ts";
 import { parseStatistics, UNKNOWN_STATISTICS } from "../../src/domain/search/search-statistics.ts";
 import {
   allowedSignalBits,
@@ -257,6 +260,40 @@ describe("search plan", () => {
   it("writes a tsquery of stems as they are, prefixes marked", () => {
     expect(stemQueryText([stem("team", []), stem("ai", [])])).toBe("'team':* & 'ai'");
     expect(stemQueryText([stem("o'neil", [])])).toBe("'o''neil':*");
+  });
+});
+
+describe("relevance tiers", () => {
+  const render = (query: SQL) => new PgDialect().sqlToQuery(query);
+
+  it("restricts each stem of a word to the key's fields, prefixes marked", () => {
+    expect(weightedStemQueryText([stem("sms", [])], "AB")).toBe("'sms':*AB");
+    expect(weightedStemQueryText([stem("ai", [])], "A")).toBe("'ai':A");
+    expect(weightedStemQueryText([stem("o'neil", []), stem("team", [])], "ABC")).toBe("'o''neil':*ABC & 'team':*ABC");
+  });
+
+  it("counts, per key, the words whose stems the fields lack, keys weighted so they compare in order", () => {
+    const words = [stem("weather", []), { ...stem("forecast", []), position: 2 }];
+    const { sql: text, params } = render(relevanceTierSql(words, sql.raw("s.tier_vector")));
+    // Two words under each of the three keys: six checks, as 81 × name/tags/domain + 9 × name + 1 × opening.
+    expect(text.match(/case when s\.tier_vector @@/g)).toHaveLength(6);
+    expect(text).toMatch(/\* 81 \+ .*\* 9 \+ .*\* 1\)$/s);
+    expect(params).toEqual([
+      "'weather':*AB",
+      "'forecast':*AB",
+      "'weather':*A",
+      "'forecast':*A",
+      "'weather':*ABC",
+      "'forecast':*ABC",
+    ]);
+    expect(TIER_KEYS.map((key) => key.fields)).toEqual(["AB", "A", "ABC"]);
+  });
+
+  it("checks every stem of one word together, and has no tier without words", () => {
+    const oneWord = [stem("wi", []), stem("fi", [])];
+    const { params } = render(relevanceTierSql(oneWord, sql.raw("v")));
+    expect(params).toEqual(["'wi':AB & 'fi':AB", "'wi':A & 'fi':A", "'wi':ABC & 'fi':ABC"]);
+    expect(render(relevanceTierSql([], sql.raw("v"))).sql).toBe("0");
   });
 });
 
