@@ -1,9 +1,10 @@
 /**
- * Organic search. Every match is equally a match: results are ordered by agentic_score
- * descending, ties broken by a hash of the domain (organic_tiebreak) and then the site's key
- * (sites.site_key: only two domains of equal 64-bit hash ever reach it), except
- * that a `q` naming an indexed domain exactly puts that site first. Nothing paid or
- * provider-funded enters the query.
+ * Organic search. Results are ordered by relevance tier (where the query's words are: the name,
+ * tags or domain, the name itself, the description's opening sentence; docs/discovery.md,
+ * "Relevance tiers"), then agentic_score descending, ties broken by a hash of the domain
+ * (organic_tiebreak) and then the site's key (sites.site_key: only two domains of equal 64-bit
+ * hash ever reach it), except that a `q` naming an indexed domain exactly puts that site first.
+ * Nothing paid or provider-funded, and nothing about the caller, enters the query.
  *
  * Matches are counted up to the result window (1,000, i.e. 50 pages): beyond it `total` is
  * 1,000 and `total_exact` false, so total, page and has_next always agree.
@@ -13,7 +14,8 @@
  *    when the isolate's copy is stale, the index statistics (nothing to ask, no round trip: filters
  *    alone without a tag, with fresh statistics);
  * 2. the plan's driver lists are merged in organic order and checked (search-plan.ts) until
- *    window + 1 sites match, and the page is read from those.
+ *    window + 1 sites match; with words, those are given their tiers, and the page is read from
+ *    them in tier order.
  * Its cost is bounded by the length of the shortest list the query names, never by how many
  * sites match (docs/benchmarks.md).
  */
