@@ -68,7 +68,8 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/10";
 /** A database of its own per worktree, so that parallel runs on one server do not share an index. */
 const BENCH_DATABASE = process.env.BENCH_DATABASE_NAME ?? "agent_readiness_bench";
-if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DATABASE)) throw new Error("BENCH_DATABASE_NAME must be a plain lower-case identifier");
+if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DATABASE))
+  throw new Error("BENCH_DATABASE_NAME must be a plain lower-case identifier");
 const CLASSES = process.env.BENCH_CLASSES?.split(",").map((name) => name.trim().toLowerCase());
 const BASELINES_ON = process.env.BENCH_BASELINES !== "0";
 const BEGINNINGS_ON = process.env.BENCH_BEGINNINGS !== "0";

@@ -102,7 +102,8 @@ export const searchSitesRoute = createRoute({
   path: "/search",
   operationId: "searchSites",
   tags: ["discovery"],
-  summary: "Search the index: organic results, the most relevant first and by agentic_score within, with a query-free receipt",
+  summary:
+    "Search the index: organic results, the most relevant first and by agentic_score within, with a query-free receipt",
   description:
     "Every word of `q` must match the name, description, tags or domain (stemmed, domain labels also as spelt; words of 3+ letters also as prefixes; common variant spellings such as e-mail and email meet). Organic order: an exact domain match first, then relevance tiers (the sites whose name, tags or domain carry every word of `q`, then those that lack one more word at a time, down to those whose description alone carries them), and within a tier `agentic_score` descending, ties broken by a hash of the domain; deterministic, the same for every caller, and nothing paid changes it. 20 results per page, up to page 50; `total` counts up to 1,000. Unknown parameters are refused; the audit-only categories other and spam appear only when named. Each search records a query-free receipt (`search_id`) and carries the action-interest sidecar. In that receipt's own transaction, `paid_offers` discloses (and records the disclosure of) the active offers of verified and fresh provider claims whose domain is among this page's results; results, order, total and scores are computed before and apart from them. 240 per hour per client, counted once the parameters are valid; with a priority key (`Authorization: Bearer <key>`) 5000 per hour per key while its monthly allocation lasts, then the free tier; a bad or ended key is 401. A key never changes the results. Never cached. HEAD checks the parameters and answers the headers only: it runs no search, records no receipt and spends no quota.",
   // Public: the spec's Authentication lists it under "none".
