@@ -12,8 +12,8 @@
  * the other classes, the prefix class faster at p50 than the GIN filter ordered by score, and the
  * top list p99 <= 25 ms. Exits 1 when one is missed.
  *
- * Settings: BENCH_DATABASE_URL (a server URL; the database agent_readiness_bench is created
- * beside it; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default
+ * Settings: BENCH_DATABASE_URL (a server URL; the database BENCH_DATABASE_NAME, default
+ * agent_readiness_bench, is created beside it; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default
  * redis://127.0.0.1:6379/10), BENCH_SITES, BENCH_RUNS (repeats per query, default 3),
  * BENCH_E2E_REQUESTS (default 200; 0 skips the end-to-end part), PORT (of its `wrangler dev`,
  * default 8790), BENCH_CLASSES (comma-separated beginnings of class names to measure, e.g. `top`
@@ -66,7 +66,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const E2E_REQUESTS = Number(process.env.BENCH_E2E_REQUESTS ?? 200);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/10";
-const BENCH_DATABASE = "agent_readiness_bench";
+/** A database of its own per worktree, so that parallel runs on one server do not share an index. */
+const BENCH_DATABASE = process.env.BENCH_DATABASE_NAME ?? "agent_readiness_bench";
+if (!/^[a-z_][a-z0-9_]*$/.test(BENCH_DATABASE))
+  throw new Error("BENCH_DATABASE_NAME must be a plain lower-case identifier");
 const CLASSES = process.env.BENCH_CLASSES?.split(",").map((name) => name.trim().toLowerCase());
 const BASELINES_ON = process.env.BENCH_BASELINES !== "0";
 const BEGINNINGS_ON = process.env.BENCH_BEGINNINGS !== "0";

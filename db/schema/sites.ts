@@ -73,15 +73,28 @@ export const sites = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`('x' || left(encode(sha256("domain"::bytea), 'hex'), 16))::bit(64)::bigint`),
     /**
-     * What `q` matches: name and description stemmed as English, plus the domain's labels
-     * (split at dots, hyphens and underscores) as plain words, a punycode (xn--) label also in
-     * its Unicode form (`search_domain_words`, migration 0006), without positions (nothing ranks
-     * by them). Kept in step by Postgres itself; search reads it through `search_postings`.
+     * What `q` matches: name, description and tags (split at hyphens) stemmed as English, plus
+     * the canonical spelling of the variants they use (`search_spellings`, migration 0029:
+     * "e-mail" adds "email"), plus the domain's labels (split at dots, hyphens and underscores)
+     * both as plain words and stemmed as English, a punycode (xn--) label also in its Unicode
+     * form (`search_domain_words`, migration 0006), without positions (nothing ranks by them).
+     * Kept in step by Postgres itself; search reads it through `search_postings`.
      */
     searchVector: tsvector("search_vector")
       .notNull()
       .generatedAlwaysAs(
-        sql`strip(to_tsvector('english'::regconfig, name || ' ' || description) || to_tsvector('simple'::regconfig, search_domain_words(domain)))`,
+        sql`strip(to_tsvector('english'::regconfig, search_text_words(name, description, tags)) || search_domain_vector(domain))`,
+      ),
+    /**
+     * The fields a search's relevance tiers read (docs/discovery.md, "Relevance tiers"; migration
+     * 0030), as `search_vector` has their words, weighted by field: the name A, the tags and the
+     * domain B, the description's opening sentence (at most 200 characters) C. Kept with
+     * positions, which carry the weights.
+     */
+    tierVector: tsvector("tier_vector")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english'::regconfig, search_text_words(name, '', '{}')), 'A') || setweight(to_tsvector('english'::regconfig, search_text_words('', '', tags)) || search_domain_vector(domain), 'B') || setweight(to_tsvector('english'::regconfig, search_text_words('', search_opening_sentence(description), '{}')), 'C')`,
       ),
   },
   (table) => [

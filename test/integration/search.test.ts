@@ -77,7 +77,8 @@ describe("GET /api/v1/search: q", () => {
     const get = asClient();
     const others = Array.from({ length: 24 }, (_, i) => ({
       domain: `s${String(i).padStart(2, "0")}-${t}.test`,
-      name: `${t} Service ${i}`,
+      // "low" in the name: the same relevance tier as the pinned site's domain label, or a higher one.
+      name: `${t} Low Service ${i}`,
       description: "Low latency weather data.",
       agenticScore: 40 + (i % 6) * 10,
     }));

@@ -13,10 +13,15 @@ import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
 import { createDatabase, type Database, type RunSqlBatch, sqlBatchRunner } from "../../src/adapters/db.ts";
 import type { DriverKind } from "../../src/domain/search/search-plan.ts";
-import { runSearchQuery, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../src/domain/search/search-sites.ts";
+import {
+  runSearchQuery,
+  SEARCH_PAGE_SIZE,
+  SEARCH_RESULT_WINDOW,
+  TIER_KEYS,
+} from "../../src/domain/search/search-sites.ts";
 import type { TermStatistics } from "../../src/domain/search/search-statistics.ts";
 import { filterCondition, type SiteFilters } from "../../src/domain/search/site-filters.ts";
-import { tsQueryText } from "../../src/domain/search/text-query.ts";
+import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
 import { refreshWideBeginnings, wideBeginningShapes } from "../../src/domain/search/wide-beginnings.ts";
 import { CATEGORIES } from "../../src/domain/sites/site-fields.ts";
 import { freshServerDatabase } from "../support/server-database.ts";
@@ -38,13 +43,35 @@ async function postingsDrift(db: Database): Promise<number> {
   return Number(result.rows[0]?.drift);
 }
 
-/** The page and total a search must give, from the sites table alone. */
+/**
+ * The page and total a search must give, from the sites table alone: the first window + 1
+ * matches in organic order, then, with words, ordered by the relevance tier keys (for each, how
+ * many of the query's words those fields of `tier_vector` lack, each word's own tsquery with the
+ * keys' weights), then organic order.
+ */
 async function referenceSearch(db: Database, q: string | undefined, filters: SiteFilters, page: number) {
   const terms = q ? tsQueryText(q) : null;
   const text = terms ? sql`and ${sites.searchVector} @@ to_tsquery('english', ${terms})` : sql``;
+  const words = q ? queryWords(q) : [];
+  const keys = TIER_KEYS.map(({ fields }) => {
+    const missing = words.map((word) => {
+      const query = sql`to_tsquery('english', ${`${tsQueryText(word)}${word.length >= 3 ? "" : ":"}${fields}`})`;
+      return sql`case when numnode(${query}) = 0 or ${sites.tierVector} @@ ${query} then 0 else 1 end`;
+    });
+    return missing.length ? sql.join(missing, sql` + `) : sql`0`;
+  });
+  const keyColumns = sql.join(
+    keys.map((key, index) => sql`${key} as ${sql.raw(`k${index}`)}`),
+    sql`, `,
+  );
+  const keyOrder = sql.raw(keys.map((_, index) => `w.k${index}`).join(", "));
   const rows = await db.execute(sql`
-    select ${sites.domain} as domain from ${sites} where ${filterCondition(filters)} ${text}
-    order by ${sites.agenticScore} desc, ${sites.organicTiebreak}, ${sites.domain} limit ${SEARCH_RESULT_WINDOW + 1}`);
+    select w.domain from (
+      select ${sites.domain} as domain, ${sites.agenticScore} as score, ${sites.organicTiebreak} as tiebreak,
+        ${keyColumns}
+      from ${sites} where ${filterCondition(filters)} ${text}
+      order by ${sites.agenticScore} desc, ${sites.organicTiebreak}, ${sites.domain} limit ${SEARCH_RESULT_WINDOW + 1}
+    ) w order by ${keyOrder}, w.score desc, w.tiebreak, w.domain`);
   const domains = rows.rows.map((row) => String(row.domain));
   const start = (page - 1) * SEARCH_PAGE_SIZE;
   return {

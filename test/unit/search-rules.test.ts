@@ -1,5 +1,8 @@
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { planSearch } from "../../src/domain/search/search-plan.ts";
+import { relevanceTierSql, TIER_KEYS, weightedStemQueryText } from "../../src/domain/search/search-sites.ts";
 import { parseStatistics, UNKNOWN_STATISTICS } from "../../src/domain/search/search-statistics.ts";
 import {
   allowedSignalBits,
@@ -11,6 +14,7 @@ import {
   WIDE_RANGE_LIMIT,
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
+import { canonicalSpellings, SPELLINGS, spellingsIn } from "../../src/domain/search/spellings.ts";
 import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
 import {
   chooseWideBeginnings,
@@ -52,6 +56,31 @@ describe("text query", () => {
   it("composes Unicode text first, so a letter typed with a combining mark stays one word", () => {
     expect(queryWords("Mu\u0308nchen Wetter")).toEqual(["münchen", "wetter"]);
     expect(queryWords("пример.Испытание")).toEqual(["пример", "испытание"]);
+  });
+
+  it("writes the variant spellings of a query as their canonical words", () => {
+    expect(queryWords("E-Mail validation")).toEqual(["email", "validation"]);
+    expect(queryWords("e mail")).toEqual(["email"]);
+    expect(queryWords("send text messages")).toEqual(["send", "sms"]);
+    expect(queryWords("Text-Messaging API")).toEqual(["sms", "api"]);
+    expect(queryWords("sign-up form, log in")).toEqual(["signup", "form", "login"]);
+    expect(queryWords("real-time chat bots for e-commerce")).toEqual(["realtime", "chatbots", "for", "ecommerce"]);
+    // Only whole variants: a word that merely contains one, or continues one, is left alone.
+    expect(queryWords("the mail room")).toEqual(["the", "mail", "room"]);
+    expect(queryWords("context message")).toEqual(["context", "message"]);
+    expect(queryWords("sign upgrade, log into")).toEqual(["sign", "upgrade", "log", "into"]);
+    expect(queryWords("real timeline")).toEqual(["real", "timeline"]);
+  });
+
+  it("finds the canonical word of every listed example, and lists each spelling once", () => {
+    for (const spelling of SPELLINGS) {
+      for (const example of spelling.examples) {
+        expect(spellingsIn(`a ${example} b`), example).toEqual([spelling.canonical]);
+        expect(canonicalSpellings(example).toLowerCase().startsWith(spelling.canonical), example).toBe(true);
+      }
+    }
+    expect(new Set(SPELLINGS.map((spelling) => spelling.canonical)).size).toBe(SPELLINGS.length);
+    expect(spellingsIn("geocoding and geocode")).toEqual([]);
   });
 
   it("ANDs the words and makes words of 3+ letters prefixes", () => {
@@ -231,6 +260,40 @@ describe("search plan", () => {
   it("writes a tsquery of stems as they are, prefixes marked", () => {
     expect(stemQueryText([stem("team", []), stem("ai", [])])).toBe("'team':* & 'ai'");
     expect(stemQueryText([stem("o'neil", [])])).toBe("'o''neil':*");
+  });
+});
+
+describe("relevance tiers", () => {
+  const render = (query: SQL) => new PgDialect().sqlToQuery(query);
+
+  it("restricts each stem of a word to the key's fields, prefixes marked", () => {
+    expect(weightedStemQueryText([stem("sms", [])], "AB")).toBe("'sms':*AB");
+    expect(weightedStemQueryText([stem("ai", [])], "A")).toBe("'ai':A");
+    expect(weightedStemQueryText([stem("o'neil", []), stem("team", [])], "ABC")).toBe("'o''neil':*ABC & 'team':*ABC");
+  });
+
+  it("counts, per key, the words whose stems the fields lack, keys weighted so they compare in order", () => {
+    const words = [stem("weather", []), { ...stem("forecast", []), position: 2 }];
+    const { sql: text, params } = render(relevanceTierSql(words, sql.raw("s.tier_vector")));
+    // Two words under each of the three keys: six checks, as 81 × name/tags/domain + 9 × name + 1 × opening.
+    expect(text.match(/case when s\.tier_vector @@/g)).toHaveLength(6);
+    expect(text).toMatch(/\* 81 \+ .*\* 9 \+ .*\* 1\)$/s);
+    expect(params).toEqual([
+      "'weather':*AB",
+      "'forecast':*AB",
+      "'weather':*A",
+      "'forecast':*A",
+      "'weather':*ABC",
+      "'forecast':*ABC",
+    ]);
+    expect(TIER_KEYS.map((key) => key.fields)).toEqual(["AB", "A", "ABC"]);
+  });
+
+  it("checks every stem of one word together, and has no tier without words", () => {
+    const oneWord = [stem("wi", []), stem("fi", [])];
+    const { params } = render(relevanceTierSql(oneWord, sql.raw("v")));
+    expect(params).toEqual(["'wi':AB & 'fi':AB", "'wi':A & 'fi':A", "'wi':ABC & 'fi':ABC"]);
+    expect(render(relevanceTierSql([], sql.raw("v"))).sql).toBe("0");
   });
 });
 

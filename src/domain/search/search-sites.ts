@@ -1,9 +1,10 @@
 /**
- * Organic search. Every match is equally a match: results are ordered by agentic_score
- * descending, ties broken by a hash of the domain (organic_tiebreak) and then the site's key
- * (sites.site_key: only two domains of equal 64-bit hash ever reach it), except
- * that a `q` naming an indexed domain exactly puts that site first. Nothing paid or
- * provider-funded enters the query.
+ * Organic search. Results are ordered by relevance tier (where the query's words are: the name,
+ * tags or domain, the name itself, the description's opening sentence; docs/discovery.md,
+ * "Relevance tiers"), then agentic_score descending, ties broken by a hash of the domain
+ * (organic_tiebreak) and then the site's key (sites.site_key: only two domains of equal 64-bit
+ * hash ever reach it), except that a `q` naming an indexed domain exactly puts that site first.
+ * Nothing paid or provider-funded, and nothing about the caller, enters the query.
  *
  * Matches are counted up to the result window (1,000, i.e. 50 pages): beyond it `total` is
  * 1,000 and `total_exact` false, so total, page and has_next always agree.
@@ -13,7 +14,8 @@
  *    when the isolate's copy is stale, the index statistics (nothing to ask, no round trip: filters
  *    alone without a tag, with fresh statistics);
  * 2. the plan's driver lists are merged in organic order and checked (search-plan.ts) until
- *    window + 1 sites match, and the page is read from those.
+ *    window + 1 sites match; with words, those are given their tiers, and the page is read from
+ *    them in tier order.
  * Its cost is bounded by the length of the shortest list the query names, never by how many
  * sites match (docs/benchmarks.md).
  */
@@ -35,6 +37,7 @@ import {
   beginningTerm,
   parseSignature,
   parseStemTerms,
+  type StemTerms,
   stemQueryText,
   stemTermsStatement,
   tagSignatureStatement,
@@ -161,12 +164,54 @@ function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
 }
 
 /**
+ * The fields the relevance tiers read, as weights of `sites.tier_vector` (migration 0030): the
+ * name A, the tags and the domain B, the description's opening sentence C. Each tier key counts
+ * the query's words that its fields lack; keys compare in this order.
+ */
+export const TIER_KEYS = [
+  { fields: "AB", reads: "name, tags or domain" },
+  { fields: "A", reads: "name" },
+  { fields: "ABC", reads: "name, tags, domain or the description's opening sentence" },
+] as const;
+
+/** Words per query at most (text-query.ts): a key's count is below this base. */
+const TIER_BASE = 9;
+
+/** A tsquery of one word's stems, each restricted to the weights `fields`. */
+export function weightedStemQueryText(stems: StemTerms[], fields: string): string {
+  return stems.map(({ stem, prefix }) => `'${stem.replaceAll("'", "''")}':${prefix ? "*" : ""}${fields}`).join(" & ");
+}
+
+/**
+ * A site's relevance tier for the query, lower first (docs/discovery.md, "Relevance tiers"): the
+ * keys of TIER_KEYS, each the number of the query's words (all of a word's stems) that those
+ * fields of `vector` lack, as one number that orders as the keys do.
+ */
+export function relevanceTierSql(stems: StemTerms[], vector: SQL): SQL {
+  const positions = [...new Set(stems.map((stem) => stem.position))];
+  if (positions.length === 0) return sql`0`;
+  const keys = TIER_KEYS.map(({ fields }) => {
+    const missing = positions.map((position) => {
+      const text = weightedStemQueryText(
+        stems.filter((stem) => stem.position === position),
+        fields,
+      );
+      return sql`case when ${vector} @@ ${text}::tsquery then 0 else 1 end`;
+    });
+    return sql`(${sql.join(missing, sql` + `)})`;
+  });
+  const weighted = keys.map((key, index) => sql`${key} * ${sql.raw(String(TIER_BASE ** (keys.length - 1 - index)))}`);
+  return sql`(${sql.join(weighted, sql` + `)})`;
+}
+
+/**
  * The second step: the first window + 1 matches in organic order (`excluded`, the pinned site,
- * left out), their count, and the page of them at `offset`.
+ * left out), their count, and the page of them at `offset`, the window ordered by relevance tier
+ * and organic order within each tier when the query has words.
  */
 function matchesStatement(
   plan: SearchPlan,
-  input: { minScore: number; excluded?: number; offset: number; limit: number },
+  input: { stems: StemTerms[]; minScore: number; excluded?: number; offset: number; limit: number },
 ) {
   const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
   // A word with a registered beginning's list, or the tag, is checked by looking the site up in
@@ -188,10 +233,12 @@ function matchesStatement(
       : probes.length > 0
         ? sql`select ${organicKey("m")} from (${stream}) m where ${sql.join(probes, sql` and `)} order by ${organicOrderBy("m")}`
         : stream;
-  return sql`
-    with matches as materialized (
+  const window = sql`matches as materialized (
       select ${organicKey("c")} from (${checked}) c order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
-    )
+    )`;
+  if (input.stems.length === 0) {
+    return sql`
+    with ${window}
     select counted.total, page.*
     from (select count(*)::int as total from matches) counted
     left join lateral (
@@ -200,6 +247,24 @@ function matchesStatement(
       ) wanted join sites s on s.site_key = wanted.site_key
     ) page on true
     order by ${organicOrderBy("page")}`;
+  }
+  // Each match's tier is read from its site's tier vector: at most window + 1 rows, found by
+  // the site's key, however many sites the query's words have.
+  return sql`
+    with ${window},
+    tiered as materialized (
+      select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier
+      from matches m join sites s on s.site_key = m.site_key
+    )
+    select counted.total, page.*
+    from (select count(*)::int as total from matches) counted
+    left join lateral (
+      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key, wanted.tier from (
+        select k.site_key, k.tier from tiered k order by k.tier, ${organicOrderBy("k")}
+        offset ${input.offset} limit ${input.limit}
+      ) wanted join sites s on s.site_key = wanted.site_key
+    ) page on true
+    order by page.tier, ${organicOrderBy("page")}`;
 }
 
 export interface SearchOptions {
@@ -248,6 +313,7 @@ export async function runSearchQuery(
   const offset = Math.max(0, pageStart - pinnedCount);
   const limit = pinned && input.page === 1 ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE;
   const statement = matchesStatement(plan, {
+    stems,
     minScore: input.filters.minScore ?? 0,
     excluded: pinned?.siteKey,
     offset,

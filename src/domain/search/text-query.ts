@@ -4,6 +4,8 @@
  * letters and digits reach the query, so no tsquery syntax can be injected.
  */
 
+import { canonicalSpellings } from "./spellings.ts";
+
 export const MAX_QUERY_LENGTH = 200;
 const MAX_WORDS = 8;
 export const MIN_PREFIX_LENGTH = 3;
@@ -12,12 +14,12 @@ const MAX_WORD_LENGTH = 64;
 /**
  * The words of a query, lower-cased, in order, without repeats. The text is first composed (NFC),
  * as indexed text and the Unicode form of punycode labels are: "mu" + a combining diaeresis +
- * "nchen" is the word "münchen", not two words split at the mark.
+ * "nchen" is the word "münchen", not two words split at the mark. Variant spellings become their
+ * canonical word first ("e-mail" is "email", spellings.ts).
  */
 export function queryWords(q: string): string[] {
   const words =
-    q
-      .normalize("NFC")
+    canonicalSpellings(q.normalize("NFC"))
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words.filter((word) => word.length <= MAX_WORD_LENGTH))].slice(0, MAX_WORDS);

@@ -29,10 +29,10 @@ export interface SiteRecord {
   updated_at: string;
 }
 
-/** The stored columns a Site record is made of (never the search vector or the evidence). */
+/** The stored columns a Site record is made of (never the search vectors or the evidence). */
 export type SiteRecordRow = Omit<
   SiteRow,
-  "searchVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion"
+  "searchVector" | "tierVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion"
 >;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
@@ -66,6 +66,7 @@ export function toSiteRecord(row: SiteRecordRow): SiteRecord {
 
 const {
   searchVector: _vector,
+  tierVector: _tierVector,
   organicTiebreak: _tiebreak,
   siteKey: _key,
   signalEvidence: _evidence,

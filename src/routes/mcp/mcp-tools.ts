@@ -116,7 +116,7 @@ export const MCP_TOOLS: McpTool[] = [
   defineTool({
     name: "search_sites",
     title: "Search sites",
-    description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description or domain; filters narrow by category, tag, minimum score and signals. Results are organic (exact domain first, then agentic_score descending); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
+    description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description, tags or domain; filters narrow by category, tag, minimum score and signals. Results are organic (exact domain first, then the sites whose name, tags or domain carry more of q's words, and agentic_score descending within each such tier); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createParametersInput({ query: SearchQuerySchema }),
     limit: SEARCH_LIMIT,

@@ -41,6 +41,10 @@ function describeTotal(result: SearchResponse): string {
   return `${count} ${result.total === 1 ? "site matches" : "sites match"}.`;
 }
 
+/** How a search with words is ordered, in one line (docs/discovery.md, "Relevance tiers"). */
+const RELEVANCE_ORDER =
+  "sites whose name, tags or domain carry more of your words first, then those whose description alone does; best score first within each.";
+
 function Results({ origin, values, result }: { origin: string; values: SearchFormValues; result: SearchResponse }) {
   const first = (result.page - 1) * result.per_page + 1;
   const pages = Math.max(1, Math.ceil(result.total / result.per_page));
@@ -51,7 +55,7 @@ function Results({ origin, values, result }: { origin: string; values: SearchFor
       <p>
         {describeTotal(result)}
         {result.results.length > 0
-          ? ` Showing ${first} to ${first + result.results.length - 1}, best score first.`
+          ? ` Showing ${first} to ${first + result.results.length - 1}, ${values.q?.trim() ? RELEVANCE_ORDER : "best score first."}`
           : ""}
       </p>
       {result.total > 0 && result.results.length === 0 ? (
@@ -60,7 +64,7 @@ function Results({ origin, values, result }: { origin: string; values: SearchFor
         </p>
       ) : null}
       {result.total === 0 ? (
-        <p>Try fewer or shorter words, or fewer filters; words match names, descriptions and domains.</p>
+        <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>
       ) : null}
       <ol class="results" start={first}>
         {result.results.map((site) => (
