@@ -161,6 +161,27 @@ describe("the OpenAPI document", () => {
     expect(operations.some(({ operation }) => operation.requestBody)).toBe(true);
   });
 
+  it("lets every nullable enum hold null (a validating proxy would refuse `interval: null` otherwise)", () => {
+    const refusingNull: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+      const schema = value as { type?: unknown; enum?: unknown[] };
+      if (Array.isArray(schema.type) && schema.type.includes("null") && schema.enum && !schema.enum.includes(null)) {
+        refusingNull.push(at);
+      }
+      for (const [key, member] of Object.entries(value)) walk(member, `${at}.${key}`);
+    };
+    walk(document, "$");
+    expect(refusingNull).toEqual([]);
+    const schemas = document.components?.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(schemas.Quote?.properties.interval).toMatchObject({ type: ["string", "null"], enum: ["month", null] });
+    expect(schemas.Handoff?.properties.controlled_intent_disclosure_consent_version).toMatchObject({
+      type: ["string", "null"],
+      enum: ["svc-provider-controlled-intent-disclosure-consent-v1", null],
+    });
+  });
+
   it("declares the spec's two credentials: the svc_session cookie and the X-SVC-Provider-Key header", () => {
     expect(document.components?.securitySchemes).toEqual(SECURITY_SCHEMES);
     expect(document.components?.securitySchemes).toMatchObject({
