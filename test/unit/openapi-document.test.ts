@@ -164,7 +164,7 @@ describe("the OpenAPI document", () => {
   it("lets every nullable enum hold null (a validating proxy would refuse `interval: null` otherwise)", () => {
     const refusingNull: string[] = [];
     const walk = (value: unknown, at: string) => {
-      if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
+      if (Array.isArray(value)) for (const [i, item] of value.entries()) walk(item, `${at}[${i}]`);
       if (typeof value !== "object" || value === null || Array.isArray(value)) return;
       const schema = value as { type?: unknown; enum?: unknown[] };
       if (Array.isArray(schema.type) && schema.type.includes("null") && schema.enum && !schema.enum.includes(null)) {
