@@ -1,6 +1,7 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
 const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
 
@@ -14,8 +15,35 @@ export function newClientIp(): string {
   return `2001:db8:${a.toString(16)}:${b.toString(16)}::1`;
 }
 
-export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return worker.fetch(new Request(`http://svc.test${path}`, init));
+let contract: Promise<Contract> | undefined;
+
+/** The Worker's own published document, fetched once per test file. */
+function publishedContract(): Promise<Contract> {
+  contract ??= worker
+    .fetch(new Request("http://svc.test/openapi.json"))
+    .then(async (response) => createContract((await response.json()) as ContractDocument));
+  return contract;
+}
+
+/**
+ * Sends `init` to `path` as a client would. Every answer of an API path is held to the published
+ * OpenAPI document (status, content type, body schema: test/support/openapi-contract.ts), so a
+ * test fails on any answer the document does not describe.
+ */
+export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const request = new Request(`http://svc.test${path}`, init);
+  const response = await worker.fetch(request);
+  const checked = await publishedContract();
+  if (checked.covers(request.url)) {
+    assertConforms(checked, {
+      method: request.method,
+      url: request.url,
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      body: await response.clone().text(),
+    });
+  }
+  return response;
 }
 
 /** `call` as one client: every request carries that client's CF-Connecting-IP. */
