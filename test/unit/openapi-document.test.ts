@@ -136,12 +136,16 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("answers every error status with the shared problem+json schema", () => {
+  it("answers every error status with the shared problem+json schema (and a page only where a browser gets one)", () => {
+    // GET /api-keys/activate is the one link a person opens in a browser (Stripe's success URL).
+    const PAGES = new Set(["get /api-keys/activate 404", "get /api-keys/activate 409", "get /api-keys/activate 503"]);
     for (const { method, path, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (Number(status) < 400 || "$ref" in response) continue;
-        expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toEqual([
+        const key = `${method} ${path} ${status}`;
+        expect(Object.keys(response.content ?? {}), key).toEqual([
           "application/problem+json",
+          ...(PAGES.has(key) ? ["text/html"] : []),
         ]);
         expect(response.content?.["application/problem+json"]?.schema).toEqual({
           $ref: "#/components/schemas/Problem",
