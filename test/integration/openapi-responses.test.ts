@@ -5,7 +5,7 @@
  * (test/support/worker.ts through test/support/openapi-contract.ts); this file also shows that the
  * shared validator refuses what it must.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../support/fixture-web.ts";
 import { type Contract, type ContractDocument, createContract } from "../support/openapi-contract.ts";
 import { insertSites, uniqueToken } from "../support/sites.ts";
@@ -77,6 +77,8 @@ describe("GET /openapi.json", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     const served = (await response.json()) as Document;
+    // The document every answer of the suite is held to (test/support/worker.ts) is this one.
+    expect(served).toEqual(JSON.parse(inject("openApiDocument")));
     expect(served.openapi).toBe("3.1.0");
     expect(served.info.version).toBe("1.1.0");
     expect(served.servers.map((server) => server.url)).toEqual(["http://svc.test/api/v1"]);

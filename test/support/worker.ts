@@ -1,6 +1,6 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
-import { expect, onTestFinished, vi } from "vitest";
+import { expect, inject, onTestFinished, vi } from "vitest";
 import { API_PREFIX } from "../../src/app.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
@@ -16,13 +16,15 @@ export function newClientIp(): string {
   return `2001:db8:${a.toString(16)}:${b.toString(16)}::1`;
 }
 
-let contract: Promise<Contract> | undefined;
+let contract: Contract | undefined;
 
-/** The Worker's own published document, fetched once per test file. */
-function publishedContract(): Promise<Contract> {
-  contract ??= worker
-    .fetch(new Request("http://svc.test/openapi.json"))
-    .then(async (response) => createContract((await response.json()) as ContractDocument));
+/**
+ * The Worker's published document, built once for the whole run by the global setup with the
+ * function GET /openapi.json serves (test/support/integration-stack.ts); the served document is
+ * compared with it in test/integration/openapi-responses.test.ts.
+ */
+function publishedContract(): Contract {
+  contract ??= createContract(JSON.parse(inject("openApiDocument")) as ContractDocument);
   return contract;
 }
 
@@ -36,7 +38,7 @@ export async function call(path: string, init: RequestInit = {}): Promise<Respon
   const response = await worker.fetch(request);
   // Pages, /openapi.json and /mcp are not API operations: no document to hold them to.
   if (!new URL(request.url).pathname.startsWith(API_PREFIX)) return response;
-  const checked = await publishedContract();
+  const checked = publishedContract();
   if (checked.covers(request.url)) {
     assertConforms(checked, {
       method: request.method,
