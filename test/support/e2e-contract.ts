@@ -5,6 +5,7 @@
  * (vitest setupFiles), so a test fails on an answer the document does not describe.
  */
 import { afterEach } from "vitest";
+import { API_PREFIX } from "../../src/app.ts";
 import { serviceOrigins } from "./npm-start.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
@@ -19,6 +20,8 @@ function contractOf(origin: string): Promise<Contract> {
       createContract((await response.json()) as ContractDocument),
     );
     contracts.set(origin, contract);
+    // A service not up yet is asked again next time.
+    contract.catch(() => contracts.delete(origin));
   }
   return contract;
 }
@@ -29,6 +32,8 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise
   // Anything else (the Stripe stand-in, the outbox, fixture sites) is passed through untouched.
   if (!serviceOrigins.has(origin)) return plainFetch(input, init);
   const response = await plainFetch(input, init);
+  // Pages, /healthz, /openapi.json and /mcp are not API operations: nothing to hold them to.
+  if (!new URL(url).pathname.startsWith(API_PREFIX)) return response;
   const contract = await contractOf(origin);
   if (!contract.covers(url)) return response;
   try {
