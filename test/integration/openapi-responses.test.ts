@@ -61,6 +61,8 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
+// The file's first call loads the Worker's modules (the whole service, its generated document
+// included), which takes seconds on a busy machine.
 beforeAll(async () => {
   const response = await call("/openapi.json");
   expect(response.status).toBe(200);

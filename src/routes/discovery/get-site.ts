@@ -5,6 +5,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { isHeadRequest } from "../../http/head-request.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import { ActionInterestSidecarSchema, SiteSchema } from "../shared/site-schemas.ts";
+import { storableText } from "../shared/text.ts";
 
 const SignalEvidenceSchema = z.object({
   status: z.enum(["present", "absent", "blocked", "error"]),
@@ -39,7 +40,7 @@ export const SiteSearchIdQuerySchema = z.strictObject({
 });
 
 export const SiteDomainParamsSchema = z.object({
-  domain: z.string().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
+  domain: storableText().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
 });
 
 export const getSiteRoute = createRoute({

@@ -1,11 +1,12 @@
 /** Schemas of the live checks: the URL bodies and the evidence of each signal. */
 import { z } from "@hono/zod-openapi";
 import { CATEGORIES, SIGNAL_FIELDS, type SignalField } from "../../domain/sites/site-fields.ts";
+import { storableText } from "./text.ts";
 
 /** `{url}`: any other field is refused, so a misspelt body never checks the wrong thing. */
 export const UrlBodySchema = z
   .strictObject({
-    url: z.string().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" }),
+    url: storableText().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" }),
   })
   .openapi("UrlBody");
 
