@@ -39,6 +39,8 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/e2e/**/*.test.{ts,tsx}"],
+          // Every answer of the running service's API is held to its OpenAPI document.
+          setupFiles: ["test/support/e2e-contract.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -7,11 +7,27 @@
  * none, so there a client could name any address and be counted as someone else. Behind this
  * edge the Worker sees in local runs exactly what it sees in production, and the service trusts
  * the header in both (src/http/client-identity.ts).
+ *
+ * It also shields `wrangler dev` from what it cannot take, as Cloudflare's edge does for a
+ * deployed Worker (docs/operations.md, "The local edge"):
+ * - A body over the Worker's limit (MAX_BODY_BYTES) never reaches wrangler whole: wrangler's
+ *   proxy answers a large upload the Worker refuses unread with "Your worker restarted
+ *   mid-request" (503), or drops it (502), and disturbs other requests in flight. The edge passes
+ *   on the first MAX_BODY_BYTES + 1 bytes, streamed without a length, so the Worker reads them
+ *   all and answers its own 413 problem (its shape, its request id); the edge relays that answer
+ *   and drops the rest of the upload.
+ * - A request the runtime cannot turn into a URL (a Host that is not a host, an absolute-form
+ *   target naming another host, `OPTIONS *`, CONNECT, or bytes that are not HTTP) gets a 400
+ *   problem+json from the edge itself, where wrangler would answer a plain-text 500 or nothing.
  */
-import { Agent, createServer, request, type Server } from "node:http";
+import { randomUUID } from "node:crypto";
+import { Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { MAX_BODY_BYTES } from "../src/http/middleware/request-size.ts";
 import { close, listen } from "./local-stack/http.ts";
 
-// Headers of one hop, not to be passed on (RFC 9110 section 7.6.1).
+// Headers of one hop, not to be passed on (RFC 9110 section 7.6.1). Expect is answered here: the
+// edge takes the body (Node sends 100 Continue) and decides what of it goes on.
 const HOP_BY_HOP = new Set([
   "connection",
   "keep-alive",
@@ -20,12 +36,88 @@ const HOP_BY_HOP = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
+  "expect",
 ]);
+
+/** How much of a refused upload the edge still reads and drops, so the client reads the 413. */
+const DISCARDED_BYTES_BEFORE_CLOSE = 64 * 1024 * 1024;
+
+// host = IP-literal / IPv4address / reg-name, then an optional port (RFC 9110 section 7.2,
+// RFC 3986 section 3.2.2); reg-name as DNS names are spelt. No userinfo, path or anything else.
+const HOST_HEADER =
+  /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?)(:\d{1,5})?$/;
 
 /** The address the edge reports for a peer: IPv4-mapped IPv6 addresses in their IPv4 form. */
 export function peerAddress(remoteAddress: string | undefined): string {
   const address = remoteAddress ?? "";
   return address.startsWith("::ffff:") && address.includes(".") ? address.slice("::ffff:".length) : address;
+}
+
+/**
+ * Why the runtime could not make a URL of this request head, or the origin-form target to pass
+ * on (an absolute-form target naming the Host's own authority becomes its path and query).
+ */
+export function requestTargetOf(
+  method: string | undefined,
+  target: string | undefined,
+  host: string | undefined,
+): { path: string } | { refusal: string } {
+  if (method === "CONNECT") return { refusal: "CONNECT is not served: this is an origin server, not a proxy." };
+  if (host === undefined || host === "") return { refusal: "The request has no Host header." };
+  if (!HOST_HEADER.test(host) || Number(host.split(":").at(-1)) > 65535) {
+    return { refusal: "The Host header is not a host name or address with an optional port." };
+  }
+  if (target === "*") return { refusal: "The asterisk-form request target (OPTIONS *) is not served." };
+  if (target?.startsWith("/")) return { path: target };
+  let absolute: URL;
+  try {
+    absolute = new URL(target ?? "");
+  } catch {
+    return { refusal: "The request target is not a path." };
+  }
+  if (
+    (absolute.protocol !== "http:" && absolute.protocol !== "https:") ||
+    absolute.username ||
+    absolute.password ||
+    absolute.host !== new URL(`http://${host}`).host
+  ) {
+    return { refusal: "The absolute-form request target names another host than this one." };
+  }
+  return { path: `${absolute.pathname}${absolute.search}` };
+}
+
+/** The edge's own 400 problem, in the service's problem shape, as bytes of a whole response. */
+function badRequest(origin: string, detail: string): { status: number; headers: Record<string, string>; body: string } {
+  const requestId = randomUUID();
+  const body = JSON.stringify({
+    type: `${origin}/problems/bad-request`,
+    title: "Bad request",
+    status: 400,
+    detail,
+    code: "BAD_REQUEST",
+    request_id: requestId,
+  });
+  return {
+    status: 400,
+    headers: {
+      "content-type": "application/problem+json",
+      "content-length": String(Buffer.byteLength(body)),
+      "x-request-id": requestId,
+      "cache-control": "no-store",
+      connection: "close",
+    },
+    body,
+  };
+}
+
+/** Writes a whole 400 problem on a raw socket (a CONNECT, or bytes Node could not parse as HTTP). */
+function refuseOnSocket(socket: Duplex, origin: string, detail: string): void {
+  if (!socket.writable) return;
+  const answer = badRequest(origin, detail);
+  const head = Object.entries(answer.headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(`HTTP/1.1 400 Bad Request\r\n${head}\r\n${answer.body}`);
 }
 
 export interface LocalEdge {
@@ -34,18 +126,47 @@ export interface LocalEdge {
   stop(): Promise<void>;
 }
 
-/** Serves the edge on 127.0.0.1:`port` (0: any free one), in front of 127.0.0.1:`upstreamPort`. */
-export async function startLocalEdge(port: number, upstreamPort: number): Promise<LocalEdge> {
+/**
+ * Serves the edge on 127.0.0.1:`port` (0: any free one), in front of 127.0.0.1:`upstreamPort`.
+ * `origin` is where its own problems' types point (default: the edge's own address).
+ */
+export async function startLocalEdge(
+  port: number,
+  upstreamPort: number,
+  options: { origin?: string } = {},
+): Promise<LocalEdge> {
   // One connection per request: the Worker runtime may close idle ones at any moment.
   const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  const server = createServer((incoming, outgoing) => {
+  let origin = options.origin ?? "";
+
+  function proxy(incoming: IncomingMessage, outgoing: ServerResponse) {
+    const target = requestTargetOf(incoming.method, incoming.url, incoming.headers.host);
+    if ("refusal" in target) {
+      const answer = badRequest(origin, target.refusal);
+      outgoing.writeHead(answer.status, answer.headers);
+      outgoing.end(answer.body);
+      incoming.resume();
+      return;
+    }
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(incoming.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name) && name !== "cf-connecting-ip") headers[name] = value;
     }
     headers["cf-connecting-ip"] = peerAddress(incoming.socket.remoteAddress);
+    const declared = incoming.headers["content-length"];
+    const chunked = incoming.headers["transfer-encoding"] !== undefined;
+    // A declared length over the limit is not passed on: what goes on is at most the limit plus
+    // one byte, streamed without a length (the Worker counts it and refuses it as it reads).
+    const tooLong = !chunked && declared !== undefined && Number(declared) > MAX_BODY_BYTES;
+    if (tooLong) delete headers["content-length"];
+    // The Fetch API gives GET and HEAD no body: whatever a client sent with one is dropped here.
+    const bodyless = incoming.method === "GET" || incoming.method === "HEAD";
+    if (bodyless) delete headers["content-length"];
+    // Named, so Node frames the body in chunks whatever the method (it would not for DELETE).
+    else if (tooLong || chunked) headers["transfer-encoding"] = "chunked";
+
     const proxied = request(
-      { host: "127.0.0.1", port: upstreamPort, method: incoming.method, path: incoming.url, headers, agent },
+      { host: "127.0.0.1", port: upstreamPort, method: incoming.method, path: target.path, headers, agent },
       (answer) => {
         const answerHeaders = Object.fromEntries(
           Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
@@ -58,9 +179,60 @@ export async function startLocalEdge(port: number, upstreamPort: number): Promis
       if (!outgoing.headersSent) outgoing.writeHead(502, { "content-type": "text/plain" });
       outgoing.end("The Worker behind the local edge did not answer.");
     });
-    incoming.pipe(proxied);
+
+    // Pass the body on up to MAX_BODY_BYTES + 1 bytes; past that, end what wrangler gets and drop
+    // the rest of the upload (up to DISCARDED_BYTES_BEFORE_CLOSE, then the connection is closed).
+    let passed = 0;
+    let dropped = 0;
+    let cut = false;
+    if (bodyless) {
+      cut = true;
+      proxied.end();
+    }
+    incoming.on("data", (chunk: Buffer) => {
+      if (cut) {
+        dropped += chunk.length;
+        if (dropped > DISCARDED_BYTES_BEFORE_CLOSE) incoming.socket.destroy();
+        return;
+      }
+      const room = MAX_BODY_BYTES + 1 - passed;
+      if (chunk.length < room) {
+        passed += chunk.length;
+        if (!proxied.write(chunk)) {
+          incoming.pause();
+          proxied.once("drain", () => incoming.resume());
+        }
+        return;
+      }
+      cut = true;
+      passed += room;
+      dropped += chunk.length - room;
+      proxied.end(chunk.subarray(0, room));
+    });
+    incoming.on("end", () => {
+      if (!cut) proxied.end();
+    });
+    incoming.on("error", () => proxied.destroy());
+    outgoing.on("close", () => {
+      // The client went away before its answer: the Worker's request goes with it.
+      if (!outgoing.writableFinished) proxied.destroy();
+    });
+  }
+
+  const server = createServer({ requireHostHeader: false }, proxy);
+  server.on("connect", (_incoming: IncomingMessage, socket: Duplex) =>
+    refuseOnSocket(socket, origin, "CONNECT is not served: this is an origin server, not a proxy."),
+  );
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A connection reset or timed out has nobody to answer.
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    refuseOnSocket(socket, origin, "The request is not well-formed HTTP/1.1.");
   });
   const bound = await listen(server, port);
+  origin ||= `http://127.0.0.1:${bound}`;
   return {
     port: bound,
     server,

@@ -1,7 +1,9 @@
 /**
  * The operator's commands for the provider exchange: the service's own acts, never endpoints.
- * Talks to the database as scripts/migrate.ts does (DATABASE_URL, and DATABASE_LOCAL_HTTP=true for
- * the local stack). Every act is recorded in operator_acts with who did it and when: the operator
+ * Acts on the database DATABASE_URL names (with DATABASE_LOCAL_HTTP=true for SQL over HTTP), or,
+ * without DATABASE_URL, on the database of the running `npm start`, found by itself
+ * (scripts/local-run.ts; with several running, PORT names the one). It says on stderr which
+ * database it acts on, before acting. Every act is recorded in operator_acts with who did it and when: the operator
  * is named by `--by <name>` or, failing that, the OPERATOR environment variable; without one,
  * nothing is done.
  *
@@ -20,13 +22,15 @@ import { parseSettings } from "../src/config.ts";
 import { DomainError } from "../src/domain/errors.ts";
 import { checkRetentionLag } from "../src/domain/health/retention-lag.ts";
 import { activateOffer, listPending, ownerVerifyAcceptance } from "../src/domain/offers/operator-acts.ts";
+import { findLocalRun, type LocalRun } from "./local-run.ts";
 
 const USAGE = `usage: npm run operator -- <command> [argument] [--by <operator>]
   list-pending                              acceptances awaiting owner verification, drafts ready to activate
   owner-verify-acceptance <acceptance_id>   record that the owner confirmed this provider acceptance
   activate-offer <offer_id>                 activate a draft whose current terms carry a verified acceptance
   retention-status                          how long the oldest record past its retention has been overdue
-The operator is --by <name>, or the OPERATOR environment variable.`;
+The operator is --by <name>, or the OPERATOR environment variable.
+The database is DATABASE_URL's or, unset, the running \`npm start\`'s (PORT picks one of several).`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,6 +64,24 @@ export function parseOperatorArgs(argv: string[], env: Record<string, string | u
   throw new Error(command ? `unknown command: ${command}` : "no command given");
 }
 
+/** The database to act on, and how to say which it is (the URL without its credentials). */
+export function operatorDatabase(
+  env: Record<string, string | undefined>,
+  findRun: (options: { port?: string }) => LocalRun = findLocalRun,
+): { env: Record<string, string | undefined>; description: string } {
+  if (env.DATABASE_URL) {
+    const url = new URL(env.DATABASE_URL);
+    url.password = "";
+    url.username = "";
+    return { env, description: `DATABASE_URL (${url.host}${url.pathname})` };
+  }
+  const run = findRun({ port: env.PORT });
+  return {
+    env: { ...env, DATABASE_URL: run.databaseUrl, DATABASE_LOCAL_HTTP: "true" },
+    description: `the database of the \`npm start\` on port ${run.port} (pid ${run.pid}, SQL over HTTP at ${new URL(run.databaseUrl).host})`,
+  };
+}
+
 /** Runs one parsed command against the database; the JSON-ready result. */
 export async function runOperatorCommand(
   parsed: OperatorCommand,
@@ -89,7 +111,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
-  const settings = parseSettings(process.env, ["DATABASE_URL", "DATABASE_LOCAL_HTTP"]);
+  let database: ReturnType<typeof operatorDatabase>;
+  try {
+    database = operatorDatabase(process.env);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`operator: acting on ${database.description}`);
+  const settings = parseSettings(database.env, ["DATABASE_URL", "DATABASE_LOCAL_HTTP"]);
   try {
     console.log(JSON.stringify(await runOperatorCommand(parsed, settings), null, 2));
   } catch (error) {

@@ -12,6 +12,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
+import { type CronScheduler, localCronTable, scheduleCrons, triggerCron } from "./local-crons.ts";
+import { recordLocalRun } from "./local-run.ts";
 import { migrate } from "./migrate.ts";
 import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
 import { startLocalWorker } from "./wrangler-dev.ts";
@@ -23,10 +25,38 @@ const STACK_PROVIDED = new Set([
   "UPSTASH_REDIS_REST_TOKEN",
 ]);
 const children: ChildProcess[] = [];
+let scheduler: CronScheduler | undefined;
+let forgetRun: (() => void) | undefined;
 
 function stopAll(code: number): never {
+  scheduler?.stop();
+  forgetRun?.();
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   process.exit(code);
+}
+
+/**
+ * Runs the Worker's crons on their schedule, as Cloudflare does in production (wrangler dev never
+ * fires them): scripts/local-crons.ts. Each run is logged with its outcome.
+ */
+function startCrons(wranglerPort: number, table: { cron: string; tasks: string[] }[]): CronScheduler {
+  const scheduled = scheduleCrons(
+    table.map((entry) => entry.cron),
+    async (cron) => {
+      const tasks = table.find((entry) => entry.cron === cron)?.tasks.join(", ");
+      try {
+        const { outcome } = await triggerCron(wranglerPort, cron);
+        console.log(`cron "${cron}" (${tasks}): ${outcome}`);
+      } catch (error) {
+        console.error(`cron "${cron}" (${tasks}): not run: ${String(error)}`);
+      }
+    },
+  );
+  for (const { cron, at } of scheduled.next()) {
+    const tasks = table.find((entry) => entry.cron === cron)?.tasks.join(", ");
+    console.log(`cron: ${tasks} on "${cron}" (UTC), next at ${at?.toISOString() ?? "never"}`);
+  }
+  return scheduled;
 }
 
 interface StackEndpoints {
@@ -151,6 +181,17 @@ async function main() {
   children.push(worker.wrangler);
   worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz; wrangler's own port is internal)`);
+  const crons = localCronTable();
+  scheduler = startCrons(worker.wranglerPort, crons);
+  console.log("crons: run one now with `npm run cron -- <name>` (the names above)");
+  forgetRun = recordLocalRun({
+    pid: process.pid,
+    port: Number(port),
+    wranglerPort: worker.wranglerPort,
+    databaseUrl: stack.databaseUrl,
+    crons,
+    startedAt: new Date().toISOString(),
+  });
   console.log(`outbox: ${stack.outboxUrl}/ (JSON: ${stack.outboxUrl}/messages?to=<address>)`);
   console.log(
     `SQL over HTTP: ${new URL(stack.databaseUrl).host} (scripts on the stack: LOCAL_SQL_PORT=${new URL(stack.databaseUrl).port})`,
@@ -158,10 +199,8 @@ async function main() {
   console.log(
     `DNS zone: ${stack.dnsZoneUrl}/records (PUT {name, type, value} to add a record; DoH at ${stack.dohUrl})`,
   );
-  // The operator commands (scripts/operator.ts) reach this database the way migrations do.
-  console.log(
-    `operator: DATABASE_URL=${stack.databaseUrl} DATABASE_LOCAL_HTTP=true OPERATOR=<name> npm run operator -- list-pending`,
-  );
+  // The operator commands (scripts/operator.ts) find this run's database by themselves.
+  console.log("operator: OPERATOR=<name> npm run operator -- list-pending (acts on this run's database)");
   console.log(
     `payments: local Stripe stand-in ${stack.payPageUrl} (checkout sessions with their pay links; events at ${stack.stripeApiUrl}/control/events)`,
   );

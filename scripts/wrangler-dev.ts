@@ -48,6 +48,8 @@ export function freePort(): Promise<number> {
 export interface LocalWorker {
   wrangler: ChildProcess;
   edge: LocalEdge;
+  /** wrangler dev's own port behind the edge (its scheduled-handler trigger is there). */
+  wranglerPort: number;
   /** Stops the edge, and wrangler's process group when it was started detached. */
   stop(): Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function startLocalWorker(
   return {
     wrangler,
     edge,
+    wranglerPort,
     async stop() {
       if (options.detached && wrangler.pid && wrangler.exitCode === null) {
         try {

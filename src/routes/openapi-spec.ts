@@ -127,11 +127,32 @@ export function buildOpenApiDocument(groups: RouteGroup[]): OpenApiDocument {
     },
     servers: [{ url: API_PREFIX }],
   });
+  admitNullInNullableEnums(generated);
   return {
     ...generated,
     tags: collectTags(generated),
     components: { ...generated.components, securitySchemes: SECURITY_SCHEMES },
   };
+}
+
+/**
+ * The generator writes a nullable literal or enum (`z.literal("month").nullable()`) as
+ * `{"type": ["string", "null"], "enum": ["month"]}`: the enum leaves null out, so the schema
+ * refuses the null it means to allow (JSON Schema applies both keywords). Every such enum gets its
+ * null here, in place, so the document says what the routes answer (`Quote.interval`,
+ * `Handoff.controlled_intent_disclosure_consent_version`).
+ */
+export function admitNullInNullableEnums(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) admitNullInNullableEnums(item);
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  const schema = value as { type?: unknown; enum?: unknown[] };
+  if (Array.isArray(schema.type) && schema.type.includes("null") && Array.isArray(schema.enum)) {
+    if (!schema.enum.includes(null)) schema.enum.push(null);
+  }
+  for (const member of Object.values(value)) admitNullInNullableEnums(member);
 }
 
 const builtDocuments = new WeakMap<RouteGroup[], OpenApiDocument>();

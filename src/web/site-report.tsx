@@ -11,6 +11,7 @@ import type { SignalEvidence } from "../domain/signals/types.ts";
 import type { SiteDetail } from "../domain/sites/get-site-detail.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../domain/sites/site-fields.ts";
 import { Notice, StackingTable } from "./components.tsx";
+import { displayText } from "./display-text.ts";
 import { ScoreHistoryChart, type ScorePoint } from "./score-chart.tsx";
 import { adviceFor, SIGNAL_GUIDES, STATUS_LABELS } from "./signal-guide.ts";
 
@@ -52,8 +53,8 @@ export function reportFromSiteDetail(detail: SiteDetail): SiteReport {
     source: "index",
     domain: detail.domain,
     url: detail.url,
-    name: detail.name,
-    description: detail.description,
+    name: displayText(detail.name),
+    description: displayText(detail.description),
     score: detail.agentic_score,
     category: detail.category,
     tags: detail.tags,
@@ -75,8 +76,8 @@ export function reportFromCheck(result: CheckResult): SiteReport {
     source: "live",
     domain: result.domain,
     url: result.url,
-    name: result.name,
-    description: result.description,
+    name: displayText(result.name),
+    description: displayText(result.description),
     score: result.agentic_score,
     category: result.category,
     tags: result.tags,

@@ -2,11 +2,16 @@
  * `npm start` as a user runs it: the local stack, migrations and `wrangler dev` come up and
  * /healthz answers 200 within 60 s; a client cannot choose the address it is counted as; a
  * priority key and a score fix are bought through the local pay page, whose signed webhooks the
- * Worker accepts, and the key works;
+ * Worker accepts, and the key works; bodies over the limit get the Worker's 413 without
+ * disturbing others, and an unusable Host a 400; the crons are scheduled, `npm run cron` runs one
+ * and `npm run operator` finds the run's database;
  * stopping the stack under the running Worker turns /healthz and a search into 503 problem+json.
  * Runs on the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front
  * of real servers.
  */
+import { execFile } from "node:child_process";
+import { connect } from "node:net";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { pollStatus, type RunningService, startService } from "../support/npm-start.ts";
 import { freshServerDatabase } from "../support/server-database.ts";
@@ -52,6 +57,8 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     expect(remaining).toEqual([remaining[0], (remaining[0] ?? 0) - 1, (remaining[0] ?? 0) - 2]);
 
     await buyThroughThePayPage(service.origin, output);
+    await largeBodiesAndOddHeads(service.origin);
+    await cronsAndOperator(service.origin, output);
 
     const stackPid = Number(/local stack \(pid (\d+)\)/.exec(output)?.[1]);
     expect(stackPid).toBeGreaterThan(0);
@@ -75,6 +82,64 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     expect(await search.json()).toMatchObject({ code: "DEPENDENCY_UNAVAILABLE", retry_after_seconds: 5 });
   });
 });
+
+const run = promisify(execFile);
+
+/**
+ * Bodies over the limit get the Worker's 413 problem, whatever their size, and requests in flight
+ * beside them are not disturbed; a request head the runtime could not make a URL of gets a 400.
+ */
+async function largeBodiesAndOddHeads(origin: string) {
+  const upload = (size: number) =>
+    fetch(`${origin}/api/v1/check`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "a".repeat(size),
+    });
+  for (const size of [70_000, 300 * 1024, 2 * 1024 * 1024, 10 * 1024 * 1024]) {
+    const response = await upload(size);
+    expect(response.status, `${size} bytes`).toBe(413);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    const problem = (await response.json()) as { code: string; request_id: string };
+    expect(problem.code).toBe("CONTENT_TOO_LARGE");
+    expect(problem.request_id).toBe(response.headers.get("x-request-id"));
+  }
+  const quote = () => postJson(`${origin}/api/v1/quote`, {}).then((response) => response.status);
+  const statuses = await Promise.all([
+    upload(10 * 1024 * 1024).then((response) => response.status),
+    upload(300 * 1024).then((response) => response.status),
+    ...Array.from({ length: 40 }, quote),
+  ]);
+  expect(statuses).toEqual([413, 413, ...Array.from({ length: 40 }, () => 200)]);
+
+  const { port } = new URL(origin);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () =>
+      socket.write(`GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1:${port}@evil.example\r\n\r\n`),
+    );
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += String(chunk);
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+  expect(answer).toContain('"code":"BAD_REQUEST"');
+  expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+}
+
+/** The crons are scheduled and one runs on demand; the operator finds this run's database. */
+async function cronsAndOperator(origin: string, output: string) {
+  expect(output).toMatch(/cron: recheck-claims on "\*\/15 \* \* \* \*" \(UTC\), next at \d{4}-/);
+  expect(output).toMatch(/cron: retention-purge on "40 3 \* \* \*" \(UTC\)/);
+  const env = { ...process.env, PORT: new URL(origin).port, DATABASE_URL: "", OPERATOR: "e2e" };
+  const cron = await run("npm", ["run", "-s", "cron", "--", "recheck-claims"], { env });
+  expect(cron.stdout).toContain('cron "*/15 * * * *": ok');
+  const operator = await run("npm", ["run", "-s", "operator", "--", "list-pending"], { env });
+  expect(operator.stderr).toContain(`operator: acting on the database of the \`npm start\` on port ${env.PORT}`);
+  expect(JSON.parse(operator.stdout)).toHaveProperty("offers_ready_to_activate");
+}
 
 const postJson = (url: string, body: unknown) =>
   fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });

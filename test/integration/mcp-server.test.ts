@@ -5,6 +5,8 @@
  * action-interest call from a search's sidecar, the shared search limit, and what other methods
  * and malformed requests get.
  */
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { fixture } from "../support/fixture-web.ts";
 import { ACTION_TYPES, domainsOf, expectedSidecar, SEARCH_ID_FORMAT, type SearchBody } from "../support/search.ts";
@@ -80,7 +82,23 @@ async function callTool(
   return reply.result as unknown as ToolCallResult;
 }
 
-/** A successful call: one text item holding exactly the structured content. */
+let outputValidators: Promise<Map<string, ValidateFunction>> | undefined;
+
+/** Each tool's listed outputSchema, compiled (strict: a keyword Ajv does not know is an error). */
+function listedOutputSchemas(client: Client): Promise<Map<string, ValidateFunction>> {
+  outputValidators ??= rpc(client, "tools/list").then((reply) => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+    addFormats(ajv);
+    const tools = reply.result?.tools as { name: string; outputSchema: Record<string, unknown> }[];
+    return new Map(tools.map((tool) => [tool.name, ajv.compile(tool.outputSchema)]));
+  });
+  return outputValidators;
+}
+
+/**
+ * A successful call: one text item holding exactly the structured content, which the tool's
+ * listed outputSchema admits (as a validating MCP client checks it).
+ */
 async function callOk<T = Record<string, unknown>>(
   client: Client,
   name: string,
@@ -92,6 +110,8 @@ async function callOk<T = Record<string, unknown>>(
   expect(result.content).toHaveLength(1);
   expect(result.content[0]?.type).toBe("text");
   expect(JSON.parse(result.content[0]?.text ?? "")).toStrictEqual(result.structuredContent);
+  const validate = (await listedOutputSchemas(client)).get(name);
+  expect(validate?.(result.structuredContent), JSON.stringify(validate?.errors)).toBe(true);
   return result.structuredContent as T;
 }
 
@@ -155,12 +175,42 @@ describe("MCP handshake and tool list", () => {
       name: string;
       description: string;
       inputSchema: { type: string; properties: Record<string, Record<string, unknown>>; required?: string[] };
+      outputSchema: Record<string, unknown>;
+      annotations: Record<string, unknown>;
     }[];
     expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
     for (const tool of tools) {
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.inputSchema.properties, tool.name).toBeTypeOf("object");
+      // The body it returns as structuredContent: the REST success body's schema, self-contained.
+      expect(tool.outputSchema.type, tool.name).toBe("object");
+      expect(JSON.stringify(tool.outputSchema), tool.name).not.toContain("$ref");
+    }
+    const outputs = Object.fromEntries(tools.map((tool) => [tool.name, tool.outputSchema]));
+    expect(outputs.search_sites).toMatchObject({
+      required: expect.arrayContaining(["search_id", "results", "action_interest"]),
+      properties: { results: { type: "array" } },
+    });
+    expect(outputs.get_site?.allOf).toHaveLength(2);
+    expect(outputs.record_action_interest).toMatchObject({ properties: { receipt_id: expect.any(Object) } });
+
+    // Honest about writes: a search records a receipt, a detail with search_id a selection, a check
+    // may queue a recrawl, a submission queues a crawl, an action interest is recorded.
+    const writes = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations.readOnlyHint]));
+    expect(writes).toEqual({
+      search_sites: false,
+      get_top_sites: true,
+      get_site: false,
+      list_categories: true,
+      get_stats: true,
+      check_site: false,
+      verify_mcp: true,
+      submit_site: false,
+      record_action_interest: false,
+    });
+    for (const tool of tools.filter((entry) => entry.annotations.readOnlyHint === false)) {
+      expect(tool.annotations.destructiveHint, tool.name).toBe(false);
     }
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool.inputSchema]));
 

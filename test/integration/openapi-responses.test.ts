@@ -1,175 +1,32 @@
 /**
  * GET /openapi.json and GET /docs through the Worker, then real answers of a representative set of
  * endpoints, each validated against the schema the served document declares for that operation,
- * status and content type. The validator is small and strict (it refuses schema keywords it does
- * not know, so it can never pass a body by ignoring what it cannot check).
+ * status and content type. Every answer of every integration test is held to the document too
+ * (test/support/worker.ts through test/support/openapi-contract.ts); this file also shows that the
+ * shared validator refuses what it must.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../support/fixture-web.ts";
+import { type Contract, type ContractDocument, createContract } from "../support/openapi-contract.ts";
 import { insertSites, uniqueToken } from "../support/sites.ts";
 import { asClient, call } from "../support/worker.ts";
 
-interface JsonSchema {
-  $ref?: string;
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  items?: JsonSchema;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  format?: string;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-}
-
-interface MediaType {
-  schema?: JsonSchema;
-}
+type JsonSchema = Record<string, unknown>;
 
 interface Operation {
   operationId: string;
-  responses: Record<string, { description: string; content?: Record<string, MediaType> }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema?: JsonSchema }> }>;
 }
 
-interface Document {
+interface Document extends ContractDocument {
   openapi: string;
   info: { title: string; version: string };
-  servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, Record<string, string>> };
 }
 
-const CHECKED = new Set([
-  "$ref",
-  "type",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "enum",
-  "const",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "format",
-  "pattern",
-  "minimum",
-  "maximum",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-]);
-const ANNOTATIONS = new Set(["description", "example", "examples", "title", "default", "deprecated"]);
-const FORMATS: Record<string, (value: string) => boolean> = {
-  "date-time": (value) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
-  uri: (value) => {
-    try {
-      return Boolean(new URL(value));
-    } catch {
-      return false;
-    }
-  },
-  uuid: (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
-};
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-function hasType(value: unknown, type: string): boolean {
-  if (type === "integer") return Number.isInteger(value);
-  if (type === "number") return typeof value === "number" && Number.isFinite(value);
-  return typeOf(value) === type;
-}
-
-/** Every way `value` breaks `schema` ($refs resolved in `document`), as "path: problem" lines. */
-function schemaErrors(value: unknown, schema: JsonSchema, document: Document, at = "$"): string[] {
-  for (const keyword of Object.keys(schema)) {
-    if (!CHECKED.has(keyword) && !ANNOTATIONS.has(keyword)) {
-      throw new Error(`${at}: the validator does not know the keyword "${keyword}"`);
-    }
-  }
-  const errors: string[] = [];
-  if (schema.$ref) {
-    const target = document.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
-    if (!target) throw new Error(`${at}: unresolvable $ref ${schema.$ref}`);
-    // In OpenAPI 3.1 a $ref's siblings apply too, so the checks below still run.
-    errors.push(...schemaErrors(value, target, document, at));
-  }
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((type) => hasType(value, type))) {
-      return [...errors, `${at}: expected ${types.join(" or ")}, got ${typeOf(value)}`];
-    }
-  }
-  if (schema.enum && !schema.enum.some((option) => option === value)) {
-    errors.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
-  }
-  if ("const" in schema && schema.const !== value) errors.push(`${at}: expected ${JSON.stringify(schema.const)}`);
-  for (const part of schema.allOf ?? []) errors.push(...schemaErrors(value, part, document, at));
-  if (schema.anyOf && !schema.anyOf.some((part) => schemaErrors(value, part, document, at).length === 0)) {
-    errors.push(`${at}: matches none of anyOf`);
-  }
-  if (schema.oneOf) {
-    const matching = schema.oneOf.filter((part) => schemaErrors(value, part, document, at).length === 0).length;
-    if (matching !== 1) errors.push(`${at}: matches ${matching} of oneOf, not exactly 1`);
-  }
-  if (typeof value === "string") {
-    if (schema.format) {
-      const check = FORMATS[schema.format];
-      if (!check) throw new Error(`${at}: the validator does not know the format "${schema.format}"`);
-      if (!check(value)) errors.push(`${at}: ${JSON.stringify(value)} is not a ${schema.format}`);
-    }
-    if (schema.pattern && !new RegExp(schema.pattern, "u").test(value)) {
-      errors.push(`${at}: does not match ${schema.pattern}`);
-    }
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${at}: too short`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${at}: too long`);
-  }
-  if (typeof value === "number") {
-    if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${at}: below ${schema.minimum}`);
-    if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${at}: above ${schema.maximum}`);
-  }
-  if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) errors.push(`${at}: too few items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${at}: too many items`);
-    const items = schema.items;
-    if (items) {
-      for (const [index, item] of value.entries())
-        errors.push(...schemaErrors(item, items, document, `${at}[${index}]`));
-    }
-  }
-  if (typeOf(value) === "object") {
-    const object = value as Record<string, unknown>;
-    for (const name of schema.required ?? []) {
-      if (!(name in object)) errors.push(`${at}: missing required ${name}`);
-    }
-    for (const [name, member] of Object.entries(object)) {
-      const property = schema.properties?.[name];
-      if (property) {
-        errors.push(...schemaErrors(member, property, document, `${at}.${name}`));
-      } else if (schema.additionalProperties === false) {
-        errors.push(`${at}: unexpected field ${name}`);
-      } else if (typeof schema.additionalProperties === "object") {
-        errors.push(...schemaErrors(member, schema.additionalProperties, document, `${at}.${name}`));
-      }
-    }
-  }
-  return errors;
-}
+let contract: Contract;
+const schemaErrors = (value: unknown, schema: JsonSchema) => contract.schemaErrors(value, schema);
 
 let document: Document;
 
@@ -194,7 +51,7 @@ async function expectDeclared<T = Record<string, unknown>>(
 ): Promise<T> {
   expect(response.status, await response.clone().text()).toBe(status);
   const body = (await response.json()) as T;
-  expect(schemaErrors(body, declaredSchema(method, path, response), document)).toEqual([]);
+  expect(schemaErrors(body, declaredSchema(method, path, response))).toEqual([]);
   return body;
 }
 
@@ -210,6 +67,8 @@ beforeAll(async () => {
   const response = await call("/openapi.json");
   expect(response.status).toBe(200);
   document = (await response.json()) as Document;
+  contract = createContract(document);
+  // Building the document and compiling its schemas is the slow first step of a cold isolate.
 }, 60_000);
 
 describe("GET /openapi.json", () => {
@@ -220,6 +79,8 @@ describe("GET /openapi.json", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     const served = (await response.json()) as Document;
+    // The document every answer of the suite is held to (test/support/worker.ts) is this one.
+    expect(served).toEqual(JSON.parse(inject("openApiDocument")));
     expect(served.openapi).toBe("3.1.0");
     expect(served.info.version).toBe("1.1.0");
     expect(served.servers.map((server) => server.url)).toEqual(["http://svc.test/api/v1"]);
@@ -278,26 +139,74 @@ describe("the validator", () => {
     const mutated = (change: (copy: typeof body) => void) => {
       const copy = structuredClone(body);
       change(copy);
-      return schemaErrors(copy, schema, document);
+      return schemaErrors(copy, schema);
     };
-    expect(mutated((copy) => delete copy.results[0]!.domain)).toEqual(["$.results[0]: missing required domain"]);
-    expect(mutated((copy) => delete copy.has_next)).toEqual(["$: missing required has_next"]);
-    expect(mutated((copy) => (copy.total = "1"))).toEqual(["$.total: expected integer, got string"]);
-    expect(mutated((copy) => (copy.page = 1.5))).toEqual(["$.page: expected integer, got number"]);
-    expect(mutated((copy) => (copy.results[0]!.category = "gardening"))).toHaveLength(1);
+    expect(mutated(() => {})).toEqual([]);
+    expect(mutated((copy) => delete copy.results[0]!.domain)).toEqual([
+      expect.stringMatching(/^\$\.results\.0: must have required property 'domain'/),
+    ]);
+    expect(mutated((copy) => delete copy.has_next)).toEqual([
+      expect.stringMatching(/^\$: must have required property 'has_next'/),
+    ]);
+    expect(mutated((copy) => (copy.total = "1"))).toEqual([expect.stringMatching(/^\$\.total: must be integer/)]);
+    expect(mutated((copy) => (copy.page = 1.5))).toEqual([expect.stringMatching(/^\$\.page: must be integer/)]);
+    expect(mutated((copy) => (copy.results[0]!.category = "gardening"))).toEqual([
+      expect.stringMatching(/^\$\.results\.0\.category: must be equal to one of the allowed values/),
+    ]);
     expect(mutated((copy) => (copy.results[0]!.created_at = "yesterday"))).toEqual([
-      '$.results[0].created_at: "yesterday" is not a date-time',
+      expect.stringMatching(/^\$\.results\.0\.created_at: must match format "date-time"/),
     ]);
     expect(mutated((copy) => (copy.results[0]!.agentic_score = 101))).toEqual([
-      "$.results[0].agentic_score: above 100",
+      expect.stringMatching(/^\$\.results\.0\.agentic_score: must be <= 100/),
     ]);
     expect(mutated((copy) => (copy.access = "paid"))).toHaveLength(1);
-    expect(schemaErrors({}, { type: "object", additionalProperties: false }, document)).toEqual([]);
-    expect(schemaErrors({ extra: 1 }, { type: "object", additionalProperties: false }, document)).toEqual([
-      "$: unexpected field extra",
+    expect(schemaErrors({}, { type: "object", additionalProperties: false })).toEqual([]);
+    expect(schemaErrors({ extra: 1 }, { type: "object", additionalProperties: false })).toEqual([
+      expect.stringMatching(/^\$: must NOT have additional properties/),
     ]);
-    expect(schemaErrors(null, { type: ["string", "null"] }, document)).toEqual([]);
-    expect(() => schemaErrors(1, { type: "integer", multipleOf: 2 } as JsonSchema, document)).toThrow(/multipleOf/);
+    expect(schemaErrors(null, { type: ["string", "null"] })).toEqual([]);
+    // The nullable enums of issue 33: null is allowed, another value is not.
+    const quote = document.paths["/quote"]?.post?.responses["200"]?.content?.["application/json"]?.schema ?? {};
+    const answer = { interval: null };
+    expect(schemaErrors(answer, { $ref: "#/components/schemas/Quote" }).join()).not.toContain("interval");
+    expect(schemaErrors({ interval: "year" }, { $ref: "#/components/schemas/Quote" }).join()).toContain(".interval");
+    expect(quote).toEqual({ $ref: "#/components/schemas/Quote" });
+    // Strict: a keyword it does not know (a misspelt minimum) is an error, never ignored.
+    expect(() => schemaErrors(1, { type: "integer", minimumValue: 2 })).toThrow(/minimumValue/);
+  });
+
+  it("refuses an undocumented status, content type or body, and a non-problem answer of an unknown path", () => {
+    const answer = {
+      method: "GET",
+      url: "http://svc.test/api/v1/categories",
+      status: 200,
+      contentType: "application/json",
+      body: JSON.stringify({ categories: [{ name: "developer", count: 1 }] }),
+    };
+    expect(contract.violations(answer)).toEqual([]);
+    expect(contract.violations({ ...answer, status: 418 })).toEqual([
+      expect.stringMatching(/listCategories declares no 418/),
+    ]);
+    expect(contract.violations({ ...answer, contentType: "text/plain" })).toEqual([
+      expect.stringMatching(/content type text\/plain is not one listCategories declares/),
+    ]);
+    expect(contract.violations({ ...answer, body: JSON.stringify({ categories: [{ name: 1 }] }) })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\$\.categories\.0\.name: must be string/),
+        expect.stringMatching(/\$\.categories\.0: must have required property 'count'/),
+      ]),
+    );
+    expect(contract.violations({ ...answer, body: "<html>" })).toEqual([expect.stringMatching(/body is not JSON/)]);
+    // HEAD is GET without a body.
+    expect(contract.violations({ ...answer, method: "HEAD", body: "" })).toEqual([]);
+    // A path the document lacks may only be refused, as a problem.
+    const unknown = { ...answer, url: "http://svc.test/api/v1/nowhere", status: 404 };
+    expect(contract.violations(unknown)).toEqual([expect.stringMatching(/not application\/problem\+json/)]);
+    expect(contract.violations({ ...unknown, status: 200 })).toEqual([expect.stringMatching(/no operation documents/)]);
+    // Outside the API (pages, /openapi.json, /mcp) nothing is documented, so nothing is checked.
+    expect(
+      contract.violations({ ...answer, url: "http://svc.test/search", status: 200, contentType: "text/html" }),
+    ).toEqual([]);
   });
 });
 

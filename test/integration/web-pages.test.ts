@@ -232,14 +232,17 @@ describe("hostile names", () => {
     expect(found.filter((tag) => Object.keys(tag.attributes).some((name) => name.startsWith("on")))).toEqual([]);
   }
 
-  it("shows them as text in search results, entities and all", async () => {
+  it("shows them as text in search results, their entities decoded once and escaped once", async () => {
     const { t } = await hostileSite();
     const page = await expectHtml(await asClient()(`/search?q=${t}`), 200);
     expectNoInjection(page);
     expect(page).toContain(
-      `${t} &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; Tools &amp;amp; &lt;img src=x onerror=alert(1)&gt;`,
+      `${t} &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; Tools &amp; &lt;img src=x onerror=alert(1)&gt;`,
     );
-    expect(page).toContain("&quot;&gt;&lt;svg onload=alert(2)&gt; &amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt;");
+    // Markup spelt with entities in the stored text is shown as that markup, never run as it.
+    expect(page).toContain("&quot;&gt;&lt;svg onload=alert(2)&gt; &lt;b&gt;bold&lt;/b&gt;");
+    expect(page).not.toContain("&amp;amp;");
+    expect(page).not.toContain("<b>bold");
   });
 
   it("shows them as text on the report page, in its title, evidence and badge snippet", async () => {
@@ -247,10 +250,57 @@ describe("hostile names", () => {
     const page = await expectHtml(await asClient()(`/sites/${domain}`), 200);
     expectNoInjection(page);
     expect(tags(page).find((tag) => tag.name === "h1")).toBeDefined();
-    expect(page).toContain(`<h1>${t} &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; Tools &amp;amp;`);
+    expect(page).toContain(`<h1>${t} &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; Tools &amp; &lt;img`);
+    expect(page).toContain('<p class="lead">&quot;&gt;&lt;svg onload=alert(2)&gt; &lt;b&gt;bold&lt;/b&gt;</p>');
+    expect(page).not.toContain("&amp;amp;");
     expect(page).toContain("&lt;iframe src=&quot;javascript:alert(3)&quot;&gt;");
     expect(page).toContain(`https://${domain}/llms.txt?&lt;script&gt;`);
     expect(page).toContain("text/&lt;b&gt;");
+  });
+});
+
+describe("names and descriptions with character entities", () => {
+  // As crawls store them (the interface keeps the entities): named, numeric and hexadecimal ones,
+  // one without its semicolon as HTML allows, and a double-encoded one that must decode once only.
+  const CASES = [
+    { stored: "Atlas Inference &amp; Co", shown: "Atlas Inference &amp; Co" },
+    { stored: "Caf&eacute; Robots &#8212; &#x201C;APIs&#x201D;", shown: "Café Robots — “APIs”" },
+    { stored: "Tom &amp Jerry&hellip; &copy 2026", shown: "Tom &amp; Jerry… © 2026" },
+    { stored: "Literally &amp;amp; in the title", shown: "Literally &amp;amp; in the title" },
+  ];
+
+  async function entitySites() {
+    const t = uniqueToken();
+    const sites = CASES.map((entry, i) => ({
+      domain: `entities-${i}-${t}.test`,
+      name: `${t} ${entry.stored}`,
+      description: `About ${entry.stored}.`,
+      agenticScore: 90 - i,
+    }));
+    await insertSites(sites);
+    return { t, sites };
+  }
+
+  it("search results show the text the entities stand for, escaped once", async () => {
+    const { t } = await entitySites();
+    const page = await expectHtml(await asClient()(`/search?q=${t}`), 200);
+    for (const entry of CASES) {
+      expect(page).toContain(`>${t} ${entry.shown}</a>`);
+      expect(page).toContain(`<p class="result-description">About ${entry.shown}.</p>`);
+    }
+    // The API keeps the stored text.
+    const api = (await (await asClient()(`/api/v1/search?q=${t}`)).json()) as { results: { name: string }[] };
+    expect(api.results.map((site) => site.name)).toEqual(CASES.map((entry) => `${t} ${entry.stored}`));
+  });
+
+  it("the report page shows them decoded in its heading, description and title", async () => {
+    const { t, sites } = await entitySites();
+    for (const [i, entry] of CASES.entries()) {
+      const page = await expectHtml(await asClient()(`/sites/${sites[i]!.domain}`), 200);
+      expect(page).toContain(`<h1>${t} ${entry.shown}</h1>`);
+      expect(page).toContain(`<p class="lead">About ${entry.shown}.</p>`);
+      expect(page).toContain(`<title>${t} ${entry.shown} (${sites[i]!.domain})`);
+    }
   });
 });
 

@@ -9,6 +9,8 @@ import type { TestProject } from "vitest/node";
 import { startFaultProxyControl } from "../../scripts/fault-proxy.ts";
 import { startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
+import { createGroups } from "../../src/routes/groups.ts";
+import { buildOpenApiDocument, withOrigin } from "../../src/routes/openapi-spec.ts";
 import { startFixtureWeb } from "../fixtures/web/server.ts";
 import { startFakeDoh } from "./fake-doh.ts";
 import {
@@ -41,6 +43,8 @@ async function resetDatabase(url: string) {
 
 declare module "vitest" {
   export interface ProvidedContext {
+    /** The OpenAPI document the Worker under test publishes at /openapi.json, as JSON text. */
+    openApiDocument: string;
     /** Origin of the fault proxies' control API (scripts/fault-proxy.ts). */
     faultProxyControl: string;
   }
@@ -70,6 +74,13 @@ export default async function setup(project: TestProject) {
   const doh = await startFakeDoh(TEST_DNS_ZONES, TEST_DOH_PORT);
   const faultProxies = await startFaultProxyControl();
   project.provide("faultProxyControl", faultProxies.url);
+  // Built once here, by the function GET /openapi.json serves, for the origin the tests call
+  // (http://svc.test): every test file holds the Worker's answers to it (test/support/worker.ts)
+  // without each building it again inside workerd.
+  project.provide(
+    "openApiDocument",
+    JSON.stringify(withOrigin(buildOpenApiDocument(createGroups()), "http://svc.test")),
+  );
   return async () => {
     await faultProxies.stop();
     await doh.stop();

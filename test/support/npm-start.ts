@@ -2,6 +2,12 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 
+/**
+ * The origins of the services started here: their API answers are held to their OpenAPI document
+ * (test/support/e2e-contract.ts).
+ */
+export const serviceOrigins = new Set<string>();
+
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
@@ -57,6 +63,7 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
   });
   child.stdout?.on("data", (chunk) => printed.push(String(chunk)));
   child.stderr?.on("data", (chunk) => printed.push(String(chunk)));
+  serviceOrigins.add(`http://127.0.0.1:${port}`);
   const service: RunningService = {
     origin: `http://127.0.0.1:${port}`,
     output: () => printed.join(""),

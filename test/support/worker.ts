@@ -1,6 +1,8 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
-import { expect, onTestFinished, vi } from "vitest";
+import { expect, inject, onTestFinished, vi } from "vitest";
+import { API_PREFIX } from "../../src/app.ts";
+import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
 const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
 
@@ -14,8 +16,39 @@ export function newClientIp(): string {
   return `2001:db8:${a.toString(16)}:${b.toString(16)}::1`;
 }
 
-export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return worker.fetch(new Request(`http://svc.test${path}`, init));
+let contract: Contract | undefined;
+
+/**
+ * The Worker's published document, built once for the whole run by the global setup with the
+ * function GET /openapi.json serves (test/support/integration-stack.ts); the served document is
+ * compared with it in test/integration/openapi-responses.test.ts.
+ */
+function publishedContract(): Contract {
+  contract ??= createContract(JSON.parse(inject("openApiDocument")) as ContractDocument);
+  return contract;
+}
+
+/**
+ * Sends `init` to `path` as a client would. Every answer of an API path is held to the published
+ * OpenAPI document (status, content type, body schema: test/support/openapi-contract.ts), so a
+ * test fails on any answer the document does not describe.
+ */
+export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const request = new Request(`http://svc.test${path}`, init);
+  const response = await worker.fetch(request);
+  // Pages, /openapi.json and /mcp are not API operations: no document to hold them to.
+  if (!new URL(request.url).pathname.startsWith(API_PREFIX)) return response;
+  const checked = publishedContract();
+  if (checked.covers(request.url)) {
+    assertConforms(checked, {
+      method: request.method,
+      url: request.url,
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      body: await response.clone().text(),
+    });
+  }
+  return response;
 }
 
 /** `call` as one client: every request carries that client's CF-Connecting-IP. */

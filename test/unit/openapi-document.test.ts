@@ -136,12 +136,16 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("answers every error status with the shared problem+json schema", () => {
+  it("answers every error status with the shared problem+json schema (and a page only where a browser gets one)", () => {
+    // GET /api-keys/activate is the one link a person opens in a browser (Stripe's success URL).
+    const PAGES = new Set(["get /api-keys/activate 404", "get /api-keys/activate 409", "get /api-keys/activate 503"]);
     for (const { method, path, operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (Number(status) < 400 || "$ref" in response) continue;
-        expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).toEqual([
+        const key = `${method} ${path} ${status}`;
+        expect(Object.keys(response.content ?? {}), key).toEqual([
           "application/problem+json",
+          ...(PAGES.has(key) ? ["text/html"] : []),
         ]);
         expect(response.content?.["application/problem+json"]?.schema).toEqual({
           $ref: "#/components/schemas/Problem",
@@ -159,6 +163,27 @@ describe("the OpenAPI document", () => {
       else expect(statuses, where).not.toContain("413");
     }
     expect(operations.some(({ operation }) => operation.requestBody)).toBe(true);
+  });
+
+  it("lets every nullable enum hold null (a validating proxy would refuse `interval: null` otherwise)", () => {
+    const refusingNull: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) for (const [i, item] of value.entries()) walk(item, `${at}[${i}]`);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+      const schema = value as { type?: unknown; enum?: unknown[] };
+      if (Array.isArray(schema.type) && schema.type.includes("null") && schema.enum && !schema.enum.includes(null)) {
+        refusingNull.push(at);
+      }
+      for (const [key, member] of Object.entries(value)) walk(member, `${at}.${key}`);
+    };
+    walk(document, "$");
+    expect(refusingNull).toEqual([]);
+    const schemas = document.components?.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(schemas.Quote?.properties.interval).toMatchObject({ type: ["string", "null"], enum: ["month", null] });
+    expect(schemas.Handoff?.properties.controlled_intent_disclosure_consent_version).toMatchObject({
+      type: ["string", "null"],
+      enum: ["svc-provider-controlled-intent-disclosure-consent-v1", null],
+    });
   });
 
   it("declares the spec's two credentials: the svc_session cookie and the X-SVC-Provider-Key header", () => {

@@ -38,6 +38,18 @@ export const ActivationSchema = z
   })
   .openapi("PriorityKeyActivation");
 
+/** Problem responses that a browser gets as a page instead (Accept: text/html). */
+function withRefusalPage<R extends Record<number, { description: string; content: Record<string, unknown> }>>(
+  responses: R,
+) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      { ...response, content: { ...response.content, "text/html": { schema: z.string() } } },
+    ]),
+  ) as unknown as R;
+}
+
 export const activateApiKeyRoute = createRoute({
   method: "get",
   path: "/api-keys/activate",
@@ -52,7 +64,9 @@ export const activateApiKeyRoute = createRoute({
       description: "The key (first activation) or its metadata",
       content: { "application/json": { schema: ActivationSchema }, "text/html": { schema: z.string() } },
     },
-    ...problemResponses(400, 404, 409, 429, 503),
+    ...problemResponses(400, 429),
+    // A browser's refusal (a domain error) is the same problem shown as a page, with its status.
+    ...withRefusalPage(problemResponses(404, 409, 503)),
   },
 });
 

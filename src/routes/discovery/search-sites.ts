@@ -117,7 +117,8 @@ export const searchSitesRoute = createRoute({
       description: "One page of organic results",
       content: { "application/json": { schema: SearchResponseSchema } },
     },
-    ...problemResponses(400, 401, 429),
+    // 503 DEPENDENCY_UNAVAILABLE (Retry-After) when the database or Redis is unreachable.
+    ...problemResponses(400, 401, 429, 503),
   },
 });
 

@@ -60,6 +60,7 @@ function listTools(tools: McpTool[]): Tool[] {
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema(),
+    outputSchema: tool.outputSchema(),
     annotations: { title: tool.title, ...tool.annotations },
   }));
   return listedTools;

@@ -25,13 +25,25 @@ import { consumeRateLimit, type RateLimitOptions } from "../../http/middleware/r
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { validationProblem } from "../../http/problem.ts";
 import { fieldErrors } from "../../http/validation.ts";
-import { CHECK_LIMIT } from "../checks/check-site.ts";
-import { SUBMIT_LIMIT } from "../checks/submit-site.ts";
-import { VERIFY_MCP_LIMIT, VerifyMcpQuerySchema } from "../checks/verify-mcp.ts";
-import { SiteDomainParamsSchema, SiteSearchIdQuerySchema } from "../discovery/get-site.ts";
-import { TopQuerySchema, toTopInput } from "../discovery/get-top.ts";
-import { SEARCH_LIMIT, SearchHeadersSchema, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
-import { ACTION_INTEREST_LIMIT, ActionInterestRequestSchema } from "../exchange/record-action-interest.ts";
+import { CHECK_LIMIT, checkSiteRoute } from "../checks/check-site.ts";
+import { SUBMIT_LIMIT, submitSiteRoute } from "../checks/submit-site.ts";
+import { VERIFY_MCP_LIMIT, VerifyMcpQuerySchema, verifyMcpRoute } from "../checks/verify-mcp.ts";
+import { getCategoriesRoute } from "../discovery/get-categories.ts";
+import { getSiteRoute, SiteDomainParamsSchema, SiteSearchIdQuerySchema } from "../discovery/get-site.ts";
+import { getStatsRoute } from "../discovery/get-stats.ts";
+import { getTopRoute, TopQuerySchema, toTopInput } from "../discovery/get-top.ts";
+import {
+  SEARCH_LIMIT,
+  SearchHeadersSchema,
+  SearchQuerySchema,
+  searchSitesRoute,
+  toSearchInput,
+} from "../discovery/search-sites.ts";
+import {
+  ACTION_INTEREST_LIMIT,
+  ActionInterestRequestSchema,
+  recordActionInterestRoute,
+} from "../exchange/record-action-interest.ts";
 import { UrlBodySchema } from "../shared/check-schemas.ts";
 import {
   createBodyInput,
@@ -40,6 +52,7 @@ import {
   type ToolInput,
   type ToolInputSchema,
 } from "./tool-input.ts";
+import { createOutputSchema, type ToolOutputSchema } from "./tool-output.ts";
 
 type RequestContext = Context<AppEnv>;
 
@@ -56,6 +69,8 @@ export interface McpTool {
   description: string;
   annotations: ToolAnnotations;
   inputSchema(): ToolInputSchema;
+  /** The JSON Schema of what a successful call returns as structuredContent: the REST body's. */
+  outputSchema(): ToolOutputSchema;
   /**
    * Guards, then arguments, then the limit, then the domain operation, in REST's order; throws
    * what REST would answer with. A call refused as invalid spends no quota.
@@ -69,6 +84,7 @@ interface ToolSpec<T> {
   description: string;
   annotations: ToolAnnotations;
   input: ToolInput<T>;
+  output: () => ToolOutputSchema;
   guards?: Guard[];
   precheck?: Precheck<T>;
   /** The REST route's limit, on the same counter (name and client identity) as REST. */
@@ -83,6 +99,7 @@ function defineTool<T>(spec: ToolSpec<T>): McpTool {
     description: spec.description,
     annotations: spec.annotations,
     inputSchema: spec.input.jsonSchema,
+    outputSchema: spec.output,
     async call(c, args) {
       for (const guard of spec.guards ?? []) await guard(c);
       const input = spec.input.parse(args);
@@ -110,15 +127,18 @@ function readSearchHeaders(c: RequestContext) {
   return headers.data;
 }
 
-// search_sites and get_site are read-only to the caller: the receipt and selection they record are
-// query-free bookkeeping that changes nothing anyone sees in the index.
+// Annotations say what each call does to the service's state, honestly: search_sites records a
+// search receipt, get_site a result selection when given a search_id, check_site may queue a
+// recrawl, submit_site queues a crawl, record_action_interest records an interest. None of them
+// deletes or overwrites anything (destructiveHint false). The rest only read.
 export const MCP_TOOLS: McpTool[] = [
   defineTool({
     name: "search_sites",
     title: "Search sites",
     description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description, tags or domain; filters narrow by category, tag, minimum score and signals. Results are organic (exact domain first, then the sites whose name, tags or domain carry more of q's words, and agentic_score descending within each such tier); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: createParametersInput({ query: SearchQuerySchema }),
+    output: createOutputSchema(searchSitesRoute),
     limit: SEARCH_LIMIT,
     run: (c, query) =>
       runSearch({ ctx: c.var.deps, input: toSearchInput(query, { surface: "mcp", headers: readSearchHeaders(c) }) }),
@@ -130,6 +150,7 @@ export const MCP_TOOLS: McpTool[] = [
       "The highest agentic scores (ties broken by a hash of the domain), optionally filtered by category and signals; limit 1 to 100, default 50.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createParametersInput({ query: TopQuerySchema }),
+    output: createOutputSchema(getTopRoute),
     run: async (c, query) => {
       const { cacheHit: _cacheHit, ...top } = await listTopSites({ ctx: c.var.deps, input: toTopInput(query) });
       return top;
@@ -140,8 +161,9 @@ export const MCP_TOOLS: McpTool[] = [
     title: "Site detail",
     description:
       "One indexed site in detail: its record, the evidence behind each signal and its score history. Pass the search_id of the search that returned the domain to record the selection; a new selection adds an action_interest sidecar for that domain. An unknown domain is a SITE_NOT_FOUND error.",
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: createParametersInput({ query: SiteSearchIdQuerySchema, path: SiteDomainParamsSchema }),
+    output: createOutputSchema(getSiteRoute),
     run: (c, input) => getSiteDetail({ ctx: c.var.deps, input: { domain: input.domain, searchId: input.search_id } }),
   }),
   defineTool({
@@ -150,6 +172,7 @@ export const MCP_TOOLS: McpTool[] = [
     description: "The discovery categories with their site counts.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createEmptyInput(),
+    output: createOutputSchema(getCategoriesRoute),
     run: (c) => listCategories({ ctx: c.var.deps }),
   }),
   defineTool({
@@ -158,14 +181,16 @@ export const MCP_TOOLS: McpTool[] = [
     description: "Index statistics: totals, signal coverage, the score distribution and crawl freshness.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createEmptyInput(),
+    output: createOutputSchema(getStatsRoute),
     run: (c) => indexStats({ ctx: c.var.deps }),
   }),
   defineTool({
     name: "check_site",
     title: "Check a site live",
     description: `Crawl a URL's site now and return its agentic_score with the 7 signals and their evidence. It never writes the index (an indexed site whose live result differs gets a recrawl queued). Free limit ${CHECK_LIMIT.limit} per hour per client.`,
-    annotations: { readOnlyHint: true, openWorldHint: true },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: createBodyInput(UrlBodySchema),
+    output: createOutputSchema(checkSiteRoute),
     precheck: refuseUnusableCrawlUrl,
     limit: CHECK_LIMIT,
     run: (c, { url }) => checkSite({ ctx: c.var.deps, input: { url } }),
@@ -176,6 +201,7 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Perform a live MCP handshake (initialize, initialized, tools/list) with one endpoint and report whether it is compliant; scheme optional, a bare host means <origin>/mcp. Never cached. Free limit ${VERIFY_MCP_LIMIT.limit} per hour per client.`,
     annotations: { readOnlyHint: true, openWorldHint: true },
     input: createParametersInput({ query: VerifyMcpQuerySchema }),
+    output: createOutputSchema(verifyMcpRoute),
     precheck: (c, { url }) => {
       parseVerifyTarget(url, c.var.deps.allowPrivate);
     },
@@ -188,6 +214,7 @@ export const MCP_TOOLS: McpTool[] = [
     description: "Queue a crawl of a URL's site for the index (once per domain per hour).",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     input: createBodyInput(UrlBodySchema),
+    output: createOutputSchema(submitSiteRoute, 201),
     precheck: refuseUnusableCrawlUrl,
     limit: SUBMIT_LIMIT,
     run: (c, { url }) => submitSite({ ctx: c.var.deps, input: { url } }),
@@ -198,6 +225,7 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Record that your principal is interested in one action (action_type) on one organic result (domain) of a search (search_id), as the search's action_interest.call_contract describes. ${INVOCATION_CONDITION} Pass caller_attests_principal_interest true and confirmation_version as the contract fixes them, and no other field. It contacts no provider, creates no ticket or charge and changes no rank.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     input: createBodyInput(ActionInterestRequestSchema),
+    output: createOutputSchema(recordActionInterestRoute, 201),
     guards: [refuseCrossOriginBrowsers],
     limit: ACTION_INTEREST_LIMIT,
     run: async (c, body) => {

@@ -39,7 +39,7 @@ const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Replaces `$ref`s to the document's components by their schemas, and OpenAPI's `example` by JSON Schema's `examples`. */
-function inlineSchema(value: unknown, components: JsonObject): unknown {
+export function inlineSchema(value: unknown, components: JsonObject): unknown {
   if (Array.isArray(value)) return value.map((item) => inlineSchema(item, components));
   if (!isObject(value)) return value;
   const ref = value.$ref;

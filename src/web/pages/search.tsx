@@ -9,6 +9,7 @@ import type { SearchResponse } from "../../domain/search/run-search.ts";
 import type { FieldError } from "../../http/problem.ts";
 import { scoreBand } from "../badge.ts";
 import { Notice } from "../components.tsx";
+import { displayText } from "../display-text.ts";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 import { SEARCH_FIELD_LABELS, SEARCH_FORM_FIELDS, SearchForm, type SearchFormValues } from "../search-form.tsx";
@@ -71,13 +72,13 @@ function Results({ origin, values, result }: { origin: string; values: SearchFor
           <li class="result">
             <div class="result-main">
               <h3>
-                <a href={`${siteReportUrl(origin, site.domain)}${selection}`}>{site.name}</a>
+                <a href={`${siteReportUrl(origin, site.domain)}${selection}`}>{displayText(site.name)}</a>
               </h3>
               <p class="result-domain">
                 {site.domain}
                 {site.is_verified ? <span class="verified">Verified owner</span> : null}
               </p>
-              {site.description ? <p class="result-description">{site.description}</p> : null}
+              {site.description ? <p class="result-description">{displayText(site.description)}</p> : null}
               <SignalsAtAGlance flags={site} />
               <CategoryAndTags category={site.category} tags={site.tags} />
             </div>
