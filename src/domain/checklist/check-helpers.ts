@@ -80,7 +80,10 @@ export function parseLinkHeader(
  * True for a value a template left unfilled or an example left in place: `{{ … }}`, `<your-…>`,
  * `YOUR_…`, `TODO`, `example.com`, localhost and loopback addresses.
  */
-export function isPlaceholder(value: string): boolean {
+export function isPlaceholder(value: string, origin?: string): boolean {
+  // A loopback or .local address is a leftover from development, unless the site itself is served
+  // there (a local test site naming its own documents).
+  if (origin && sameHost(value, origin)) return /\{\{|\}\}|\{%|<%|\$\{/.test(value);
   return (
     /\{\{|\}\}|\{%|<%|\$\{/.test(value) ||
     /\byour[-_ ]?(?:domain|api|server|url|name|key|agent|host)|\bTODO\b|\bFIXME\b|\bCHANGE[-_ ]?ME\b|\bREPLACE[-_ ]?ME\b/i.test(
@@ -92,20 +95,28 @@ export function isPlaceholder(value: string): boolean {
   );
 }
 
+function sameHost(value: string, origin: string): boolean {
+  try {
+    return new URL(value).host === new URL(origin).host;
+  } catch {
+    return false;
+  }
+}
+
 /** The first placeholder among the string values of a JSON document, or null. */
-export function findPlaceholder(value: unknown, depth = 0): string | null {
+export function findPlaceholder(value: unknown, origin?: string, depth = 0): string | null {
   if (depth > 8) return null;
-  if (typeof value === "string") return isPlaceholder(value) ? value : null;
+  if (typeof value === "string") return isPlaceholder(value, origin) ? value : null;
   if (Array.isArray(value)) {
     for (const item of value) {
-      const found = findPlaceholder(item, depth + 1);
+      const found = findPlaceholder(item, origin, depth + 1);
       if (found) return found;
     }
     return null;
   }
   if (isRecord(value)) {
     for (const item of Object.values(value)) {
-      const found = findPlaceholder(item, depth + 1);
+      const found = findPlaceholder(item, origin, depth + 1);
       if (found) return found;
     }
   }

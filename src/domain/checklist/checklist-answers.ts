@@ -22,7 +22,6 @@ export const CHECKLIST_PATHS = {
   webBotAuth: "/.well-known/http-message-signatures-directory",
   apiCatalog: "/.well-known/api-catalog",
   aiCatalog: "/.well-known/ai-catalog.json",
-  mcpCardLegacy: "/.well-known/mcp-server-card",
   a2aCard: "/.well-known/agent-card.json",
   a2aLegacy: "/.well-known/agent.json",
   skills: "/.well-known/agent-skills/index.json",
@@ -32,12 +31,28 @@ export const CHECKLIST_PATHS = {
   openidConfiguration: "/.well-known/openid-configuration",
 } as const;
 
-/** The MCP server card paths scanners probe (the detector fetches the first three too). */
+/** The MCP server card paths read (the MCP detector fetches them: they cost nothing more). */
 export const MCP_CARD_PATHS = [
   "/.well-known/mcp.json",
   "/.well-known/mcp/server-card.json",
   "/.well-known/mcp/server-card",
-  CHECKLIST_PATHS.mcpCardLegacy,
+] as const;
+
+/**
+ * The first round: the documents of the checklist's own, fetched beside the signal detectors.
+ * Kept to nine requests so a crawl stays within its budget whatever the detectors ask (see
+ * CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
+ * are asked for only when the current one gave nothing, after the detectors are done.
+ */
+const FIRST_ROUND = [
+  CHECKLIST_PATHS.sitemap,
+  CHECKLIST_PATHS.llmsFull,
+  CHECKLIST_PATHS.webBotAuth,
+  CHECKLIST_PATHS.aiCatalog,
+  CHECKLIST_PATHS.a2aCard,
+  CHECKLIST_PATHS.skills,
+  CHECKLIST_PATHS.protectedResource,
+  CHECKLIST_PATHS.authorizationServer,
 ] as const;
 
 /** The home page asked for Markdown: the one request of the checklist with its own headers. */
@@ -62,32 +77,45 @@ export function answerAt(answers: ChecklistAnswers, pathOrUrl: string): ProbeRes
   return answers.get.get(url);
 }
 
-/** The first-round paths, fetched beside the signal detectors. */
+/** Documents the signal detectors fetch anyway, read by the checklist at no cost. */
+const SHARED = ["/", CHECKLIST_PATHS.robots, CHECKLIST_PATHS.llmsTxt, CHECKLIST_PATHS.apiCatalog, ...MCP_CARD_PATHS];
+
+/** The paths of the first round (the shared ones and the checklist's own). */
 export function firstRoundPaths(): string[] {
-  const paths = new Set<string>(["/", ...Object.values(CHECKLIST_PATHS), ...MCP_CARD_PATHS]);
-  return [...paths];
+  return [...new Set<string>([...SHARED, ...FIRST_ROUND])];
+}
+
+/** The fetchers the checklist uses: the crawl's, and the same one bounded by the request budget. */
+export interface ChecklistFetchers {
+  shared: SiteFetcher;
+  budgeted: SiteFetcher;
 }
 
 /**
- * Fetches every document the checklist reads: the first round at once, then the documents those
- * answers name (`followUps`, a pure function of the answers so far), once.
+ * Fetches every document the checklist reads: the first round beside the detectors, then, once
+ * the detectors are done, the documents those answers name and the older paths (`followUps`, a
+ * pure function of the answers so far, in order of importance), as the budget allows.
  */
 export async function gatherAnswers(
-  fetch: SiteFetcher,
+  fetchers: ChecklistFetchers,
   origin: string,
   signals: Promise<Record<SignalField, SignalFinding>>,
   followUps: (answers: ChecklistAnswers) => string[],
 ): Promise<ChecklistAnswers> {
   const get = new Map<string, ProbeResponse>();
+  const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
   const fetchInto = async (url: string) => {
     if (get.has(url)) return;
+    const fetch = sharedPaths.has(url) ? fetchers.shared : fetchers.budgeted;
     const response = await fetch(url);
     get.set(url, response);
   };
   const firstRound = firstRoundPaths().map((path) => fetchInto(siteUrl(origin, path)));
-  const markdown = fetch(siteUrl(origin, "/"), MARKDOWN_REQUEST);
+  const markdown = fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST);
   const [markdownHome, findings] = await Promise.all([markdown, signals, ...firstRound]);
   const answers: ChecklistAnswers = { origin, get, markdownHome, signals: findings };
+  // One at a time in order of importance would be slow; all at once, the budget still refuses
+  // the last ones offered first-come, which is the order given.
   await Promise.all(followUps(answers).map(fetchInto));
   return answers;
 }

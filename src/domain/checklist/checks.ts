@@ -504,11 +504,11 @@ export const checkSchemaOrgActions: Judge = (answers) => {
   if (actions.length === 0)
     return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX.schemaActions);
   const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
-  const placeholder = usable.find((action) => action.target && isPlaceholder(action.target));
+  const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
   const good = usable.filter(
     (action) =>
       action.target &&
-      !isPlaceholder(action.target) &&
+      !isPlaceholder(action.target, answers.origin) &&
       resolveHttpUrl(action.target.replace(/\{[^}]*\}/g, "x"), answer.url),
   );
   if (good.length > 0) {
@@ -686,7 +686,7 @@ export const checkWebBotAuth: Judge = (answers) => {
   const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
   if (badKey >= 0)
     return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX.webBotAuth);
-  const placeholder = findPlaceholder(keys);
+  const placeholder = findPlaceholder(keys, answers.origin);
   if (placeholder)
     return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX.webBotAuth);
   if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
@@ -755,7 +755,7 @@ export const checkApiCatalog: Judge = (answers) => {
   }
   const checked = targets.slice(0, FOLLOW_UP_CAP).map((url) => ({ url, response: answers.get.get(url) }));
   const evidence = evidenceOf(response, ...checked.map((target) => target.response));
-  const placeholder = targets.find(isPlaceholder);
+  const placeholder = targets.find((url) => isPlaceholder(url, answers.origin));
   const dead = checked.filter(
     (target) => !target.response?.ok || target.response.status < 200 || target.response.status >= 300,
   );
@@ -857,7 +857,7 @@ export const checkAiCatalog: Judge = (answers) => {
     .slice(0, FOLLOW_UP_CAP)
     .map((entry) => ({ url: entry.url!, response: answers.get.get(entry.url!) }));
   const evidence = evidenceOf(response, ...checked.map((target) => target.response));
-  const placeholder = withUrl.find((entry) => isPlaceholder(entry.url!));
+  const placeholder = withUrl.find((entry) => isPlaceholder(entry.url!, answers.origin));
   if (placeholder)
     return verdict("fail", `the AI Catalog names a placeholder URL (${placeholder.url})`, evidence, FIX.aiCatalog);
   const dead = checked.filter((target) => !answered2xx(target.response));
@@ -994,7 +994,7 @@ export const checkMcpServerCard: Judge = (answers) => {
     );
   }
   const card = valid.card;
-  const placeholder = card.endpoints.find(isPlaceholder);
+  const placeholder = card.endpoints.find((url) => isPlaceholder(url, answers.origin));
   if (placeholder)
     return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX.mcpCard);
   const mcp = answers.signals.has_mcp_server;
@@ -1067,7 +1067,9 @@ export const checkA2aAgentCard: Judge = (answers) => {
     const card = judged.card;
     if ("problem" in card)
       return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX.a2a);
-    const placeholder = isPlaceholder(card.interfaceUrl) ? card.interfaceUrl : findPlaceholder(judged.document);
+    const placeholder = isPlaceholder(card.interfaceUrl, answers.origin)
+      ? card.interfaceUrl
+      : findPlaceholder(judged.document, answers.origin);
     if (placeholder)
       return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX.a2a);
     if (isLegacy)
@@ -1086,6 +1088,7 @@ export const checkA2aAgentCard: Judge = (answers) => {
     );
   }
   for (const response of [current, legacy]) {
+    if (!response) continue;
     const standing = standingOf(response, answers.origin);
     if (standing.kind === "blocked" || standing.kind === "error")
       return verdict(standing.kind, standing.clause, evidence, FIX.a2a);
@@ -1182,7 +1185,9 @@ export function checkAgentSkills(answers: ChecklistAnswers, digests: DigestsByUr
     const artifactResponses = checked.map((skill) => answers.get.get(skill.url!));
     const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
     const placeholder = skills.skills.find(
-      (skill) => (skill.url && isPlaceholder(skill.url)) || (skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)),
+      (skill) =>
+        (skill.url && isPlaceholder(skill.url, answers.origin)) ||
+        (skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)),
     );
     if (placeholder)
       return verdict("fail", `${index.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
@@ -1231,6 +1236,7 @@ export function checkAgentSkills(answers: ChecklistAnswers, digests: DigestsByUr
     );
   }
   for (const index of indexes) {
+    if (!index.response) continue;
     const standing = standingOf(index.response, answers.origin);
     if (standing.kind === "blocked" || standing.kind === "error")
       return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX.skills);
@@ -1415,7 +1421,7 @@ export const checkOauthAuthorizationServer: Judge = (answers) => {
     if (missingFields.some((field) => field !== "response_types_supported")) {
       return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX.authorizationServer);
     }
-    const placeholder = findPlaceholder(document);
+    const placeholder = findPlaceholder(document, answers.origin);
     if (placeholder)
       return verdict(
         "fail",
@@ -1437,6 +1443,7 @@ export const checkOauthAuthorizationServer: Judge = (answers) => {
     );
   }
   for (const { response } of candidates) {
+    if (!response) continue;
     const standing = standingOf(response, answers.origin);
     if (standing.kind === "blocked" || standing.kind === "error")
       return verdict(standing.kind, standing.clause, evidence, FIX.authorizationServer);
@@ -1461,6 +1468,17 @@ export const checkAiPlugin = mirrorSignal(
 /** The documents the first answers name, fetched in one more round (each check's share capped). */
 export function followUpUrls(answers: ChecklistAnswers): string[] {
   const urls = new Set<string>();
+  // The older paths, only where the current one gave no document.
+  const gaveDocument = (path: string) => {
+    const response = answerAt(answers, path);
+    return Boolean(
+      response?.ok && response.status === 200 && !isHtmlAnswer(response) && parseJson(response.body) !== undefined,
+    );
+  };
+  if (!gaveDocument(CHECKLIST_PATHS.a2aCard)) urls.add(`${answers.origin}${CHECKLIST_PATHS.a2aLegacy}`);
+  if (!gaveDocument(CHECKLIST_PATHS.skills)) urls.add(`${answers.origin}${CHECKLIST_PATHS.skillsLegacy}`);
+  if (!gaveDocument(CHECKLIST_PATHS.authorizationServer))
+    urls.add(`${answers.origin}${CHECKLIST_PATHS.openidConfiguration}`);
   const sitemaps = sitemapCandidates(answers);
   if (sitemaps.length > 1) urls.add(sitemaps[0]!);
   const links = apiCatalogLinks(answers);
@@ -1476,7 +1494,7 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);
   for (const url of urls) if (answers.get.has(url)) urls.delete(url);
-  return [...urls].filter((url) => !isPlaceholder(url));
+  return [...urls].filter((url) => !isPlaceholder(url, answers.origin));
 }
 
 export const SYNC_CHECKS: Readonly<Record<Exclude<CheckId, "agent_skills">, Judge>> = {

@@ -7,9 +7,8 @@
 
 import { isHtmlAnswer } from "../signals/blocking.ts";
 import { findSchemaOrgMarkup } from "../signals/detect-schema-org.ts";
-import type { SignalFinding, SiteFetcher } from "../signals/types.ts";
 import type { Category, SignalField } from "../sites/site-fields.ts";
-import { answerAt, type ChecklistAnswers, gatherAnswers } from "./checklist-answers.ts";
+import { answerAt, type ChecklistAnswers } from "./checklist-answers.ts";
 import {
   CHECK_IDS,
   CHECKS,
@@ -23,7 +22,6 @@ import {
 import {
   checkAgentSkills,
   type DigestsByUrl,
-  followUpUrls,
   type Judgement,
   SYNC_CHECKS,
   sha256Hex,
@@ -114,15 +112,4 @@ export async function judgeChecklist(
     toResult(id, id === "agent_skills" ? checkAgentSkills(answers, digests) : SYNC_CHECKS[id](answers), kind),
   );
   return { checks, summary: summarizeChecklist(checks, kind, reason) };
-}
-
-/** Fetches what the checklist reads (beside the detectors, through the crawl's fetcher) and judges it. */
-export async function runChecklist(
-  fetch: SiteFetcher,
-  origin: string,
-  signals: Promise<Record<SignalField, SignalFinding>>,
-  category: () => Category | null,
-): Promise<{ checks: CheckResult[]; summary: ChecklistSummary }> {
-  const answers = await gatherAnswers(fetch, origin, signals, followUpUrls);
-  return judgeChecklist(answers, category());
 }

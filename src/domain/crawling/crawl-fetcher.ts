@@ -117,8 +117,10 @@ export interface CrawlFetcherOptions {
   /** The role of a request made in the crawl's first burst; `leaf` when not given. */
   roleOf?: (url: string, request: ProbeRequest) => Exclude<RequestRole, "follow-up">;
   /**
-   * The most requests the crawl may make (memoised repeats are free). Beyond it a fetch fails
-   * at once with `refused`, so a site naming many documents cannot make a crawl grow without end.
+   * The most requests the crawl may make (memoised repeats are free) through `budgeted`: beyond
+   * it such a fetch fails at once with `refused`. The signal detectors' own requests are never
+   * refused (the score must not depend on what else a crawl asked), so the checklist, which
+   * fetches through `budgeted`, takes what the detectors leave.
    */
   maxRequests?: number;
 }
@@ -136,6 +138,8 @@ export interface CrawlFetcher extends SiteFetcher {
   newBurst(): void;
   /** How many requests the crawl has made so far (memoised repeats not counted). */
   requestsMade(): number;
+  /** The same fetcher, refusing a new request once the crawl has made `maxRequests`. */
+  budgeted: SiteFetcher;
 }
 
 /**
@@ -163,16 +167,6 @@ export function createCrawlFetcher(
   let made = 0;
   const budget = options.maxRequests ?? Number.POSITIVE_INFINITY;
   const run = (url: string, request: ProbeRequest): Promise<ProbeResponse> => {
-    if (made >= budget) {
-      return Promise.resolve({
-        ok: false,
-        url,
-        finalUrl: url,
-        redirects: [],
-        failure: "refused",
-        message: `not fetched: the crawl's budget of ${budget} requests was spent`,
-      });
-    }
     made++;
     const role: RequestRole = firstBurst ? (options.roleOf?.(url, request) ?? "leaf") : "follow-up";
     return limiter(() => fetcher(url, request), ROLE_RANK[role] * ROLE_STRIDE + rank);
@@ -187,5 +181,17 @@ export function createCrawlFetcher(
     }
     return answer;
   };
-  return Object.assign(fetch, { newBurst, requestsMade: () => made });
+  const budgeted: SiteFetcher = (url, request = {}) => {
+    const known = request.readUntil ? undefined : answers.get(requestKey(url, request));
+    if (known || made < budget) return fetch(url, request);
+    return Promise.resolve({
+      ok: false,
+      url,
+      finalUrl: url,
+      redirects: [],
+      failure: "refused",
+      message: `not fetched: the crawl's budget of ${budget} requests was spent`,
+    });
+  };
+  return Object.assign(fetch, { newBurst, requestsMade: () => made, budgeted });
 }

@@ -216,7 +216,7 @@ export async function crawlSite({
     // role like a check's first one. The checklist's requests ride in the same burst.
     if (signalsOnlyOnSuccess) fetch.newBurst();
     const detected = detectAll(context);
-    checklistAnswers = gatherAnswers(fetch, origin, detected, followUpUrls);
+    checklistAnswers = gatherAnswers({ shared: fetch, budgeted: fetch.budgeted }, origin, detected, followUpUrls);
     signals = await detected;
   }
   const { home, faviconUrl } = await homeProbe;
