@@ -63,7 +63,10 @@ describe("the checklist and the score", () => {
         ),
         async (statuses, documents) => {
           const signals = Object.fromEntries(
-            SIGNAL_FIELDS.map((field) => [field, { status: statuses[field], reason: "Seen.", fetched: [] }]),
+            SIGNAL_FIELDS.map((field): [SignalField, SignalFinding] => [
+              field,
+              { status: statuses[field], reason: "Seen.", fetched: [] },
+            ]),
           ) as Record<SignalField, SignalFinding>;
           const flags = Object.fromEntries(
             SIGNAL_FIELDS.map((field) => [field, statuses[field] === "present"]),
