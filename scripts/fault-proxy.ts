@@ -24,6 +24,8 @@ export interface FaultProxy {
   /** `http://127.0.0.1:<port>`. */
   url: string;
   mode(): FaultMode;
+  /** Requests that arrived whole, whatever the mode did with them. */
+  requests(): number;
   /** Switches the mode; `refuse` resolves once the port is closed, `pass` once it listens again. */
   setMode(mode: FaultMode, options?: { delayMs?: number }): Promise<void>;
   stop(): Promise<void>;
@@ -36,6 +38,7 @@ export async function startFaultProxy(target: string, port = 0): Promise<FaultPr
   const sockets = new Set<Socket>();
   let mode: FaultMode = "pass";
   let delayMs = 0;
+  let received = 0;
   let queueTail: Promise<unknown> = Promise.resolve();
 
   const forward = (incoming: IncomingMessage, body: Buffer, outgoing: ServerResponse) =>
@@ -68,6 +71,7 @@ export async function startFaultProxy(target: string, port = 0): Promise<FaultPr
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks);
+      received += 1;
       if (mode === "pass") void forward(incoming, body, outgoing);
       else if (mode === "drop") outgoing.socket?.destroy();
       else if (mode === "queue") {
@@ -92,6 +96,7 @@ export async function startFaultProxy(target: string, port = 0): Promise<FaultPr
     port: boundPort,
     url: `http://127.0.0.1:${boundPort}`,
     mode: () => mode,
+    requests: () => received,
     async setMode(next, options = {}) {
       const wasListening = mode !== "refuse";
       mode = next;
@@ -117,7 +122,8 @@ export async function startFaultProxy(target: string, port = 0): Promise<FaultPr
 /**
  * An HTTP API over fault proxies, for tests that run where Node APIs are not (inside workerd):
  * `POST /proxies {target}` starts one and answers `{port, url}`; `PUT /proxies/<port>
- * {mode, delayMs?}` switches it; `DELETE /proxies/<port>` stops it.
+ * {mode, delayMs?}` switches it; `GET /proxies/<port>` says `{mode, requests}` (requests it
+ * received so far); `DELETE /proxies/<port>` stops it.
  */
 export async function startFaultProxyControl(port = 0): Promise<{ url: string; stop(): Promise<void> }> {
   const proxies = new Map<number, FaultProxy>();
@@ -133,6 +139,7 @@ export async function startFaultProxyControl(port = 0): Promise<{ url: string; s
       }
       const proxy = proxies.get(Number(id));
       if (!proxy) return sendJson(outgoing, 404, { message: "no such proxy" });
+      if (incoming.method === "GET") return sendJson(outgoing, 200, { mode: proxy.mode(), requests: proxy.requests() });
       if (incoming.method === "PUT") {
         const { mode, delayMs } = (await readJson(incoming)) as { mode: FaultMode; delayMs?: number };
         await proxy.setMode(mode, { delayMs });

@@ -6,7 +6,7 @@
  * endpoint in turn — `/healthz` (the floor), `GET /api/v1/search` (frequent and rare words, filters
  * alone, q plus filters, exact domains, deep pages: scripts/search-cases.ts), `GET /api/v1/top`
  * (every filter set at varied limits; the 5-minute cache makes later rounds hits) and
- * `GET /api/v1/site/{domain}` — after a warm-up, and prints per concurrency a Markdown table:
+ * `GET /api/v1/site/{domain}`, without and with the `search_id` of a search that returned it — after a warm-up, and prints per concurrency a Markdown table:
  * requests, req/s, p50/p99/max, errors (every answer but a 200, and a search without its receipt),
  * SQL and Redis requests per request, and the share of time spent outside the database.
  *
@@ -19,6 +19,12 @@
  * directly through `runSearchQuery` over one `pg` connection (as `npm run bench:search` measures
  * database time).
  *
+ * Distance: LOAD_STORE_RTT_MS (default `0,80`) lists the store round trips to measure at: the
+ * stack delays every SQL and Redis request by that much (LOCAL_STORE_RTT_MS), as if the database
+ * were on another continent, and each round trip gets its tables. At concurrency 1 each row also
+ * says how many store round trips a request waited for in sequence (p50): requests to a store that
+ * overlap in time count once, so a Redis check run beside a SQL request adds no round trip.
+ *
  * Clients: each request leaves from one of LOAD_CLIENTS loopback addresses (127.1.x.y) in turn,
  * which the edge reports as CF-Connecting-IP, so the free per-client limits (240 searches an hour)
  * apply as to that many clients; a fresh Redis prefix per run means no earlier window is met.
@@ -28,7 +34,7 @@
  * server when it holds sites, used as it is; otherwise `agent_readiness_load`, created, migrated
  * and given the demo index), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11), LOAD_PORT
  * (default 8796), LOAD_CONCURRENCY (default `1,10,50`), LOAD_SECONDS (per concurrency, shared
- * equally by the endpoints; default 20), LOAD_ENDPOINTS (default `healthz,search,top,site`),
+ * equally by the endpoints; default 20), LOAD_ENDPOINTS (default `healthz,search,top,site,site-selection`),
  * LOAD_CLIENTS (default 1000), LOAD_WORKER_LOG=1 to see the Worker's log.
  * Talks to 127.0.0.1 only, and stops the Worker and the stack when done (or interrupted).
  */
@@ -66,8 +72,11 @@ const REDIS_URL = process.env.LOAD_REDIS_URL ?? "redis://127.0.0.1:6379/11";
 const PORT = Number(process.env.LOAD_PORT ?? 8796);
 const CONCURRENCIES = (process.env.LOAD_CONCURRENCY ?? "1,10,50").split(",").map(Number);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
-const ENDPOINTS = (process.env.LOAD_ENDPOINTS ?? "healthz,search,top,site").split(",").map((name) => name.trim());
+const ENDPOINTS = (process.env.LOAD_ENDPOINTS ?? "healthz,search,top,site,site-selection")
+  .split(",")
+  .map((name) => name.trim());
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 1000);
+const STORE_RTTS = (process.env.LOAD_STORE_RTT_MS ?? "0,80").split(",").map(Number);
 const WARM_UP_SECONDS = 2;
 
 const log = (line: string) => console.log(`[load] ${line}`);
@@ -183,6 +192,19 @@ interface Row {
   /** Mean time per request the stack's SQL endpoint added around Postgres (HTTP, JSON, pool). */
   stackMean: number;
   outside: number;
+  /** Concurrency 1: store round trips each request waited for in sequence (p50), SQL, Redis and both. */
+  sequential?: { sql: number; redis: number; both: number };
+}
+
+/** Round trips in sequence: calls that overlap an earlier one's interval ride along with it. */
+function sequentialRounds(calls: ServedCall[]): number {
+  let rounds = 0;
+  let busyUntil = Number.NEGATIVE_INFINITY;
+  for (const call of [...calls].sort((a, b) => a.startedAt - b.startedAt)) {
+    if (call.startedAt >= busyUntil) rounds += 1;
+    busyUntil = Math.max(busyUntil, call.endedAt);
+  }
+  return rounds;
 }
 
 function summarise(endpoint: string, samples: Sample[], calls: ServedCall[], perRequest: boolean): Row {
@@ -195,7 +217,20 @@ function summarise(endpoint: string, samples: Sample[], calls: ServedCall[], per
   const database = sql.reduce((sum, call) => sum + call.storeMs, 0);
   const stack = sql.reduce((sum, call) => sum + (call.endedAt - call.startedAt - call.storeMs), 0);
   let databaseP50: number | undefined;
+  let sequential: Row["sequential"];
   if (perRequest) {
+    const inside = (sample: Sample, list: ServedCall[]) =>
+      list.filter((call) => call.startedAt >= sample.startedAt && call.endedAt <= sample.endedAt);
+    const median = (values: number[]) =>
+      percentile(
+        values.sort((a, b) => a - b),
+        50,
+      );
+    sequential = {
+      sql: median(samples.map((sample) => sequentialRounds(inside(sample, sql)))),
+      redis: median(samples.map((sample) => sequentialRounds(inside(sample, redis)))),
+      both: median(samples.map((sample) => sequentialRounds(inside(sample, [...sql, ...redis])))),
+    };
     // One request at a time: a SQL request inside a request's interval was made by it.
     const perSample = samples.map((sample) =>
       sql
@@ -221,17 +256,18 @@ function summarise(endpoint: string, samples: Sample[], calls: ServedCall[], per
     databaseP50,
     stackMean: stack / samples.length,
     outside: 1 - database / latency,
+    sequential,
   };
 }
 
 function table(rows: Row[]): string {
   const ms = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(1));
   return [
-    "| endpoint | requests | req/s | p50 ms | p99 ms | max ms | errors | SQL req. each | Redis req. each | DB ms each (mean / p50) | SQL endpoint overhead ms each | outside the DB |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| endpoint | requests | req/s | p50 ms | p99 ms | max ms | errors | SQL req. each | Redis req. each | sequential round trips p50 (SQL / Redis / both) | DB ms each (mean / p50) | SQL endpoint overhead ms each | outside the DB |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (row) =>
-        `| ${row.endpoint} | ${row.requests} | ${row.perSecond.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.max)} | ${row.errors} | ${row.sqlPerRequest.toFixed(2)} | ${row.redisPerRequest.toFixed(2)} | ${ms(row.databaseMean)} / ${ms(row.databaseP50)} | ${ms(row.stackMean)} | ${(row.outside * 100).toFixed(0)} % |`,
+        `| ${row.endpoint} | ${row.requests} | ${row.perSecond.toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.max)} | ${row.errors} | ${row.sqlPerRequest.toFixed(2)} | ${row.redisPerRequest.toFixed(2)} | ${row.sequential ? `${row.sequential.sql} / ${row.sequential.redis} / ${row.sequential.both}` : "–"} | ${ms(row.databaseMean)} / ${ms(row.databaseP50)} | ${ms(row.stackMean)} | ${(row.outside * 100).toFixed(0)} % |`,
     ),
   ].join("\n");
 }
@@ -286,6 +322,21 @@ async function main() {
     );
     const domains = domainRows.map((row) => row.domain);
     const topSets = everyTopFilterSet();
+    // Site views with the search_id of a live search that returned the domain (each records a
+    // selection once per search and domain: later rounds find it recorded).
+    const selections: string[] = [];
+    for (const testCase of cases.slice(0, 60)) {
+      const answer = await fetch(`http://127.0.0.1:${PORT}${searchPath(testCase)}`, {
+        headers: { "X-SVC-Synthetic": "true" },
+      });
+      if (!answer.ok) continue;
+      const body = (await answer.json()) as { search_id: string; results: { domain: string }[] };
+      for (const result of body.results.slice(0, 3)) {
+        selections.push(
+          `/api/v1/site/${encodeURIComponent(result.domain)}?search_id=${encodeURIComponent(body.search_id)}`,
+        );
+      }
+    }
     const every: Target[] = [
       { key: "healthz", name: "/healthz", path: () => "/healthz" },
       {
@@ -304,6 +355,11 @@ async function main() {
         name: "/api/v1/site/{domain}",
         path: (n) => `/api/v1/site/${encodeURIComponent(domains[n % domains.length] as string)}`,
       },
+      {
+        key: "site-selection",
+        name: "/api/v1/site/{domain}?search_id",
+        path: (n) => selections[n % selections.length] as string,
+      },
     ];
     const targets = every.filter((target) => ENDPOINTS.includes(target.key));
     const seconds = SECONDS / targets.length;
@@ -316,20 +372,31 @@ async function main() {
     const tables: string[] = [];
     let searchSamples: Sample[] = [];
     let searchRow: Row | undefined;
-    for (const concurrency of CONCURRENCIES) {
-      const rows: Row[] = [];
-      for (const target of targets) {
-        const samples = await hold(target, concurrency, seconds);
-        const row = summarise(target.name, samples, await stackThread.takeCalls(), concurrency === 1);
-        rows.push(row);
-        log(`concurrency ${concurrency}, ${target.name}: ${row.requests} requests, p50 ${row.p50.toFixed(1)} ms`);
-        if (concurrency === 1 && target.name === "/api/v1/search") {
-          searchSamples = samples;
-          searchRow = row;
+    for (const rtt of STORE_RTTS) {
+      await stackThread.setStoreRtt(rtt);
+      // A short warm-up at this distance, then its calls forgotten.
+      for (const target of targets) await hold(target, 1, 0.5);
+      await stackThread.takeCalls();
+      for (const concurrency of CONCURRENCIES) {
+        const rows: Row[] = [];
+        for (const target of targets) {
+          const samples = await hold(target, concurrency, seconds);
+          const row = summarise(target.name, samples, await stackThread.takeCalls(), concurrency === 1);
+          rows.push(row);
+          log(
+            `store RTT ${rtt} ms, concurrency ${concurrency}, ${target.name}: ${row.requests} requests, p50 ${row.p50.toFixed(1)} ms`,
+          );
+          if (rtt === 0 && concurrency === 1 && target.name === "/api/v1/search") {
+            searchSamples = samples;
+            searchRow = row;
+          }
         }
+        tables.push(
+          `Store round trip ${rtt} ms, concurrency ${concurrency} (${seconds.toFixed(1)} s per endpoint):\n\n${table(rows)}`,
+        );
       }
-      tables.push(`Concurrency ${concurrency} (${seconds.toFixed(1)} s per endpoint):\n\n${table(rows)}`);
     }
+    await stackThread.setStoreRtt(0);
 
     // The same searches the one client sent, run directly: runSearchQuery over one pg connection,
     // once to warm up, then timed.

@@ -16,6 +16,11 @@
  *   LOCAL_STRIPE_PORT                   port of the Stripe stand-in and its pay page (default 5484)
  *   LOCAL_STRIPE_KEY / LOCAL_STRIPE_WEBHOOK_SECRET   the secret key it accepts and the signing secret
  *   LOCAL_STRIPE_WEBHOOK_URL            where it delivers signed events (npm start: the Worker's)
+ *   LOCAL_STORE_RTT_MS                  round trip added to every SQL and Redis request (default 0):
+ *                                       the stores as if on another continent
+ *
+ * Both store endpoints count the requests they answered: `GET /_local/requests` on either says
+ * `{sql, redis, rtt_ms}`.
  *
  * Run alone with `npm run stack`; it prints one JSON line with its endpoints once ready.
  */
@@ -28,6 +33,7 @@ import { createNeonHttpServer } from "./local-stack/neon-http.ts";
 import { openMemoryBackend, openRedisServerBackend, type RedisBackend } from "./local-stack/redis-backends.ts";
 import type { ServedCallObserver } from "./local-stack/served-calls.ts";
 import { openPgliteBackend, openPostgresBackend, type SqlBackend } from "./local-stack/sql-backends.ts";
+import { createStoreDistance, type StoreRequestCounts, storeRttFromEnv } from "./local-stack/store-distance.ts";
 import { createStripeStandIn } from "./local-stack/stripe.ts";
 import { createUpstashRestServer } from "./local-stack/upstash-rest.ts";
 
@@ -55,6 +61,8 @@ export interface LocalStackOptions {
   stripeWebhookUrl?: string;
   /** Sees every request the SQL and Redis endpoints answer, with the store's time (`npm run load`). */
   observeCalls?: ServedCallObserver;
+  /** Round trip added to every SQL and Redis request, in milliseconds (default 0). */
+  storeRttMs?: number;
 }
 
 export interface LocalStack {
@@ -77,6 +85,12 @@ export interface LocalStack {
   stripeSecretKey: string;
   stripeWebhookSecret: string;
   payPageUrl: string;
+  /** The simulated store round trip in milliseconds. */
+  storeRttMs: number;
+  /** SQL and Redis requests answered so far (also at `GET {url}/_local/requests`). */
+  storeRequests(): StoreRequestCounts;
+  /** Changes the simulated round trip for the requests that arrive from now on (`npm run load`). */
+  setStoreRtt(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -108,9 +122,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     publicOrigin: () => `http://127.0.0.1:${stripePort}`,
   });
 
+  const distance = createStoreDistance(options.storeRttMs ?? 0);
   const servers: Server[] = [
-    createNeonHttpServer(sql, options.observeCalls),
-    createUpstashRestServer(redis, token, options.observeCalls),
+    createNeonHttpServer(sql, options.observeCalls, distance),
+    createUpstashRestServer(redis, token, options.observeCalls, distance),
     mail.server,
     dns.server,
     stripe.server,
@@ -136,6 +151,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stripeSecretKey: stripeKey,
     stripeWebhookSecret,
     payPageUrl: `http://127.0.0.1:${stripePort}/`,
+    storeRttMs: distance.rttMs,
+    storeRequests: () => ({ ...distance.counts }),
+    setStoreRtt(ms) {
+      distance.rttMs = createStoreDistance(ms).rttMs;
+    },
     async stop() {
       await Promise.all(servers.map(close));
       await Promise.all([sql.close(), redis.close()]);
@@ -161,8 +181,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     stripeKey: process.env.LOCAL_STRIPE_KEY || undefined,
     stripeWebhookSecret: process.env.LOCAL_STRIPE_WEBHOOK_SECRET || undefined,
     stripeWebhookUrl: process.env.LOCAL_STRIPE_WEBHOOK_URL || undefined,
+    storeRttMs: storeRttFromEnv(process.env.LOCAL_STORE_RTT_MS),
   });
-  const { stop, ...endpoints } = stack;
+  const { stop, storeRequests: _counts, setStoreRtt: _setRtt, ...endpoints } = stack;
   console.log(JSON.stringify({ ready: true, ...endpoints }));
   const shutdown = () => void stop().then(() => process.exit(0));
   process.on("SIGINT", shutdown);

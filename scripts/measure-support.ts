@@ -81,6 +81,8 @@ export interface StackThread {
    * otherwise always empty).
    */
   takeCalls(): Promise<ServedCall[]>;
+  /** Sets the round trip the stack adds to every SQL and Redis request (LOCAL_STORE_RTT_MS). */
+  setStoreRtt(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -117,10 +119,20 @@ export function startLocalStackThread(
       thread.on("message", receive);
       thread.postMessage("take-calls");
     });
+  const setStoreRtt = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const receive = (message: { storeRttSet?: boolean }) => {
+        if (!message.storeRttSet) return;
+        thread.off("message", receive);
+        resolve();
+      };
+      thread.on("message", receive);
+      thread.postMessage({ storeRttMs: ms });
+    });
   return new Promise((resolve, reject) => {
     thread.once("error", reject);
     thread.on("message", (message: StackEndpoints & { ready?: boolean }) => {
-      if (message.ready) resolve({ endpoints: message, takeCalls, stop });
+      if (message.ready) resolve({ endpoints: message, takeCalls, setStoreRtt, stop });
     });
   });
 }

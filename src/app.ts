@@ -21,7 +21,7 @@ import { createRoutes, type RouteGroup } from "./http/routes.ts";
 import { storeUnavailableProblem } from "./http/store-unavailable.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
-import { MCP_PATH } from "./routes/mcp/mcp-endpoint.ts";
+import { MCP_PATH } from "./routes/mcp/mcp-path.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -71,21 +71,20 @@ function problemContext(c: Context<AppEnv>) {
 
 export interface CreateAppOptions {
   /**
-   * The groups the service offers as a whole, for the descriptor's endpoint list; a Worker that
-   * serves one group still describes the whole service (descriptor and OpenAPI document). Defaults
-   * to the groups it serves.
+   * Every endpoint of the service as a whole (operationId → description), for the descriptor: a
+   * Worker that serves one group still describes the whole service. Defaults to the endpoints of
+   * the groups it serves. Workers pass SERVICE_ENDPOINTS (src/generated/), so that none has to
+   * bundle the other groups' routes to describe them.
    */
-  catalog?: RouteGroup[];
+  endpoints?: Record<string, string>;
 }
 
 export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}): OpenAPIHono<AppEnv> {
-  const catalog = options.catalog ?? groups;
-  const endpoints = endpointCatalog(catalog);
+  const endpoints = options.endpoints ?? endpointCatalog(groups);
   const app = createRoutes();
   app.use("*", requestId({ headerName: "X-Request-Id" }));
   app.use("*", async (c, next) => {
     c.set("endpoints", endpoints);
-    c.set("catalog", catalog);
     await next();
   });
   app.use("*", readCors({ except: [MCP_PATH] }));

@@ -13,7 +13,7 @@ import { createOutbound } from "./adapters/outbound/create-outbound.ts";
 import type { OpenFetcher, VetHost } from "./adapters/outbound/fetch-types.ts";
 import { createRedis, type Redis } from "./adapters/redis.ts";
 import { createSigning, type Signing } from "./adapters/signing.ts";
-import { createStripePayments, type Payments } from "./adapters/stripe.ts";
+import type { Payments } from "./adapters/stripe.ts";
 import { type Config, parseConfig } from "./config.ts";
 
 /**
@@ -38,7 +38,11 @@ export interface Dependencies {
   mailer: Mailer | undefined;
   /** TXT lookups for ownership proofs, through every configured resolver, which must agree. */
   txtLookup: TxtLookup;
-  /** Stripe; undefined when the payments capability is unavailable (its endpoints answer 503). */
+  /**
+   * Stripe; undefined when the payments capability is unavailable (its endpoints answer 503), and
+   * outside the commerce group's routes, which alone pay: its middleware sets it
+   * (src/http/middleware/payments.ts), so that only the Workers running that group bundle Stripe.
+   */
   payments: Payments | undefined;
   /** Bearer and receipt signatures; undefined when signing is unavailable (its endpoints answer 503). */
   signing: Signing | undefined;
@@ -93,13 +97,7 @@ export function createDependencies(
         })
       : undefined,
     txtLookup: createAgreeingTxtLookup(config.OWNERSHIP_DOH_URLS.map((url) => createDohTxtLookup({ url }))),
-    payments: config.capabilities.payments
-      ? createStripePayments({
-          secretKey: config.capabilities.payments.STRIPE_SECRET_KEY,
-          webhookSecret: config.capabilities.payments.STRIPE_WEBHOOK_SECRET,
-          apiUrl: config.capabilities.payments.STRIPE_API_URL,
-        })
-      : undefined,
+    payments: undefined,
     signing: config.capabilities.signing
       ? createSigning({
           attributionKeys: config.capabilities.signing.ATTRIBUTION_SIGNING_KEYS,

@@ -16,7 +16,7 @@ import { createApp } from "./app.ts";
 import { createDependencies } from "./deps.ts";
 import type { GroupDefinition } from "./http/routes.ts";
 import type { CronTask, QueueConsumer } from "./jobs/group-jobs.ts";
-import { createGroups } from "./routes/groups.ts";
+import { SERVICE_ENDPOINTS } from "./routes/service-endpoints.ts";
 
 // Jobs have no request: links they build use PUBLIC_ORIGIN, or this placeholder when unset.
 const JOB_ORIGIN = "https://localhost";
@@ -115,9 +115,11 @@ async function runCron(
 export function createWorker(groups: GroupDefinition[]): WorkerHandlers {
   const crons = cronTable(groups);
   const queues = queueTable(groups);
+  // The whole service's endpoint list comes generated: building every group's routes here would
+  // bundle them all into every Worker.
   const app = createApp(
     groups.map((group) => group.createRoutes()),
-    { catalog: createGroups() },
+    { endpoints: SERVICE_ENDPOINTS },
   );
   const worker: WorkerHandlers = {
     fetch: (request, env, ctx) => app.fetch(request, env as Record<string, unknown>, ctx),

@@ -18,6 +18,7 @@ import {
   type SqlBackend,
   type SqlStatement,
 } from "./sql-backends.ts";
+import { answerRequestCounts, type StoreDistance, travel } from "./store-distance.ts";
 
 function parseStatement(value: unknown): SqlStatement {
   if (typeof value !== "object" || value === null) throw new BadRequest("a query must be an object");
@@ -51,8 +52,15 @@ function databaseErrorBody(error: unknown): Record<string, unknown> | undefined 
   return body;
 }
 
-/** `observe`, when given, sees every POST /sql it answered (load measurements). */
-export function createNeonHttpServer(backend: SqlBackend, observe?: ServedCallObserver): Server {
+/**
+ * `observe`, when given, sees every POST /sql it answered (load measurements); `distance` delays
+ * and counts each one (scripts/local-stack/store-distance.ts).
+ */
+export function createNeonHttpServer(
+  backend: SqlBackend,
+  observe?: ServedCallObserver,
+  distance?: StoreDistance,
+): Server {
   return createServer(async (request, response) => {
     const startedAt = epochMs();
     const timing: StoreTiming = { storeMs: 0 };
@@ -66,10 +74,12 @@ export function createNeonHttpServer(backend: SqlBackend, observe?: ServedCallOb
       sendJson(response, 200, { ok: true, backend: backend.description });
       return;
     }
+    if (answerRequestCounts(distance, request.method, request.url?.split("?")[0], response)) return;
     if (request.method !== "POST" || request.url?.split("?")[0] !== "/sql") {
       sendJson(response, 404, { message: "not found" });
       return;
     }
+    await travel(distance, "sql");
     try {
       if (!request.headers["neon-connection-string"]) {
         throw new BadRequest("missing Neon-Connection-String header");

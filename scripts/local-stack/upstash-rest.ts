@@ -15,6 +15,7 @@ import { createServer, type Server } from "node:http";
 import { BadRequest, readJson, sendJson } from "./http.ts";
 import type { RedisBackend, RedisReply } from "./redis-backends.ts";
 import { epochMs, type ServedCallObserver } from "./served-calls.ts";
+import { answerRequestCounts, type StoreDistance, travel } from "./store-distance.ts";
 
 const UPSTASH_ONLY_FLAGS = new Set(["allow-key-locking"]);
 
@@ -57,8 +58,16 @@ function toArgs(value: unknown): string[] {
   });
 }
 
-/** `observe`, when given, sees every command request it answered (load measurements). */
-export function createUpstashRestServer(backend: RedisBackend, token: string, observe?: ServedCallObserver): Server {
+/**
+ * `observe`, when given, sees every command request it answered (load measurements); `distance`
+ * delays and counts each one (scripts/local-stack/store-distance.ts).
+ */
+export function createUpstashRestServer(
+  backend: RedisBackend,
+  token: string,
+  observe?: ServedCallObserver,
+  distance?: StoreDistance,
+): Server {
   const scripts = new Map<string, string>();
 
   const remember = (script: string): string => {
@@ -127,6 +136,7 @@ export function createUpstashRestServer(backend: RedisBackend, token: string, ob
       sendJson(response, 200, { ok: true, backend: backend.description });
       return;
     }
+    if (answerRequestCounts(distance, request.method, path, response)) return;
     if (!authorized(request.headers.authorization)) {
       sendJson(response, 401, { error: "Unauthorized" });
       return;
@@ -141,6 +151,7 @@ export function createUpstashRestServer(backend: RedisBackend, token: string, ob
       const result = asRedisReply(reply.result);
       return { result: base64 ? encodeBase64(result) : result };
     };
+    await travel(distance, "redis");
     try {
       const body = await readJson(request);
       if (path === "/" || path === "") {

@@ -2,7 +2,6 @@
 
 import type { Dependencies } from "../deps.ts";
 import type { Actor } from "../domain/actor.ts";
-import type { RouteGroup } from "./routes.ts";
 
 export type { Dependencies };
 
@@ -15,8 +14,6 @@ export interface AppEnv {
     actor: Actor;
     /** Every endpoint of the service: operationId → description (for the descriptor). */
     endpoints: Record<string, string>;
-    /** Every endpoint group of the service, served here or not (for the OpenAPI document). */
-    catalog: RouteGroup[];
     /** The RateLimit headers of the limit this request spent, for its reply (`spendRateLimit`). */
     rateLimitHeaders?: Record<string, string>;
   };

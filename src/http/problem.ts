@@ -74,14 +74,34 @@ export function problemResponse(problem: HttpProblem, context: ProblemContext): 
   });
 }
 
-export const validationProblem = (errors: FieldError[]) =>
-  new HttpProblem(
+/**
+ * The most field errors one problem lists. A body of thousands of unknown keys would otherwise be
+ * answered by a document many times its own size; the first ones say what is wrong, and
+ * `errors_omitted` says how many more there were.
+ */
+export const MAX_LISTED_FIELD_ERRORS = 20;
+
+/** The longest field name a problem repeats; a client's own key may be kilobytes long. */
+export const MAX_FIELD_NAME_LENGTH = 100;
+
+function shortFieldName(field: string): string {
+  return field.length <= MAX_FIELD_NAME_LENGTH ? field : `${field.slice(0, MAX_FIELD_NAME_LENGTH)}…`;
+}
+
+export const validationProblem = (allErrors: FieldError[]) => {
+  const errors = allErrors
+    .slice(0, MAX_LISTED_FIELD_ERRORS)
+    .map((error) => ({ ...error, field: shortFieldName(error.field) }));
+  const omitted = allErrors.length - errors.length;
+  const listed = errors.map((error) => `${error.field || error.location}: ${error.message}`).join("; ");
+  return new HttpProblem(
     400,
     "VALIDATION_FAILED",
     "Invalid request",
-    errors.map((error) => `${error.field || error.location}: ${error.message}`).join("; "),
-    { errors },
+    omitted > 0 ? `${listed}; and ${omitted} more` : listed,
+    omitted > 0 ? { errors, errors_omitted: omitted } : { errors },
   );
+};
 
 export const notFoundProblem = (detail = "No resource at this path.") =>
   new HttpProblem(404, "NOT_FOUND", "Not found", detail);

@@ -139,12 +139,18 @@ z.config({ customError: plainIssueMessage });
 /** Each offending field of a failed validation of `target` (query, param, header, json, form). */
 export function fieldErrors(error: ZodError, target: string): FieldError[] {
   const location = LOCATIONS[target] ?? "body";
+  // One value may break two rules with one message (2^53 is neither a safe integer nor under the
+  // maximum, and a schema may word both alike): the client reads it once.
+  const seen = new Set<string>();
   return error.issues.flatMap((issue): FieldError[] => {
     if (issue.code === "unrecognized_keys") {
       const message = location === "query" ? "unknown parameter, not accepted" : "unknown field, not accepted";
       return issue.keys.map((key) => ({ location, field: [...issue.path, key].map(String).join("."), message }));
     }
     const field = issue.path.map(String).join(".") || WHOLE_LOCATION_FIELD[location];
+    const key = `${field}\u0000${issue.message}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
     return [{ location, field, message: issue.message }];
   });
 }

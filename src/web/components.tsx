@@ -1,6 +1,6 @@
 /** Small building blocks the pages share. */
 import type { Child } from "hono/jsx";
-import { CRAWL_TIME_BUDGET_MS } from "../domain/crawling/crawl-site.ts";
+import { CRAWL_TIME_BUDGET_MS } from "../domain/crawling/crawl-budget.ts";
 import { PROGRESS_SCRIPT } from "./progress-script.ts";
 
 /**

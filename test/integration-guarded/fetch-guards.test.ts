@@ -4,7 +4,7 @@
  * other ports, with 400 URL_NOT_ALLOWED, before anything is fetched or queued — names included,
  * by the addresses the DNS-over-HTTPS resolver gives for them.
  */
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { asClient, expectProblem } from "../support/worker.ts";
 
 const ATTACKS = [
@@ -58,5 +58,59 @@ describe("fetch guards as in production", () => {
   it.each(ATTACKS)("GET /verify-mcp refuses %s", async (url) => {
     const response = await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(url)}`);
     await expectProblem(response, 400, "URL_NOT_ALLOWED");
+  });
+});
+
+// Special-use and private-network names, refused by name whatever DNS says (or fails to say):
+// one rule at every entry point that takes a URL or a domain.
+const NON_PUBLIC_NAMES = [
+  "x.internal",
+  "metadata.google.internal",
+  "host.docker.internal",
+  "x.local",
+  "localhost.localdomain",
+  "1.0.0.127.in-addr.arpa",
+  "router.home.arpa",
+  "kubernetes.default.svc",
+  "nothing.invalid",
+];
+
+describe("names that are not public sites, at every entry point", () => {
+  it.each(NON_PUBLIC_NAMES)("POST /check, /submit and GET /verify-mcp refuse %s", async (name) => {
+    for (const path of ["/api/v1/check", "/api/v1/submit"]) {
+      const body = await expectProblem(await post(path, `https://${name}/`), 400, "URL_NOT_ALLOWED");
+      expect(body.detail).toContain(`the host name ${name}`);
+    }
+    const response = await asClient()(`/api/v1/verify-mcp?url=${encodeURIComponent(`https://${name}/mcp`)}`);
+    await expectProblem(response, 400, "URL_NOT_ALLOWED");
+  });
+
+  it.each(NON_PUBLIC_NAMES)("POST /monitor/register refuses %s with DOMAIN_NOT_ALLOWED", async (name) => {
+    const response = await asClient()("/api/v1/monitor/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "watcher@example.com", domain: name }),
+    });
+    const body = await expectProblem(response, 400, "DOMAIN_NOT_ALLOWED");
+    expect(body.detail).toContain(`the host name ${name}`);
+  });
+
+  it.each(NON_PUBLIC_NAMES)("the MCP tools refuse %s with the same code and reason", async (name) => {
+    for (const [tool, args] of [
+      ["check_site", { url: `https://${name}/` }],
+      ["submit_site", { url: `https://${name}/` }],
+      ["verify_mcp", { url: `https://${name}/mcp` }],
+    ] as const) {
+      const response = await asClient()("/mcp", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }),
+      });
+      const answer = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
+      expect(answer.result.isError, tool).toBe(true);
+      const error = JSON.parse(answer.result.content[0]?.text ?? "{}") as { code: string; message: string };
+      expect(error.code, tool).toBe("URL_NOT_ALLOWED");
+      expect(error.message).toContain(`the host name ${name}`);
+    }
   });
 });

@@ -204,11 +204,13 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
+// The file's first call loads the Worker's modules (the whole service, its generated document
+// included), which takes seconds on a busy machine.
 beforeAll(async () => {
   const response = await call("/openapi.json");
   expect(response.status).toBe(200);
   document = (await response.json()) as Document;
-});
+}, 60_000);
 
 describe("GET /openapi.json", () => {
   it("serves the whole service's OpenAPI 3.1 document, public, cached 5 minutes, open to any origin", async () => {

@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { createGroups } from "../../src/routes/groups.ts";
+import { SERVICE_ENDPOINTS } from "../../src/routes/service-endpoints.ts";
 import { expectOrganicOrder, type SiteBody } from "../support/search.ts";
 import { expectedSiteRecord, insertSites, uniqueToken } from "../support/sites.ts";
 import { asClient, expectInvalid } from "../support/worker.ts";
@@ -156,7 +157,7 @@ describe("GET /api/v1/top", () => {
   });
 
   it("tells HTTP caches the same 5 minutes on every surface: GET and HEAD, the all-in-one and the discovery Worker", async () => {
-    const discoveryWorker = createApp(createGroups(["discovery"]), { catalog: createGroups() });
+    const discoveryWorker = createApp(createGroups(["discovery"]), { endpoints: SERVICE_ENDPOINTS });
     const query = "?category=news&limit=41";
     const surfaces: [string, () => Promise<Response>][] = [
       ["GET", () => asClient()(`/api/v1/top${query}`)],

@@ -59,5 +59,12 @@ export function answersFor(
     SignalField,
     SignalFinding
   >;
-  return { origin, get, markdownHome: respond(`${origin}/`), signals: findings };
+  return {
+    origin,
+    get,
+    markdownHome: respond(`${origin}/`),
+    signals: findings,
+    discovery: { aiCatalog: null, serverCards: [], controls: [] },
+    catchAll: new Map(),
+  };
 }

@@ -10,6 +10,8 @@ export interface TestFaultProxy {
   url: string;
   port: number;
   setMode(mode: FaultMode, delayMs?: number): Promise<void>;
+  /** Requests the proxy received so far. */
+  requests(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startTestFaultProxy(target: string): Promise<TestFaultProx
     setMode: async (mode, delayMs) => {
       await control(`/proxies/${port}`, "PUT", { mode, delayMs });
     },
+    requests: async () => Number((await control(`/proxies/${port}`, "GET")).requests),
     stop: async () => {
       await control(`/proxies/${port}`, "DELETE");
     },

@@ -70,5 +70,9 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     // Small cron batches: the test database holds many stale sites of other tests.
     RECRAWL_BATCH_SIZE: "20",
     FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),
+    // test/integration/fuzz.test.ts: replay a seed, or run more requests, from the shell.
+    ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
+    ...(process.env.FUZZ_COUNT ? { FUZZ_COUNT: process.env.FUZZ_COUNT } : {}),
+    ...(process.env.FUZZ_BUDGET_MS ? { FUZZ_BUDGET_MS: process.env.FUZZ_BUDGET_MS } : {}),
   };
 }

@@ -226,6 +226,13 @@ describe("checkTargetUrl", () => {
     "http://localhost.localdomain/",
     "http://metadata/",
     "http://nas.lan/",
+    "http://kubernetes.default.svc/",
+    "http://api.cluster.local/",
+    "http://host.docker.internal/",
+    "http://nothing.invalid/",
+    "http://hidden.onion/",
+    "http://name.alt/",
+    "http://INTERNAL./",
   ])("refuses the private-network name in %s", (input) => {
     expect(checkTargetUrl(input, strict).ok).toBe(false);
   });

@@ -9,8 +9,8 @@ import { composeDropAlert } from "../../src/web/monitor-alert-mail.ts";
 
 describe("parseMonitorDomain", () => {
   it("normalises a domain as the index keys it", () => {
-    expect(parseMonitorDomain(" Example.COM. ")).toBe("example.com");
-    expect(parseMonitorDomain("bücher.example")).toBe("xn--bcher-kva.example");
+    expect(parseMonitorDomain(" Example.COM. ", false)).toBe("example.com");
+    expect(parseMonitorDomain("bücher.example", false)).toBe("xn--bcher-kva.example");
   });
 
   it.each([
@@ -22,7 +22,37 @@ describe("parseMonitorDomain", () => {
     "",
     "a b.example",
   ])("refuses %j with INVALID_DOMAIN", (input) => {
-    expect(() => parseMonitorDomain(input)).toThrowError(expect.objectContaining({ code: "INVALID_DOMAIN" }));
+    expect(() => parseMonitorDomain(input, false)).toThrowError(expect.objectContaining({ code: "INVALID_DOMAIN" }));
+  });
+});
+
+describe("parseMonitorDomain: names that are not public sites", () => {
+  it.each([
+    ["x.internal", "belongs to a private network"],
+    ["metadata.google.internal", "belongs to a private network"],
+    ["host.docker.internal", "belongs to a private network"],
+    ["x.local", "multicast DNS"],
+    ["localhost.localdomain", "belongs to a private network"],
+    ["1.0.0.127.in-addr.arpa", "arpa"],
+    ["router.home.arpa", "home network (RFC 8375)"],
+    ["kubernetes.default.svc", "a cluster's service names"],
+    ["api.localhost", "local machine"],
+    ["nothing.invalid", "never exists"],
+    ["hidden.onion", "onion"],
+  ])("refuses %s with DOMAIN_NOT_ALLOWED and the reason", (input, reason) => {
+    expect(() => parseMonitorDomain(input, false)).toThrowError(
+      expect.objectContaining({ code: "DOMAIN_NOT_ALLOWED", message: expect.stringContaining(reason) }),
+    );
+  });
+
+  it("keeps public names, and the documentation names the demo uses", () => {
+    for (const domain of ["example.com", "weather.example", "shop.test", "internal.example.com", "local.news"]) {
+      expect(parseMonitorDomain(domain, false)).toBe(domain);
+    }
+  });
+
+  it("lifts the name rule with FETCH_ALLOW_PRIVATE, as for URLs", () => {
+    expect(parseMonitorDomain("x.internal", true)).toBe("x.internal");
   });
 });
 

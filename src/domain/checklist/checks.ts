@@ -9,7 +9,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { parseDictionary } from "structured-headers";
 import { walkHtml } from "../classification/site-metadata.ts";
-import { isHtmlAnswer, isRecord, parseJson, resolveHttpUrl } from "../signals/blocking.ts";
+import { displayUrl, isHtmlAnswer, isRecord, parseJson, resolveHttpUrl } from "../signals/blocking.ts";
+import type { ServerCardFinding } from "../signals/crawl-state.ts";
 import { readApiCatalog } from "../signals/detect-structured-api.ts";
 import type { ProbeAnswer, ProbeResponse, SignalFinding } from "../signals/types.ts";
 import type { SignalField } from "../sites/site-fields.ts";
@@ -17,6 +18,7 @@ import {
   evidenceOf,
   findPlaceholder,
   fixWith,
+  isCatchAll,
   isPlaceholder,
   parseLinkHeader,
   sentence,
@@ -60,7 +62,7 @@ const verdict = (status: Verdict["status"], reason: string, evidence: Verdict["e
 
 /** The verdict of a response that gave no 2xx answer: blocked, error, or missing. */
 function unanswered(response: ProbeResponse | undefined, answers: ChecklistAnswers, fix: string): Judgement | null {
-  const standing = standingOf(response, answers.origin);
+  const standing = standingOf(response, answers);
   if (standing.kind === "answer") return null;
   const evidence = evidenceOf(response);
   if (standing.kind === "absent") return missing(standing.clause, evidence, fix);
@@ -211,7 +213,7 @@ export function robotsSitemaps(body: string, base: string): string[] {
 /** The robots.txt answer when it is one (text, not HTML), else null. */
 function robotsText(answers: ChecklistAnswers): string | null {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const standing = standingOf(response, answers.origin);
+  const standing = standingOf(response, answers);
   if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) return null;
   return standing.answer.body;
 }
@@ -303,7 +305,7 @@ export const checkSitemap: Judge = (answers) => {
   const problems: string[] = [];
   let blockedOrError: Verdict | null = null;
   for (const [index, response] of responses.entries()) {
-    const standing = standingOf(response, answers.origin);
+    const standing = standingOf(response, answers);
     const named = index === 0 && candidates.length > 1 ? " (named in robots.txt)" : "";
     if (standing.kind !== "answer") {
       if (standing.kind !== "absent" && !blockedOrError)
@@ -627,7 +629,7 @@ export const checkContentUsage: Judge = (answers) => {
   const header = home?.ok ? home.headers.get("content-usage") : null;
   if (header) rules.push({ where: "the home page's Content-Usage header", value: header });
   if (rules.length === 0) {
-    const robotsStanding = standingOf(robots, answers.origin);
+    const robotsStanding = standingOf(robots, answers);
     if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
       return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX.contentUsage);
     }
@@ -706,8 +708,15 @@ export const checkWebBotAuth: Judge = (answers) => {
 
 // ---------------------------------------------------------------- discovery
 
-function answered2xx(response: ProbeResponse | undefined): boolean {
-  return Boolean(response?.ok && response.status >= 200 && response.status < 300 && !isHtmlAnswerSafe(response));
+/** A 2xx answer that is a document: not an HTML page, not the site's catch-all answer. */
+function answered2xx(response: ProbeResponse | undefined, answers: ChecklistAnswers): boolean {
+  return Boolean(
+    response?.ok &&
+      response.status >= 200 &&
+      response.status < 300 &&
+      !isHtmlAnswerSafe(response) &&
+      !isCatchAll(response, answers),
+  );
 }
 
 function isHtmlAnswerSafe(response: ProbeResponse): boolean {
@@ -757,7 +766,11 @@ export const checkApiCatalog: Judge = (answers) => {
   const evidence = evidenceOf(response, ...checked.map((target) => target.response));
   const placeholder = targets.find((url) => isPlaceholder(url, answers.origin));
   const dead = checked.filter(
-    (target) => !target.response?.ok || target.response.status < 200 || target.response.status >= 300,
+    (target) =>
+      !target.response?.ok ||
+      target.response.status < 200 ||
+      target.response.status >= 300 ||
+      isCatchAll(target.response, answers),
   );
   if (placeholder)
     return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX.apiCatalog);
@@ -833,15 +846,42 @@ export function readAiCatalog(document: unknown, base: string): { entries: Catal
   return { entries };
 }
 
+/**
+ * The AI Catalog's entries: as the MCP detector read them (crawl discovery) when the crawl has
+ * that reading, else read here. A catalog the control request showed to be a catch-all has none.
+ */
 function aiCatalogEntries(answers: ChecklistAnswers): CatalogEntry[] {
+  const found = answers.discovery.aiCatalog;
+  if (found) {
+    if (found.status !== "present" || !found.catalog) return [];
+    return found.catalog.entries
+      .filter((entry) => entry.url !== null || entry.data !== undefined)
+      .map((entry) => ({
+        identifier: entry.identifier ?? "",
+        type: entry.kind === "mcp-server-card" ? MCP_CARD_TYPE : (entry.type ?? "").toLowerCase(),
+        url: entry.url,
+        data: entry.data,
+      }));
+  }
   const response = answerAt(answers, CHECKLIST_PATHS.aiCatalog);
-  if (!response?.ok || response.status !== 200 || isHtmlAnswer(response)) return [];
+  if (!response?.ok || response.status !== 200 || isHtmlAnswer(response) || isCatchAll(response, answers)) return [];
   const read = readAiCatalog(parseJson(response.body), response.finalUrl || response.url);
   return "entries" in read ? read.entries : [];
 }
 
 export const checkAiCatalog: Judge = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.aiCatalog);
+  // The catalog the MCP detector read (the same request, memoised), and its control request's
+  // verdict: a catch-all answer is no catalog. The structure is judged here against the
+  // specification's required fields, which the detector, reading leniently for leads, does not.
+  const found = answers.discovery.aiCatalog;
+  const response = found?.response ?? answerAt(answers, CHECKLIST_PATHS.aiCatalog);
+  if (found?.control?.catchAll) {
+    return missing(
+      `/.well-known/ai-catalog.json is ${found.control.clause}`,
+      evidenceOf(response, found.control.control),
+      FIX.aiCatalog,
+    );
+  }
   const early = unanswered(response, answers, FIX.aiCatalog);
   if (early) return early;
   const answer = response as ProbeAnswer;
@@ -860,7 +900,7 @@ export const checkAiCatalog: Judge = (answers) => {
   const placeholder = withUrl.find((entry) => isPlaceholder(entry.url!, answers.origin));
   if (placeholder)
     return verdict("fail", `the AI Catalog names a placeholder URL (${placeholder.url})`, evidence, FIX.aiCatalog);
-  const dead = checked.filter((target) => !answered2xx(target.response));
+  const dead = checked.filter((target) => !answered2xx(target.response, answers));
   if (checked.length > 0 && dead.length === checked.length) {
     return verdict(
       "fail",
@@ -944,15 +984,43 @@ function serverCardUrls(answers: ChecklistAnswers): string[] {
   return [...new Set(urls)];
 }
 
+/** Where a card the crawl found came from, in the words of a reason. */
+function serverCardRoute(found: ServerCardFinding, origin: string): string {
+  const at = found.url ? displayUrl(found.url, origin) : null;
+  const catalog = found.catalogUrl ? displayUrl(found.catalogUrl, origin) : "the AI Catalog";
+  switch (found.route) {
+    case "ai-catalog":
+      return `the server card ${at} (named by ${catalog})`;
+    case "ai-catalog-inline":
+      return `the server card inline in ${catalog}`;
+    case "endpoint":
+      return `the server card ${at} (at the MCP endpoint)`;
+    default:
+      return at ?? "a server card";
+  }
+}
+
 export const checkMcpServerCard: Judge = (answers) => {
-  const candidates: { where: string; document: unknown; response?: ProbeResponse }[] = [];
+  const candidates: { where: string; document: unknown; response?: ProbeResponse; base?: string }[] = [];
   const responses: ProbeResponse[] = [];
   const troubles: { status: "blocked" | "error"; clause: string }[] = [];
+  // The cards the MCP detector found on its way to an endpoint (crawl discovery), each with the
+  // route that led to it, come first; then any other candidate the checklist read (an invalid
+  // card fails here, which the detector, looking for a usable lead, passes over).
+  const fromDiscovery = new Set<string>();
+  for (const found of answers.discovery.serverCards) {
+    const response = found.url ? (answers.get.get(found.url) ?? undefined) : undefined;
+    if (found.url) fromDiscovery.add(found.url);
+    if (response) responses.push(response);
+    const base = found.url ?? found.catalogUrl ?? `${answers.origin}/`;
+    candidates.push({ where: serverCardRoute(found, answers.origin), document: found.card, response, base });
+  }
   for (const url of serverCardUrls(answers)) {
+    if (fromDiscovery.has(url)) continue;
     const response = answers.get.get(url);
     if (!response) continue;
     responses.push(response);
-    const standing = standingOf(response, answers.origin);
+    const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
       troubles.push({ status: standing.kind, clause: standing.clause });
     if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) continue;
@@ -960,7 +1028,8 @@ export const checkMcpServerCard: Judge = (answers) => {
     if (document === undefined || isErrorBody(document)) continue;
     candidates.push({ where: standing.where, document, response });
   }
-  for (const entry of aiCatalogEntries(answers)) {
+  const inlineFound = answers.discovery.serverCards.some((found) => found.route === "ai-catalog-inline");
+  for (const entry of inlineFound ? [] : aiCatalogEntries(answers)) {
     if (entry.type === MCP_CARD_TYPE && entry.data !== undefined)
       candidates.push({ where: "the AI Catalog (inline)", document: entry.data });
   }
@@ -978,7 +1047,8 @@ export const checkMcpServerCard: Judge = (answers) => {
     ...candidate,
     card: readServerCard(
       candidate.document,
-      candidate.response ? candidate.response.finalUrl || candidate.response.url : `${answers.origin}/`,
+      candidate.base ??
+        (candidate.response ? candidate.response.finalUrl || candidate.response.url : `${answers.origin}/`),
     ),
   }));
   const valid =
@@ -1052,7 +1122,7 @@ export const checkA2aAgentCard: Judge = (answers) => {
   const legacy = answerAt(answers, CHECKLIST_PATHS.a2aLegacy);
   const evidence = evidenceOf(current, legacy);
   const judgeAt = (response: ProbeResponse | undefined, path: string) => {
-    const standing = standingOf(response, answers.origin);
+    const standing = standingOf(response, answers);
     if (standing.kind !== "answer") return { standing };
     const read = readJsonAnswer(standing.answer, path);
     if ("problem" in read || isErrorBody(read.document)) return { soft: true as const };
@@ -1089,7 +1159,7 @@ export const checkA2aAgentCard: Judge = (answers) => {
   }
   for (const response of [current, legacy]) {
     if (!response) continue;
-    const standing = standingOf(response, answers.origin);
+    const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
       return verdict(standing.kind, standing.clause, evidence, FIX.a2a);
   }
@@ -1160,7 +1230,7 @@ export function checkAgentSkills(answers: ChecklistAnswers, digests: DigestsByUr
   const indexes = skillsIndexAt(answers);
   const evidenceBase = indexes.map((index) => index.response);
   for (const index of indexes) {
-    const standing = standingOf(index.response, answers.origin);
+    const standing = standingOf(index.response, answers);
     if (standing.kind !== "answer") continue;
     const read = readJsonAnswer(standing.answer, index.path);
     if ("problem" in read || isErrorBody(read.document)) continue;
@@ -1237,7 +1307,7 @@ export function checkAgentSkills(answers: ChecklistAnswers, digests: DigestsByUr
   }
   for (const index of indexes) {
     if (!index.response) continue;
-    const standing = standingOf(index.response, answers.origin);
+    const standing = standingOf(index.response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
       return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX.skills);
   }
@@ -1366,7 +1436,7 @@ export const checkOauthProtectedResource: Judge = (answers) => {
     : undefined;
   const evidence = evidenceOf(response, serverMetadata);
   const isMetadata = (candidate: ProbeResponse | undefined) =>
-    answered2xx(candidate) &&
+    answered2xx(candidate, answers) &&
     candidate?.ok === true &&
     isRecord(parseJson(candidate.body)) &&
     typeof (parseJson(candidate.body) as Record<string, unknown>).issuer === "string";
@@ -1394,7 +1464,7 @@ export const checkOauthAuthorizationServer: Judge = (answers) => {
   ];
   const evidence = evidenceOf(...candidates.map((candidate) => candidate.response));
   for (const { path, response } of candidates) {
-    const standing = standingOf(response, answers.origin);
+    const standing = standingOf(response, answers);
     if (standing.kind !== "answer") continue;
     const read = readJsonAnswer(standing.answer, path);
     if ("problem" in read || isErrorBody(read.document)) continue;
@@ -1444,7 +1514,7 @@ export const checkOauthAuthorizationServer: Judge = (answers) => {
   }
   for (const { response } of candidates) {
     if (!response) continue;
-    const standing = standingOf(response, answers.origin);
+    const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
       return verdict(standing.kind, standing.clause, evidence, FIX.authorizationServer);
   }

@@ -4,7 +4,7 @@
  */
 
 import { checkTargetUrl } from "../../adapters/outbound/address-policy.ts";
-import { CRAWL_TIME_BUDGET_MS } from "../crawling/crawl-site.ts";
+import { CRAWL_TIME_BUDGET_MS } from "../crawling/crawl-budget.ts";
 import { refusedTargetError, targetRefusalError } from "../crawling/crawl-target.ts";
 import { DomainError } from "../errors.ts";
 import { probeMcpEndpoint, resolveVerifyTarget } from "../signals/mcp-probe.ts";

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { sqlBatchRunner } from "../../adapters/db.ts";
 import { newSecret, sha256Hex } from "../accounts/secrets.ts";
 import type { SessionActor } from "../actor.ts";
+import { refuseNonPublicDomain } from "../crawling/crawl-target.ts";
 import { DomainError } from "../errors.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { CHALLENGE_LIFETIME_SECONDS, verificationRecordName } from "./claim-constants.ts";
@@ -43,7 +44,8 @@ export async function createClaim({
   actor,
   input,
 }: {
-  ctx: Pick<ClaimContext, "db" | "origin" | "now">;
+  /** allowPrivate: FETCH_ALLOW_PRIVATE, which lifts the non-public name rule as for URLs. */
+  ctx: Pick<ClaimContext, "db" | "origin" | "now"> & { allowPrivate: boolean };
   actor: SessionActor;
   input: { domain: string };
 }): Promise<ClaimChallengeResponse> {
@@ -54,6 +56,7 @@ export async function createClaim({
       "INVALID_DOMAIN",
       "domain must be a host name such as example.com, without a scheme.",
     );
+  refuseNonPublicDomain(domain, ctx.allowPrivate);
   const challenge = await newChallenge();
   const now = ctx.now.toISOString();
   const [, inserted = [], state = []] = await sqlBatchRunner(ctx.db)([

@@ -138,8 +138,10 @@ export interface CrawlFetcher extends SiteFetcher {
   newBurst(): void;
   /** How many requests the crawl has made so far (memoised repeats not counted). */
   requestsMade(): number;
-  /** The same fetcher, refusing a new request once the crawl has made `maxRequests`. */
+  /** The same fetcher, refusing a new request once the crawl has made `maxRequests` (less any reserve). */
   budgeted: SiteFetcher;
+  /** Keeps `count` requests of the budget for requests made later outside it (the control requests). */
+  reserve(count: number): void;
 }
 
 /**
@@ -165,6 +167,7 @@ export function createCrawlFetcher(
   };
   newBurst();
   let made = 0;
+  let reserved = 0;
   const budget = options.maxRequests ?? Number.POSITIVE_INFINITY;
   const run = (url: string, request: ProbeRequest): Promise<ProbeResponse> => {
     made++;
@@ -183,7 +186,7 @@ export function createCrawlFetcher(
   };
   const budgeted: SiteFetcher = (url, request = {}) => {
     const known = request.readUntil ? undefined : answers.get(requestKey(url, request));
-    if (known || made < budget) return fetch(url, request);
+    if (known || made < budget - reserved) return fetch(url, request);
     return Promise.resolve({
       ok: false,
       url,
@@ -193,5 +196,8 @@ export function createCrawlFetcher(
       message: `not fetched: the crawl's budget of ${budget} requests was spent`,
     });
   };
-  return Object.assign(fetch, { newBurst, requestsMade: () => made, budgeted });
+  const reserve = (count: number) => {
+    reserved = Math.max(0, count);
+  };
+  return Object.assign(fetch, { newBurst, requestsMade: () => made, budgeted, reserve });
 }

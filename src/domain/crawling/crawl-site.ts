@@ -11,7 +11,10 @@ import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
+import { AI_CATALOG_PATH } from "../signals/ai-catalog.ts";
 import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
+import { checkCatchAll } from "../signals/catch-all.ts";
+import { type CrawlDiscovery, crawlStateOf } from "../signals/crawl-state.ts";
 import { AI_PLUGIN_PATH, detectAiPlugin } from "../signals/detect-ai-plugin.ts";
 import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
 import { DEFAULT_MCP_PATH, detectMcpServer, MCP_DISCOVERY_PATHS } from "../signals/detect-mcp-server.ts";
@@ -31,6 +34,7 @@ import type {
 } from "../signals/types.ts";
 import type { Category, SignalField } from "../sites/site-fields.ts";
 import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
+import { CRAWL_TIME_BUDGET_MS } from "./crawl-budget.ts";
 import {
   type ConcurrencyLimiter,
   CRAWL_REQUEST_BUDGET,
@@ -38,8 +42,7 @@ import {
   type RequestRole,
 } from "./crawl-fetcher.ts";
 
-/** The time budget of one crawl, check or MCP verification, every fetch included. */
-export const CRAWL_TIME_BUDGET_MS = 15_000;
+export { CRAWL_TIME_BUDGET_MS };
 
 export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
   has_llms_txt: detectLlmsTxt,
@@ -58,6 +61,8 @@ export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
  */
 export type CrawlStatus = "success" | "blocked" | "unreachable" | "error";
 
+export type { CrawlDiscovery };
+
 export interface SiteCrawl {
   origin: string;
   crawlStatus: CrawlStatus;
@@ -72,11 +77,12 @@ export interface SiteCrawl {
   faviconUrl: string | null;
   category: Category;
   tags: string[];
+  discovery: CrawlDiscovery;
   startedAt: Date;
   durationMs: number;
   /**
    * The agent-readiness checklist (never part of the score), or null for a crawl that stopped
-   * at its home page (see signalsOnlyOnSuccess).
+   * at its home page (see signalsOnlyOnSuccess) or ran without it (see withChecklist).
    */
   checklist: { checks: CheckResult[]; summary: ChecklistSummary } | null;
   /** The requests the crawl made, every detector and check together (at most CRAWL_REQUEST_BUDGET). */
@@ -144,6 +150,12 @@ export interface CrawlSiteInput {
    * at once.
    */
   signalsOnlyOnSuccess?: boolean;
+  /**
+   * Run the checklist beside the signals (the default). Off, the crawl makes only the signal
+   * detectors' requests: how their own request count is measured (docs/crawling.md, "Request
+   * budget"), and `checklist` is null.
+   */
+  withChecklist?: boolean;
 }
 
 /**
@@ -153,7 +165,9 @@ export interface CrawlSiteInput {
  * common paths (the framework default paths wait for all of them) head chains of one more round.
  */
 function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "follow-up"> {
-  const longHeads = new Set([DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS].map((path) => siteUrl(origin, path)));
+  const longHeads = new Set(
+    [DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, AI_CATALOG_PATH].map((path) => siteUrl(origin, path)),
+  );
   const heads = new Set(
     [
       "/",
@@ -197,6 +211,7 @@ export async function crawlSite({
   limiter,
   rank = 0,
   signalsOnlyOnSuccess = false,
+  withChecklist = true,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
   const fetch = createCrawlFetcher(fetcher, limiter, {
@@ -207,19 +222,44 @@ export async function crawlSite({
   const context: ProbeContext = { origin, fetch };
 
   const homeProbe = probeHome(fetch, origin);
+  const state = crawlStateOf(context);
+  const findDiscovery = async (probed: boolean): Promise<CrawlDiscovery> => ({
+    aiCatalog: probed ? await state.aiCatalog() : null,
+    serverCards: [...state.serverCards],
+    controls: await state.controls.made(),
+  });
   let signals: Record<SignalField, SignalFinding>;
   let checklistAnswers: ReturnType<typeof gatherAnswers> | null = null;
+  let probed = true;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
     signals = notProbed();
+    probed = false;
   } else {
     // After a wait for the home page, the detectors' requests are a burst of their own, placed by
-    // role like a check's first one. The checklist's requests ride in the same burst.
+    // role like a check's first one. The checklist's requests ride in the same burst; it reads the
+    // detectors' discovery (catalog, cards, control requests) once they are done.
     if (signalsOnlyOnSuccess) fetch.newBurst();
     const detected = detectAll(context);
-    checklistAnswers = gatherAnswers({ shared: fetch, budgeted: fetch.budgeted }, origin, detected, followUpUrls);
+    if (withChecklist) {
+      const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(true) }));
+      checklistAnswers = gatherAnswers(
+        { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
+        origin,
+        findings,
+        followUpUrls,
+        {
+          judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
+          prepare: (shape) => state.controls.answer(shape),
+        },
+        CRAWL_REQUEST_BUDGET,
+      );
+    }
     signals = await detected;
   }
   const { home, faviconUrl } = await homeProbe;
+  // Read after the checklist, so its control requests (if it asked any) are listed too.
+  const answers = checklistAnswers ? await checklistAnswers : null;
+  const discovery = await findDiscovery(probed);
   const flags = Object.fromEntries(
     SIGNAL_FIELDS.map((field) => [field, signals[field].status === "present"]),
   ) as unknown as Signals;
@@ -236,7 +276,7 @@ export async function crawlSite({
     extraTags: Array.isArray(apiKinds) && apiKinds.includes("graphql") ? ["graphql"] : [],
   });
 
-  const checklist = checklistAnswers ? await judgeChecklist(await checklistAnswers, category) : null;
+  const checklist = answers ? await judgeChecklist(answers, category) : null;
 
   return {
     origin,
@@ -251,6 +291,7 @@ export async function crawlSite({
     faviconUrl,
     category,
     tags,
+    discovery,
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
     checklist,

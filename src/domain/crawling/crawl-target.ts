@@ -1,6 +1,6 @@
 /** What a user-supplied URL to check, submit or crawl stands for: its origin and its domain. */
 
-import { checkTargetUrl } from "../../adapters/outbound/address-policy.ts";
+import { checkTargetUrl, describeNonPublicName } from "../../adapters/outbound/address-policy.ts";
 import { DomainError } from "../errors.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 
@@ -50,4 +50,20 @@ export function targetRefusalError(refusal: { reason: string; malformed: boolean
 /** The 400 for a target refused only once its name was resolved (a private address behind it). */
 export function refusedTargetError(message: string): DomainError {
   return new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${message}.`);
+}
+
+/**
+ * The same rule for an entry point that takes a domain rather than a URL (monitors, claims):
+ * DOMAIN_NOT_ALLOWED (400) with the reason /check gives, for a special-use or private-network
+ * name. Off with FETCH_ALLOW_PRIVATE, as the URL rules are. `domain` is already normalised.
+ */
+export function refuseNonPublicDomain(domain: string, allowPrivate: boolean): void {
+  if (allowPrivate) return;
+  const reason = describeNonPublicName(domain);
+  if (reason) throw nonPublicDomainError(reason);
+}
+
+/** The 400 for a domain that names no public site, by name or by the addresses behind it. */
+export function nonPublicDomainError(reason: string): DomainError {
+  return new DomainError("invalid", "DOMAIN_NOT_ALLOWED", `domain is not allowed: ${reason}.`);
 }

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import type { Mailer } from "../../adapters/mail.ts";
 import { newSecret, sha256Hex } from "../accounts/secrets.ts";
 import { normalizeEmail } from "../accounts/sign-in.ts";
+import { nonPublicDomainError, refuseNonPublicDomain } from "../crawling/crawl-target.ts";
 import { type CrawlContext, requestCrawls } from "../crawling/request-crawls.ts";
 import { DomainError } from "../errors.ts";
 import type { VetHost } from "../signals/types.ts";
@@ -23,6 +24,8 @@ export interface MonitorContext extends CrawlContext {
   /** Undefined when mail is not configured: monitors are then unavailable (no consent mail). */
   mailer: Mailer | undefined;
   vetHost: VetHost;
+  /** FETCH_ALLOW_PRIVATE: development and tests only; lifts the name rule as it does for URLs. */
+  allowPrivate: boolean;
 }
 
 export interface Registration {
@@ -49,12 +52,17 @@ export const invalidMonitorDomain = () =>
     "domain must be a domain name without scheme or path, such as example.com.",
   );
 
-/** The index's form of a monitor's domain, or a 400 for anything else. */
-export function parseMonitorDomain(input: string): string {
+/**
+ * The index's form of a monitor's domain, or a 400 for anything else: INVALID_DOMAIN for what is
+ * no domain name, DOMAIN_NOT_ALLOWED for a special-use or private-network name (the rule every
+ * entry point applies; a monitor queues a crawl of it).
+ */
+export function parseMonitorDomain(input: string, allowPrivate: boolean): string {
   const trimmed = input.trim();
   // The spec asks for a domain without scheme: a URL is refused rather than guessed at.
   const domain = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? null : normalizeDomain(trimmed);
   if (!domain) throw invalidMonitorDomain();
+  refuseNonPublicDomain(domain, allowPrivate);
   return domain;
 }
 
@@ -69,14 +77,14 @@ export async function registerMonitor({
   ctx: MonitorContext;
   input: { email: string; domain: string };
 }): Promise<Registration> {
-  const domain = parseMonitorDomain(input.domain);
+  const domain = parseMonitorDomain(input.domain, ctx.allowPrivate);
   if (!ctx.mailer) throw monitorMailUnavailable();
   const email = normalizeEmail(input.email);
   const indexed = await ctx.db.execute(sql`select 1 from sites where domain = ${domain}`);
   if (indexed.rows.length === 0) {
     // Nothing is fetched now, but a name behind which sits a private address is not crawled.
     const refusal = await ctx.vetHost(domain);
-    if (refusal) throw new DomainError("invalid", "DOMAIN_NOT_ALLOWED", `domain is not allowed: ${refusal}.`);
+    if (refusal) throw nonPublicDomainError(refusal);
   }
 
   const unsubscribeToken = newSecret("monitorUnsubscribe");

@@ -5,11 +5,12 @@ import { createSessionFromToken } from "../../domain/accounts/sign-in.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
+import { storableText } from "../shared/text.ts";
 import { SESSION_COOKIE, SessionSchema, sessionCookieOptions } from "./schemas.ts";
 
 export const CreateSessionRequestSchema = z
   .strictObject({
-    token: z.string().min(1).max(200).openapi({ description: "The token of the e-mailed sign-in link" }),
+    token: storableText().min(1).max(200).openapi({ description: "The token of the e-mailed sign-in link" }),
   })
   .openapi("CreateSessionRequest");
 

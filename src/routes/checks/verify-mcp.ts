@@ -5,6 +5,7 @@ import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
 import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
 import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
+import { storableText } from "../shared/text.ts";
 
 /** The spec's free limit of live verifications. */
 export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" } as const;
@@ -12,7 +13,7 @@ export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" }
 export const PRIORITY_VERIFY_MCP_LIMIT = { name: "priority-verify-mcp", limit: 100, window: "1 h" } as const;
 
 export const VerifyMcpQuerySchema = z.strictObject({
-  url: z.string().min(1).max(2048).openapi({
+  url: storableText().min(1).max(2048).openapi({
     description: "The MCP endpoint; scheme optional (https assumed); a bare host means <origin>/mcp",
     example: "example.com/mcp",
   }),

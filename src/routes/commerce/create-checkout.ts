@@ -5,6 +5,7 @@ import { DomainError } from "../../domain/errors.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
+import { storableText } from "../shared/text.ts";
 
 /** Checkouts opened per client; the spec leaves the figure open. */
 export const CHECKOUT_LIMIT = { name: "checkout", limit: 20, window: "1 h" } as const;
@@ -12,8 +13,7 @@ export const NOTES_MAX_LENGTH = 2000;
 
 export const CheckoutRequestSchema = z
   .strictObject({
-    host: z
-      .string()
+    host: storableText()
       .min(1)
       .max(2048)
       .openapi({ description: "The site to fix: a domain or URL, normalised like a submitted URL" }),
@@ -27,8 +27,7 @@ export const CheckoutRequestSchema = z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
       .max(2048)
       .optional(),
-    notes: z
-      .string()
+    notes: storableText()
       .max(NOTES_MAX_LENGTH)
       .optional()
       .openapi({ description: "Kept with the order as plain text; never shown as HTML" }),

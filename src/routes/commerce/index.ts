@@ -2,6 +2,8 @@
  * The commerce group: the catalog, quotes, the score-fix checkout, the priority key (plan,
  * subscription, activation) and Stripe's webhook. Everything free works without it.
  */
+
+import { withPayments } from "../../http/middleware/payments.ts";
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { registerActivateApiKey } from "./activate-api-key.ts";
 import { registerCreateCheckout } from "./create-checkout.ts";
@@ -14,6 +16,9 @@ import { registerStripeWebhook } from "./stripe-webhook.ts";
 /** Builds the commerce group's endpoints. */
 export function createCommerceGroup(): RouteGroup {
   const routes = createRoutes();
+  // Before the routes, so each of them finds Stripe on its dependencies. Mounted under /api/v1 it
+  // also runs before the routes of groups mounted after this one, which ignore it.
+  routes.use("*", withPayments());
   registerGetCatalog(routes);
   registerCreateQuote(routes);
   registerCreateCheckout(routes);

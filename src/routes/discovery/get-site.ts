@@ -6,6 +6,7 @@ import { isHeadRequest } from "../../http/head-request.ts";
 import { ChecklistCheckSchema, ChecklistSummarySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import { ActionInterestSidecarSchema, SiteSchema } from "../shared/site-schemas.ts";
+import { storableText } from "../shared/text.ts";
 
 const SignalEvidenceSchema = z.object({
   status: z.enum(["present", "absent", "blocked", "error"]),
@@ -47,7 +48,7 @@ export const SiteSearchIdQuerySchema = z.strictObject({
 });
 
 export const SiteDomainParamsSchema = z.object({
-  domain: z.string().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
+  domain: storableText().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
 });
 
 export const getSiteRoute = createRoute({

@@ -16,6 +16,7 @@ import {
   SiteSchema,
   signalFlagParams,
 } from "../shared/site-schemas.ts";
+import { storableText } from "../shared/text.ts";
 
 /** Free search: 240 per hour per client (interface spec, Limits). */
 export const SEARCH_LIMIT = { name: "search", limit: 240, window: "1 h" } as const;
@@ -23,8 +24,7 @@ export const SEARCH_LIMIT = { name: "search", limit: 240, window: "1 h" } as con
 export const PRIORITY_SEARCH_LIMIT = { name: "priority-search", limit: 5000, window: "1 h" } as const;
 
 export const SearchQuerySchema = z.strictObject({
-  q: z
-    .string()
+  q: storableText()
     .max(MAX_QUERY_LENGTH, { error: `must be at most ${MAX_QUERY_LENGTH} characters` })
     .optional()
     .openapi({ description: "Words matched in name, description and domain (stemmed; 3+ letters also as prefixes)" }),

@@ -6,6 +6,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";
+import { storableText } from "../shared/text.ts";
 
 /** The abuse limit of action interests; the spec leaves the figure open. */
 export const ACTION_INTEREST_LIMIT = { name: "action-interests", limit: 60, window: "1 h" } as const;
@@ -13,7 +14,7 @@ export const ACTION_INTEREST_LIMIT = { name: "action-interests", limit: 60, wind
 export const ActionInterestRequestSchema = z
   .strictObject({
     search_id: z.string().regex(SEARCH_ID_PATTERN, { error: "must be a search_id as returned by search" }),
-    domain: z.string().min(1).max(253).openapi({ description: "One of the sidecar's eligible_domains" }),
+    domain: storableText().min(1).max(253).openapi({ description: "One of the sidecar's eligible_domains" }),
     action_type: z.enum(ACTION_TYPES, { error: `must be one of ${ACTION_TYPES.join(", ")}` }),
     caller_attests_principal_interest: z.literal(true, {
       error: "must be true: the caller attests its principal's explicit, current interest",

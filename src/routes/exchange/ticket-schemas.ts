@@ -21,11 +21,11 @@ import {
   URGENCIES,
 } from "../../domain/tickets/ticket-constants.ts";
 import { CHARGE_EVENTS, OUTCOMES, TICKET_STATUSES } from "../../domain/tickets/ticket-machine.ts";
+import { storableText } from "../shared/text.ts";
 
 const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(", ")}` });
 const SHA256_HEX = z.string().regex(/^[0-9a-f]{64}$/);
-const BEARER = z
-  .string()
+const BEARER = storableText()
   .min(1, "must not be empty")
   .max(4096, "must be at most 4096 characters")
   .openapi({ description: "The exact compact JWS attribution bearer, as issued" });
@@ -187,8 +187,8 @@ export const OutcomeResponseSchema = SignedOutcomeReceiptSchema.extend({ idempot
 
 export const ReceiptVerifyRequestSchema = z
   .strictObject({
-    signed_receipt: z.string().min(1, "must not be empty").max(16_384),
-    signature: z.string().min(1, "must not be empty").max(128),
+    signed_receipt: storableText().min(1, "must not be empty").max(16_384),
+    signature: storableText().min(1, "must not be empty").max(128),
   })
   .openapi("ReceiptVerifyRequest");
 

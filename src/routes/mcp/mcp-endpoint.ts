@@ -9,10 +9,10 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv } from "../../http/context.ts";
 import { mcpCors } from "../../http/middleware/mcp-cors.ts";
+import { MCP_PATH } from "./mcp-path.ts";
 import { createMcpServer } from "./mcp-server.ts";
 
-/** Where the MCP server is served, at the site root (the descriptor's `mcp_endpoint`). */
-export const MCP_PATH = "/mcp";
+export { MCP_PATH };
 
 const METHOD_NOT_ALLOWED_BODY = JSON.stringify({
   jsonrpc: "2.0",

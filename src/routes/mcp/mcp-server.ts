@@ -10,14 +10,18 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  PingRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Context } from "hono";
+import { z } from "zod";
 import { SERVICE_VERSION } from "../../domain/descriptor/build-descriptor.ts";
 import type { AppEnv } from "../../http/context.ts";
+import { fieldErrors } from "../../http/validation.ts";
 import { CHECK_LIMIT } from "../checks/check-site.ts";
 import { SUBMIT_LIMIT } from "../checks/submit-site.ts";
 import { VERIFY_MCP_LIMIT } from "../checks/verify-mcp.ts";
@@ -61,6 +65,60 @@ function listTools(tools: McpTool[]): Tool[] {
   return listedTools;
 }
 
+// The requests this server answers, with the SDK's own schemas of their params.
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+};
+
+/** The most field problems one -32602 message names. */
+const MAX_LISTED_PARAMS = 5;
+
+type RequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
+
+/**
+ * JSON-RPC's -32602 Invalid params, in the words of REST's validation messages: "Invalid params:
+ * clientInfo must be an object, not null". Fields are named from inside `params`.
+ */
+export function invalidParamsError(error: z.ZodError): McpError {
+  const problems = fieldErrors(error, "json").map((fieldError) => {
+    const field = fieldError.field === "params" ? "params" : fieldError.field.replace(/^params\./, "");
+    return `${field} ${fieldError.message}`;
+  });
+  const listed = problems.slice(0, MAX_LISTED_PARAMS).join("; ");
+  const more = problems.length > MAX_LISTED_PARAMS ? `; and ${problems.length - MAX_LISTED_PARAMS} more` : "";
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${listed}${more}`);
+}
+
+/**
+ * The SDK parses a request's params with its schema before any handler runs, and answers a
+ * failure as -32603 Internal error carrying the schema library's raw issue list (tools/call gets
+ * -32602, but with the same raw text). Params of the wrong shape are the client's mistake, which
+ * JSON-RPC answers -32602: each handler the server holds is wrapped to check the params first,
+ * with the SDK's own schema, and to answer a failure so. The SDK keeps its handlers in a private
+ * map with no public accessor; the SDK version is pinned, and test/integration/hostile-input.test.ts
+ * fails if the map moves.
+ */
+function answerInvalidParamsPlainly(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new Error("mcp: the SDK's request handlers are not where expected");
+  for (const [method, handler] of handlers) {
+    const schema = REQUEST_SCHEMAS[method];
+    handlers.set(method, async (request, extra) => {
+      const checked = schema?.safeParse(request);
+      if (checked && !checked.success) throw invalidParamsError(checked.error);
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        // The SDK's own parse may fail with the core error class rather than the classic one.
+        throw error instanceof z.core.$ZodError ? invalidParamsError(error as z.ZodError) : error;
+      }
+    });
+  }
+}
+
 /** A fresh server whose tools run in the context of request `c`. */
 export function createMcpServer(c: Context<AppEnv>): Server {
   const server = new Server(
@@ -78,5 +136,6 @@ export function createMcpServer(c: Context<AppEnv>): Server {
       return buildToolError(error);
     }
   });
+  answerInvalidParamsPlainly(server);
   return server;
 }

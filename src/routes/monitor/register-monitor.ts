@@ -38,7 +38,7 @@ export function registerRegisterMonitor(app: OpenAPIHono<AppEnv>) {
   app.openapi(registerMonitorRoute, async (c) => {
     const { email, domain } = c.req.valid("json");
     // Bad input is a 400 before any quota is spent.
-    parseMonitorDomain(domain);
+    parseMonitorDomain(domain, c.var.deps.allowPrivate);
     await spendRateLimit(c, MONITOR_REGISTER_LIMIT);
     const registration = await registerMonitor({ ctx: c.var.deps, input: { email, domain } });
     c.header("Cache-Control", "no-store");

@@ -1,10 +1,11 @@
 /** Bodies of the monitor group's endpoints. */
 import { z } from "@hono/zod-openapi";
+import { storableText } from "../shared/text.ts";
 
 export const MonitorRegistrationSchema = z
   .strictObject({
     email: z.email({ error: "must be an e-mail address" }).max(254),
-    domain: z.string({ error: "must be a domain name" }).min(1, { error: "must be a domain name" }).max(253).openapi({
+    domain: storableText("must be a domain name").min(1, { error: "must be a domain name" }).max(253).openapi({
       description: "A domain without scheme, e.g. example.com (any case, Unicode allowed)",
       example: "example.com",
     }),
@@ -23,5 +24,5 @@ export const MonitorRegisteredSchema = z
   .openapi("MonitorRegistered");
 
 export const MonitorTokenSchema = z
-  .strictObject({ token: z.string().min(1, { error: "must not be empty" }).max(200) })
+  .strictObject({ token: storableText().min(1, { error: "must not be empty" }).max(200) })
   .openapi("MonitorToken");

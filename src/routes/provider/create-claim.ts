@@ -4,11 +4,14 @@ import { createClaim } from "../../domain/claims/create-claim.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { problemResponses } from "../shared/schemas.ts";
+import { storableText } from "../shared/text.ts";
 import { ClaimChallengeResponseSchema, SESSION_SECURITY } from "./schemas.ts";
 import { jsonContent, sessionMutationMiddleware } from "./session-routes.ts";
 
 export const CreateClaimRequestSchema = z
-  .strictObject({ domain: z.string().min(1).max(253).openapi({ description: "An indexed domain, without scheme" }) })
+  .strictObject({
+    domain: storableText().min(1).max(253).openapi({ description: "An indexed domain, without scheme" }),
+  })
   .openapi("CreateClaimRequest");
 
 export const createClaimRoute = createRoute({

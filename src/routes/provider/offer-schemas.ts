@@ -8,6 +8,7 @@ import {
   OFFER_STATUSES,
   PRINCIPAL_PRICE_MODES,
 } from "../../domain/offers/offer-constants.ts";
+import { storableText } from "../shared/text.ts";
 
 const between = (min: number, max: number) =>
   z
@@ -28,8 +29,7 @@ const parsesAsUrl = (value: string) => {
   }
 };
 
-const ActionUrlSchema = z
-  .string({ error: "must be an HTTPS URL" })
+const ActionUrlSchema = storableText("must be an HTTPS URL")
   .max(2048, "must be at most 2048 characters")
   .refine((value) => parsesAsUrl(value) && value.startsWith("https://"), "must be an HTTPS URL")
   .refine((value) => !value.includes("?"), "must not carry a query")
@@ -40,12 +40,10 @@ const ActionUrlSchema = z
   });
 
 const offerFields = {
-  name: z
-    .string({ error: "must be text" })
+  name: storableText("must be text")
     .min(1, `must be 1 to ${OFFER_LIMITS.nameMax} characters`)
     .max(OFFER_LIMITS.nameMax, `must be 1 to ${OFFER_LIMITS.nameMax} characters`),
-  summary: z
-    .string({ error: "must be text" })
+  summary: storableText("must be text")
     .min(1, `must be 1 to ${OFFER_LIMITS.summaryMax} characters`)
     .max(OFFER_LIMITS.summaryMax, `must be 1 to ${OFFER_LIMITS.summaryMax} characters`),
   action_type: oneOf(OFFER_ACTION_TYPES),

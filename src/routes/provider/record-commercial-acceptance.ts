@@ -15,10 +15,15 @@ const reference = z
   })
   .openapi({ description: "A non-secret evidence reference (8 to 200 characters)" });
 const offerId = z.uuid({ error: "must be an offer id (a UUID)" });
+// offer versions are int4 columns (provider_offers.version and the acceptances' offer_version):
+// anything above 2^31 - 1 could never name a version, and Postgres would refuse it as a failure.
+const OFFER_VERSION_MAX = 2_147_483_647;
+const OFFER_VERSION_MESSAGE = `must be an integer from 1 to ${OFFER_VERSION_MAX}`;
 const offerVersion = z
-  .number({ error: "must be an integer >= 1" })
-  .int("must be an integer >= 1")
-  .min(1, "must be an integer >= 1");
+  .number({ error: OFFER_VERSION_MESSAGE })
+  .int(OFFER_VERSION_MESSAGE)
+  .min(1, OFFER_VERSION_MESSAGE)
+  .max(OFFER_VERSION_MAX, OFFER_VERSION_MESSAGE);
 const termsHash = z
   .string({ error: "must be 64 lower-case hex characters" })
   .regex(/^[0-9a-f]{64}$/, { error: "must be 64 lower-case hex characters" });

@@ -7,11 +7,12 @@ import {
   SITE_KINDS,
 } from "../../domain/checklist/checklist-definition.ts";
 import { CATEGORIES, SIGNAL_FIELDS, type SignalField } from "../../domain/sites/site-fields.ts";
+import { storableText } from "./text.ts";
 
 /** `{url}`: any other field is refused, so a misspelt body never checks the wrong thing. */
 export const UrlBodySchema = z
   .strictObject({
-    url: z.string().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" }),
+    url: storableText().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" }),
   })
   .openapi("UrlBody");
 

@@ -1,7 +1,7 @@
 /** Schemas every route shares: the problem document and its standard responses. */
 import { z } from "@hono/zod-openapi";
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from "../../http/middleware/request-size.ts";
-import { PROBLEM_CONTENT_TYPE } from "../../http/problem.ts";
+import { MAX_LISTED_FIELD_ERRORS, PROBLEM_CONTENT_TYPE } from "../../http/problem.ts";
 
 export const ProblemSchema = z
   .object({
@@ -19,7 +19,14 @@ export const ProblemSchema = z
           message: z.string(),
         }),
       )
-      .optional(),
+      .optional()
+      .openapi({ description: `At most ${MAX_LISTED_FIELD_ERRORS} entries, in the order found` }),
+    errors_omitted: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .openapi({ description: "How many more field errors there were than `errors` lists" }),
   })
   .catchall(z.unknown())
   .openapi("Problem");

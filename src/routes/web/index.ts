@@ -5,10 +5,11 @@
  * MCP verification forms, score-drop monitors, sign-in and the provider console, privacy), whose failures are pages too. Served at the site root, not
  * under /api/v1.
  */
+import { edgeCache } from "../../http/middleware/edge-cache.ts";
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { registerAgentDocuments } from "./agent-documents.ts";
 import { registerApiReference } from "./api-reference.ts";
-import { registerBadge } from "./badge.ts";
+import { BADGE_PATH, registerBadge } from "./badge.ts";
 import { registerCheckPage } from "./check-page.ts";
 import { registerConsoleClaimPage } from "./console-claim-page.ts";
 import { registerConsoleConfirmPages } from "./console-confirm-pages.ts";
@@ -32,6 +33,8 @@ export function createWebGroup(): RouteGroup {
   const siteRoutes = createRoutes();
   registerOpenApiDocument(siteRoutes);
   registerAgentDocuments(siteRoutes);
+  // A badge reads the store and writes nothing: served from the edge while fresh (5 minutes).
+  siteRoutes.use(BADGE_PATH, edgeCache());
   registerBadge(siteRoutes);
 
   const pages = createPageRoutes();

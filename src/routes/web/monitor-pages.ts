@@ -59,7 +59,7 @@ export function registerMonitorPages(app: OpenAPIHono<AppEnv>) {
       c.html(await renderMonitorPage(origin, { kind: "ask", domain, email, error }), status, { ...extra, ...headers });
     if (!EMAIL.test(email) || email.length > 254) return refuse("That is not an e-mail address.");
     const outcome = await attempt(async () => {
-      parseMonitorDomain(domain);
+      parseMonitorDomain(domain, c.var.deps.allowPrivate);
       await consumeRateLimit(c, MONITOR_REGISTER_LIMIT);
       return registerMonitor({ ctx: c.var.deps, input: { email, domain } });
     });

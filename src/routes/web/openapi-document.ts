@@ -2,18 +2,20 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { openApiDocumentOf, withOrigin } from "../openapi-spec.ts";
+import { withOrigin } from "../openapi-spec.ts";
+import { SERVICE_OPENAPI_DOCUMENT } from "../service-openapi.ts";
 
 /** Where the document is served, at the site root (the descriptor's `openapi_spec`). */
 export const OPENAPI_DOCUMENT_PATH = SITE_PATHS.openApiDocument;
 
 /**
- * Serves the document of the whole service (the app's catalog, not only the groups this Worker
- * serves), built once per app; read-only, so open to any origin (the app's read CORS).
+ * Serves the document of the whole service (not only the groups this Worker serves), as generated
+ * from every group's route definitions (src/routes/service-openapi.ts); read-only, so open to any
+ * origin (the app's read CORS).
  */
 export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>) {
   app.get(OPENAPI_DOCUMENT_PATH, (c) => {
-    const document = withOrigin(openApiDocumentOf(c.var.catalog), c.var.deps.origin);
+    const document = withOrigin(SERVICE_OPENAPI_DOCUMENT, c.var.deps.origin);
     c.header("Cache-Control", "public, max-age=300");
     return c.json(document, 200);
   });
