@@ -973,13 +973,22 @@ export function readServerCard(
   return { problem: "is not a usable MCP server card (no endpoint with a transport)" };
 }
 
+/**
+ * The endpoint of the live MCP server, or null: the detector names a candidate endpoint in its
+ * details even when no server answered there, and a card is looked for only beside a live one.
+ */
+function liveMcpEndpoint(answers: ChecklistAnswers): string | null {
+  const mcp = answers.signals.has_mcp_server;
+  return mcp.status === "present" && typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : null;
+}
+
 /** Where server cards may be: the well-known paths, the catalog's card entries, `<endpoint>/server-card`. */
 function serverCardUrls(answers: ChecklistAnswers): string[] {
   const urls = MCP_CARD_PATHS.map((path) => `${answers.origin}${path}`);
   for (const entry of aiCatalogEntries(answers)) {
     if (entry.type === MCP_CARD_TYPE && entry.url) urls.push(entry.url);
   }
-  const endpoint = answers.signals.has_mcp_server.details?.endpoint;
+  const endpoint = liveMcpEndpoint(answers);
   if (typeof endpoint === "string") urls.push(`${endpoint.replace(/\/+$/, "")}/server-card`);
   return [...new Set(urls)];
 }
@@ -1557,7 +1566,7 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
     .filter((each) => each.url)
     .slice(0, FOLLOW_UP_CAP))
     urls.add(entry.url!);
-  const endpoint = answers.signals.has_mcp_server.details?.endpoint;
+  const endpoint = liveMcpEndpoint(answers);
   if (typeof endpoint === "string") urls.add(`${endpoint.replace(/\/+$/, "")}/server-card`);
   for (const url of skillArtifactUrls(answers)) urls.add(url);
   const server = protectedResourceServers(answers)[0];
