@@ -39,9 +39,11 @@ const gzipBytes = new Map<string, number>();
 /**
  * A group's bundle's gzip at most this share of the all-in-one's: the web group renders most
  * capabilities; the mcp group's tools run search, site detail and the live check (the crawler and
- * its YAML parser) inside the MCP SDK, which brings its own JSON Schema validator (Ajv).
+ * its YAML parser, and since the checklist its 24 checks with their XML and structured-field
+ * parsers) inside the MCP SDK, which brings its own JSON Schema validator (Ajv). The checklist
+ * took the mcp group from under 70% to 70.04%, hence 72%.
  */
-const BUNDLE_BUDGET: Record<string, number> = { web: 0.85, mcp: 0.7 };
+const BUNDLE_BUDGET: Record<string, number> = { web: 0.85, mcp: 0.72 };
 const GROUP_BUDGET = 0.6;
 
 /** `wrangler deploy --dry-run` of one environment into `outDir/<name>`, with its metafile beside it. */

@@ -4,13 +4,17 @@
  * status are derived from what they found. Nothing here writes anywhere.
  */
 
+import { CHECKLIST_PATHS, gatherAnswers } from "../checklist/checklist-answers.ts";
+import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
+import { followUpUrls } from "../checklist/checks.ts";
+import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
 import { AI_CATALOG_PATH } from "../signals/ai-catalog.ts";
 import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
-import type { ControlAnswer } from "../signals/catch-all.ts";
-import { type AiCatalogFinding, crawlStateOf, type ServerCardFinding } from "../signals/crawl-state.ts";
+import { checkCatchAll } from "../signals/catch-all.ts";
+import { type CrawlDiscovery, crawlStateOf } from "../signals/crawl-state.ts";
 import { AI_PLUGIN_PATH, detectAiPlugin } from "../signals/detect-ai-plugin.ts";
 import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
 import { DEFAULT_MCP_PATH, detectMcpServer, MCP_DISCOVERY_PATHS } from "../signals/detect-mcp-server.ts";
@@ -31,7 +35,12 @@ import type {
 import type { Category, SignalField } from "../sites/site-fields.ts";
 import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
 import { CRAWL_TIME_BUDGET_MS } from "./crawl-budget.ts";
-import { type ConcurrencyLimiter, createCrawlFetcher, type RequestRole } from "./crawl-fetcher.ts";
+import {
+  type ConcurrencyLimiter,
+  CRAWL_REQUEST_BUDGET,
+  createCrawlFetcher,
+  type RequestRole,
+} from "./crawl-fetcher.ts";
 
 export { CRAWL_TIME_BUDGET_MS };
 
@@ -52,17 +61,7 @@ export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
  */
 export type CrawlStatus = "success" | "blocked" | "unreachable" | "error";
 
-/**
- * The crawl's intermediate findings, kept so that later readers (the checklist) reuse them rather
- * than fetch again: the AI Catalog as read, every MCP server card found with its route, and the
- * control requests' answers (see src/domain/signals/catch-all.ts).
- */
-export interface CrawlDiscovery {
-  /** Null when the signals were not probed (see signalsOnlyOnSuccess). */
-  aiCatalog: AiCatalogFinding | null;
-  serverCards: ServerCardFinding[];
-  controls: ControlAnswer[];
-}
+export type { CrawlDiscovery };
 
 export interface SiteCrawl {
   origin: string;
@@ -81,6 +80,13 @@ export interface SiteCrawl {
   discovery: CrawlDiscovery;
   startedAt: Date;
   durationMs: number;
+  /**
+   * The agent-readiness checklist (never part of the score), or null for a crawl that stopped
+   * at its home page (see signalsOnlyOnSuccess) or ran without it (see withChecklist).
+   */
+  checklist: { checks: CheckResult[]; summary: ChecklistSummary } | null;
+  /** The requests the crawl made, every detector and check together (at most CRAWL_REQUEST_BUDGET). */
+  requestCount: number;
 }
 
 const UNREACHABLE_FAILURES = new Set(["timeout", "network", "too_many_redirects", "refused", "deadline"]);
@@ -144,6 +150,12 @@ export interface CrawlSiteInput {
    * at once.
    */
   signalsOnlyOnSuccess?: boolean;
+  /**
+   * Run the checklist beside the signals (the default). Off, the crawl makes only the signal
+   * detectors' requests: how their own request count is measured (docs/crawling.md, "Request
+   * budget"), and `checklist` is null.
+   */
+  withChecklist?: boolean;
 }
 
 /**
@@ -157,7 +169,17 @@ function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "
     [DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, AI_CATALOG_PATH].map((path) => siteUrl(origin, path)),
   );
   const heads = new Set(
-    ["/", API_CATALOG_PATH, AI_PLUGIN_PATH, ...OPENAPI_COMMON_PATHS].map((path) => siteUrl(origin, path)),
+    [
+      "/",
+      API_CATALOG_PATH,
+      AI_PLUGIN_PATH,
+      ...OPENAPI_COMMON_PATHS,
+      // The checklist's documents that name one more document to fetch.
+      CHECKLIST_PATHS.robots,
+      CHECKLIST_PATHS.aiCatalog,
+      CHECKLIST_PATHS.skills,
+      CHECKLIST_PATHS.protectedResource,
+    ].map((path) => siteUrl(origin, path)),
   );
   return (url) => (longHeads.has(url) ? "long-chain-head" : heads.has(url) ? "chain-head" : "leaf");
 }
@@ -189,30 +211,55 @@ export async function crawlSite({
   limiter,
   rank = 0,
   signalsOnlyOnSuccess = false,
+  withChecklist = true,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
-  const fetch = createCrawlFetcher(fetcher, limiter, { rank, roleOf: roleOfRequests(origin) });
+  const fetch = createCrawlFetcher(fetcher, limiter, {
+    rank,
+    roleOf: roleOfRequests(origin),
+    maxRequests: CRAWL_REQUEST_BUDGET,
+  });
   const context: ProbeContext = { origin, fetch };
 
   const homeProbe = probeHome(fetch, origin);
+  const state = crawlStateOf(context);
+  const findDiscovery = async (probed: boolean): Promise<CrawlDiscovery> => ({
+    aiCatalog: probed ? await state.aiCatalog() : null,
+    serverCards: [...state.serverCards],
+    controls: await state.controls.made(),
+  });
   let signals: Record<SignalField, SignalFinding>;
+  let checklistAnswers: ReturnType<typeof gatherAnswers> | null = null;
   let probed = true;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
     signals = notProbed();
     probed = false;
   } else {
     // After a wait for the home page, the detectors' requests are a burst of their own, placed by
-    // role like a check's first one.
+    // role like a check's first one. The checklist's requests ride in the same burst; it reads the
+    // detectors' discovery (catalog, cards, control requests) once they are done.
     if (signalsOnlyOnSuccess) fetch.newBurst();
-    signals = await detectAll(context);
+    const detected = detectAll(context);
+    if (withChecklist) {
+      const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(true) }));
+      checklistAnswers = gatherAnswers(
+        { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
+        origin,
+        findings,
+        followUpUrls,
+        {
+          judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
+          prepare: (shape) => state.controls.answer(shape),
+        },
+        CRAWL_REQUEST_BUDGET,
+      );
+    }
+    signals = await detected;
   }
   const { home, faviconUrl } = await homeProbe;
-  const state = crawlStateOf(context);
-  const discovery: CrawlDiscovery = {
-    aiCatalog: probed ? await state.aiCatalog() : null,
-    serverCards: [...state.serverCards],
-    controls: await state.controls.made(),
-  };
+  // Read after the checklist, so its control requests (if it asked any) are listed too.
+  const answers = checklistAnswers ? await checklistAnswers : null;
+  const discovery = await findDiscovery(probed);
   const flags = Object.fromEntries(
     SIGNAL_FIELDS.map((field) => [field, signals[field].status === "present"]),
   ) as unknown as Signals;
@@ -228,6 +275,8 @@ export async function crawlSite({
     signals: flags,
     extraTags: Array.isArray(apiKinds) && apiKinds.includes("graphql") ? ["graphql"] : [],
   });
+
+  const checklist = answers ? await judgeChecklist(answers, category) : null;
 
   return {
     origin,
@@ -245,6 +294,8 @@ export async function crawlSite({
     discovery,
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
+    checklist,
+    requestCount: fetch.requestsMade(),
   };
 }
 

@@ -9,7 +9,13 @@
  */
 import { AI_CATALOG_PATH, type AiCatalog, readAiCatalog } from "./ai-catalog.ts";
 import { describeUnusable, displayUrl, type ProbeVerdict, type SignalStatus, siteUrl } from "./blocking.ts";
-import { type CatchAllCheck, type ControlRequests, checkCatchAll, createControlRequests } from "./catch-all.ts";
+import {
+  type CatchAllCheck,
+  type ControlAnswer,
+  type ControlRequests,
+  checkCatchAll,
+  createControlRequests,
+} from "./catch-all.ts";
 import type { ProbeContext, ProbeResponse, SiteFetcher } from "./types.ts";
 
 /** How an MCP server card was found. */
@@ -49,6 +55,18 @@ export interface AiCatalogFinding {
   response: ProbeResponse;
   /** What the control request said of it, when one was asked. */
   control: CatchAllCheck | null;
+}
+
+/**
+ * The crawl's intermediate findings, kept so that later readers (the checklist) reuse them rather
+ * than fetch again: the AI Catalog as read, every MCP server card found with its route, and the
+ * control requests' answers (see catch-all.ts).
+ */
+export interface CrawlDiscovery {
+  /** Null when the signals were not probed (see signalsOnlyOnSuccess). */
+  aiCatalog: AiCatalogFinding | null;
+  serverCards: ServerCardFinding[];
+  controls: ControlAnswer[];
 }
 
 export interface CrawlState {

@@ -1,0 +1,193 @@
+/**
+ * What the checklist reads: the answers of the crawl's fetcher, keyed by request, and the crawl's
+ * own findings (the seven signals). Fetching happens here and only here; the checks themselves
+ * (check-*.ts) are pure functions of these answers, so they can be tested on real documents
+ * without a network.
+ *
+ * Every request goes through the crawl's memoised fetcher: a document a signal detector already
+ * fetched (robots.txt, the home page, the API catalog, the MCP discovery documents) costs nothing
+ * more. The follow-ups (documents the first answers name) are capped so a crawl stays within its
+ * request budget (see CRAWL_REQUEST_BUDGET).
+ */
+import { siteUrl } from "../signals/blocking.ts";
+import { type CatchAllCheck, type ControlShape, shapeOf } from "../signals/catch-all.ts";
+import type { CrawlDiscovery } from "../signals/crawl-state.ts";
+import type { ProbeAnswer, ProbeRequest, ProbeResponse, SignalFinding, SiteFetcher } from "../signals/types.ts";
+import type { SignalField } from "../sites/site-fields.ts";
+
+/** The well-known paths the checklist reads besides the signal detectors' own. */
+export const CHECKLIST_PATHS = {
+  robots: "/robots.txt",
+  sitemap: "/sitemap.xml",
+  llmsTxt: "/llms.txt",
+  llmsFull: "/llms-full.txt",
+  webBotAuth: "/.well-known/http-message-signatures-directory",
+  apiCatalog: "/.well-known/api-catalog",
+  aiCatalog: "/.well-known/ai-catalog.json",
+  a2aCard: "/.well-known/agent-card.json",
+  a2aLegacy: "/.well-known/agent.json",
+  skills: "/.well-known/agent-skills/index.json",
+  skillsLegacy: "/.well-known/skills/index.json",
+  protectedResource: "/.well-known/oauth-protected-resource",
+  authorizationServer: "/.well-known/oauth-authorization-server",
+  openidConfiguration: "/.well-known/openid-configuration",
+} as const;
+
+/** The MCP server card paths read (the MCP detector fetches them: they cost nothing more). */
+export const MCP_CARD_PATHS = [
+  "/.well-known/mcp.json",
+  "/.well-known/mcp/server-card.json",
+  "/.well-known/mcp/server-card",
+] as const;
+
+/**
+ * The first round: the documents of the checklist's own, fetched beside the signal detectors.
+ * Kept to nine requests so a crawl stays within its budget whatever the detectors ask (see
+ * CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
+ * are asked for only when the current one gave nothing, after the detectors are done.
+ */
+const FIRST_ROUND = [
+  CHECKLIST_PATHS.sitemap,
+  CHECKLIST_PATHS.llmsFull,
+  CHECKLIST_PATHS.webBotAuth,
+  CHECKLIST_PATHS.aiCatalog,
+  CHECKLIST_PATHS.a2aCard,
+  CHECKLIST_PATHS.skills,
+  CHECKLIST_PATHS.protectedResource,
+  CHECKLIST_PATHS.authorizationServer,
+] as const;
+
+/** The home page asked for Markdown: the one request of the checklist with its own headers. */
+export const MARKDOWN_REQUEST: ProbeRequest = { headers: { accept: "text/markdown" } };
+
+/** How many documents named by a first answer each check may fetch (a sitemap, skills, catalog entries…). */
+export const FOLLOW_UP_CAP = 2;
+
+export interface ChecklistAnswers {
+  origin: string;
+  /** GET answers by absolute URL. */
+  get: Map<string, ProbeResponse>;
+  /** The home page as asked for with `Accept: text/markdown`. */
+  markdownHome: ProbeResponse | null;
+  /** The crawl's signal findings. */
+  signals: Record<SignalField, SignalFinding>;
+  /** The signal detectors' discovery: the AI Catalog as read, the server cards with their route. */
+  discovery: CrawlDiscovery;
+  /**
+   * What the crawl's control requests (catch-all.ts) said of each 2xx answer on the site, by URL:
+   * an answer that is the site's catch-all is treated as no document (see standingOf).
+   */
+  catchAll: Map<string, CatchAllCheck>;
+}
+
+/** The crawl's control requests, shared with the signal detectors (one per shape and crawl). */
+export interface CatchAllJudge {
+  /** Compares an answer with the control of its shape (asking it on first use). */
+  judge(answer: ProbeAnswer): Promise<CatchAllCheck>;
+  /** Asks the control of a shape now, before the budgeted follow-ups (see gatherAnswers). */
+  prepare(shape: ControlShape): Promise<unknown>;
+}
+
+/** The answer to a GET of `path` on the site (or of an absolute URL), if it was fetched. */
+export function answerAt(answers: ChecklistAnswers, pathOrUrl: string): ProbeResponse | undefined {
+  const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : siteUrl(answers.origin, pathOrUrl);
+  return answers.get.get(url);
+}
+
+/** Documents the signal detectors fetch anyway, read by the checklist at no cost. */
+const SHARED = ["/", CHECKLIST_PATHS.robots, CHECKLIST_PATHS.llmsTxt, CHECKLIST_PATHS.apiCatalog, ...MCP_CARD_PATHS];
+
+/** The paths of the first round (the shared ones and the checklist's own). */
+export function firstRoundPaths(): string[] {
+  return [...new Set<string>([...SHARED, ...FIRST_ROUND])];
+}
+
+/** The fetchers the checklist uses: the crawl's, and the same one bounded by the request budget. */
+export interface ChecklistFetchers {
+  shared: SiteFetcher;
+  budgeted: SiteFetcher;
+  /** Keeps requests of the budget for the control requests asked after the follow-ups. */
+  reserve(count: number): void;
+  /** The requests the crawl has made so far, the detectors' included. */
+  requestsMade(): number;
+}
+
+/**
+ * Requests kept for the signal detectors' later rounds (an AI Catalog → card → four handshake
+ * steps, a card at the endpoint, the OpenAPI framework paths, the control requests) when the
+ * checklist's own first round is sent beside their first burst. The detectors are never refused,
+ * so the checklist sends at once only what leaves them this many; the rest of its first round
+ * waits until they are done and is then fetched within the budget (docs/crawling.md, "Request
+ * budget").
+ */
+export const DETECTOR_RESERVE = 12;
+
+/** The control requests a crawl may ask: one per shape (catch-all.ts). */
+const CONTROL_SHAPES = 2;
+
+/**
+ * Fetches every document the checklist reads: the first round beside the detectors, then, once
+ * the detectors are done, the documents those answers name and the older paths (`followUps`, a
+ * pure function of the answers so far, in order of importance), as the budget allows.
+ */
+export async function gatherAnswers(
+  fetchers: ChecklistFetchers,
+  origin: string,
+  findings: Promise<{ signals: Record<SignalField, SignalFinding>; discovery: CrawlDiscovery }>,
+  followUps: (answers: ChecklistAnswers) => string[],
+  controls: CatchAllJudge,
+  budget: number,
+): Promise<ChecklistAnswers> {
+  const get = new Map<string, ProbeResponse>();
+  const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
+  const fetchInto = async (url: string) => {
+    if (get.has(url)) return;
+    const fetch = sharedPaths.has(url) ? fetchers.shared : fetchers.budgeted;
+    const response = await fetch(url);
+    get.set(url, response);
+  };
+  // The two control requests (one per shape) stay in reserve until it is known which are asked.
+  fetchers.reserve(CONTROL_SHAPES);
+  const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
+  const firstRound: Promise<void>[] = [];
+  const later: string[] = [];
+  for (const path of firstRoundPaths()) {
+    const url = siteUrl(origin, path);
+    const fits = sharedPaths.has(url) || room();
+    if (fits) firstRound.push(fetchInto(url));
+    else later.push(url);
+  }
+  const markdown = room()
+    ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST)
+    : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
+  const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
+  await Promise.all(later.map(fetchInto));
+  const catchAll = new Map<string, CatchAllCheck>();
+  const answers: ChecklistAnswers = { origin, get, markdownHome, ...found, catchAll };
+  const home = siteUrl(origin, "/");
+  const isHit = (response: ProbeResponse): response is ProbeAnswer =>
+    response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  const judgeAll = async () => {
+    const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
+    const checks = await Promise.all(pending.map((response) => controls.judge(response as ProbeAnswer)));
+    for (const [i, response] of pending.entries()) catchAll.set(response.url, checks[i]!);
+  };
+  const next = followUps(answers);
+  // A control request is made at most once per shape and crawl, and only where some answer of
+  // that shape may be a hit. The first round's hits have theirs asked now; the shapes still unasked
+  // keep their request in reserve while the budgeted follow-ups run, so the crawl's total stays
+  // within the budget whatever the follow-ups turn up.
+  const asked = new Set<ControlShape>(found.discovery.controls.map((control) => control.shape));
+  for (const response of get.values()) {
+    const shape = isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) asked.add(shape);
+  }
+  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  fetchers.reserve(CONTROL_SHAPES - asked.size);
+  // One at a time in order of importance would be slow; all at once, the budget still refuses
+  // the last ones offered first-come, which is the order given.
+  await Promise.all(next.map(fetchInto));
+  fetchers.reserve(0);
+  await judgeAll();
+  return answers;
+}
