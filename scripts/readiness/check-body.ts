@@ -1,0 +1,67 @@
+/**
+ * The /check body as the command-line checker reads it, whether it crawled the site itself or
+ * asked the service: the seven signals, and the checklist (`checks`) when the service carries
+ * one. The checklist's shape and ids are the contract of agent-web-2026.md ("The checklist").
+ */
+import type { CheckResult } from "../../src/domain/checks/check-site.ts";
+import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
+
+/** A checklist entry's status (the contract's table). */
+export type ChecklistStatus = "pass" | "warn" | "fail" | "neutral" | "blocked" | "error";
+
+/** One check in a response: `{id, category, status, title, reason, evidence, fix, applies_to}`. */
+export interface ChecklistEntry {
+  id: string;
+  category: string;
+  status: ChecklistStatus;
+  title: string;
+  reason: string;
+  evidence: { url: string; status: number | null; content_type: string | null }[];
+  /** Absent on pass. */
+  fix?: string;
+  applies_to: string[];
+}
+
+/** The /check body; `checks` is read only when the body carries it. */
+export type CheckBody = Omit<CheckResult, "checks"> & { checks?: ChecklistEntry[] };
+
+/** Every check id of the contract, so `--require` can tell a check the body lacks from a typo. */
+export const CHECKLIST_IDS = [
+  "robots_txt",
+  "sitemap",
+  "link_headers",
+  "markdown_negotiation",
+  "llms_txt",
+  "llms_full_txt",
+  "schema_org",
+  "schema_org_actions",
+  "ai_bot_rules",
+  "content_signals",
+  "content_usage",
+  "web_bot_auth",
+  "api_catalog",
+  "openapi",
+  "structured_api",
+  "ai_catalog",
+  "mcp_server_card",
+  "mcp_server",
+  "a2a_agent_card",
+  "agent_skills",
+  "webmcp",
+  "oauth_protected_resource",
+  "oauth_authorization_server",
+  "ai_plugin",
+] as const;
+
+export function isSignalField(name: string): name is SignalField {
+  return (SIGNAL_FIELDS as readonly string[]).includes(name);
+}
+
+export function isChecklistId(name: string): boolean {
+  return (CHECKLIST_IDS as readonly string[]).includes(name);
+}
+
+/** The body's checklist, or null when it carries none (a service or a build without one). */
+export function checklistOf(body: { checks?: unknown }): ChecklistEntry[] | null {
+  return Array.isArray(body.checks) ? (body.checks as ChecklistEntry[]) : null;
+}
