@@ -44,7 +44,7 @@ Gates (exit 0 pass, 1 a gate failed, 2 could not check):
   --require <names>       fail unless each is present (signals: has_llms_txt, has_ai_plugin,
                           has_openapi, has_structured_api, has_mcp_server, has_robots_ai,
                           has_schema_org) or passes (checklist ids: robots_txt, llms_txt, …);
-                          comma-separated, or repeated
+                          separated by commas or spaces, or repeated
 
 The service:
   --api <base_url>        check through the service's POST /check (e.g. https://host/api/v1);
@@ -106,7 +106,7 @@ export function parseReadinessArgs(argv: string[]): Options | "help" {
     }
   }
   const require = (values.require ?? [])
-    .flatMap((value) => value.split(","))
+    .flatMap((value) => value.split(/[\s,]+/))
     .map((name) => name.trim())
     .filter((name) => name !== "");
   const unknown = unknownRequirements(require);
