@@ -8,7 +8,12 @@
 
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import { buildSiteLinks, describeService, OPENAPI_MEDIA_TYPE, type SiteLinks } from "../routes/web/agent-documents.ts";
+import {
+  buildSiteLinks,
+  describeService,
+  OPENAPI_MEDIA_TYPE,
+  type SiteLinks,
+} from "../domain/descriptor/site-documents.ts";
 import { CONSOLE_PATHS } from "./console-paths.ts";
 import { SITE_STYLESHEET } from "./styles.ts";
 

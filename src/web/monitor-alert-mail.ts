@@ -3,8 +3,9 @@
  * the latest crawl's evidence and how to fix it (the report page's own guide), the score history,
  * and how to stop the alerts. The monitor job sends it with the List-Unsubscribe headers.
  */
+
+import { buildSiteLinks, siteReportUrl } from "../domain/descriptor/site-documents.ts";
 import type { DropAlert } from "../domain/monitors/drop-alerts.ts";
-import { buildSiteLinks, siteReportUrl } from "../routes/web/agent-documents.ts";
 import { adviceFor, SIGNAL_GUIDES, STATUS_LABELS } from "./signal-guide.ts";
 
 const when = (timestamp: string) => `${new Date(timestamp).toISOString().replace("T", " ").slice(0, 16)} UTC`;

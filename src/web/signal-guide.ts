@@ -3,9 +3,10 @@
  * to publish it, and the standard that defines it. The report pages show this beside the evidence
  * of the last crawl or live check; the rules that decide each signal are in docs/crawling.md.
  */
+
+import type { SiteLinks } from "../domain/descriptor/site-documents.ts";
 import type { SignalEvidence } from "../domain/signals/types.ts";
 import type { SignalField } from "../domain/sites/site-fields.ts";
-import type { SiteLinks } from "../routes/web/agent-documents.ts";
 
 /** How each signal is named for people. */
 export const SIGNAL_LABELS: Record<SignalField, string> = {

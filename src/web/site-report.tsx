@@ -5,11 +5,11 @@
  * into one `SiteReport`, so the two pages cannot drift apart.
  */
 import type { CheckResult } from "../domain/checks/check-site.ts";
+import type { SiteLinks } from "../domain/descriptor/site-documents.ts";
 import { SIGNAL_WEIGHTS } from "../domain/scoring/agentic-score.ts";
 import type { SignalEvidence } from "../domain/signals/types.ts";
 import type { SiteDetail } from "../domain/sites/get-site-detail.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../domain/sites/site-fields.ts";
-import type { SiteLinks } from "../routes/web/agent-documents.ts";
 import { Notice, StackingTable } from "./components.tsx";
 import { ScoreHistoryChart, type ScorePoint } from "./score-chart.tsx";
 import { adviceFor, SIGNAL_GUIDES, STATUS_LABELS } from "./signal-guide.ts";

@@ -7,11 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { walkHtml } from "../../src/domain/classification/site-metadata.ts";
 import { PROVIDER_EXCHANGE_POLICY } from "../../src/domain/descriptor/provider-exchange-policy.ts";
+import { buildSiteLinks } from "../../src/domain/descriptor/site-documents.ts";
 import { readAiPluginManifest } from "../../src/domain/signals/detect-ai-plugin.ts";
 import { readLlmsTitle } from "../../src/domain/signals/detect-llms-txt.ts";
 import { findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
 import { matchAiUserAgent, parseRobotsTxt } from "../../src/domain/signals/detect-robots-ai.ts";
-import { buildSiteLinks } from "../../src/routes/web/agent-documents.ts";
 import { PRIVACY_ANCHORS } from "../../src/web/pages/privacy.tsx";
 import { searchOk } from "../support/search.ts";
 import { insertSites, uniqueToken } from "../support/sites.ts";

@@ -10,20 +10,20 @@ import { createGuardedFetch } from "../../src/adapters/outbound/guarded-fetch.ts
 import { createApp } from "../../src/app.ts";
 import { createConcurrencyLimiter } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { crawlSite, type SiteCrawl } from "../../src/domain/crawling/crawl-site.ts";
-import { findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
-import { matchAiUserAgent } from "../../src/domain/signals/detect-robots-ai.ts";
-import { listDeclaredApis, readApiCatalog } from "../../src/domain/signals/detect-structured-api.ts";
-import type { SiteFetcher } from "../../src/domain/signals/types.ts";
-import { createRoutes } from "../../src/http/routes.ts";
-import { createDiscoveryGroup } from "../../src/routes/discovery/index.ts";
 import {
   buildApiCatalog,
   buildMcpDiscovery,
   buildSiteLinks,
   listCatalogEndpoints,
   ROBOTS_AI_AGENTS,
-  registerAgentDocuments,
-} from "../../src/routes/web/agent-documents.ts";
+} from "../../src/domain/descriptor/site-documents.ts";
+import { findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
+import { matchAiUserAgent } from "../../src/domain/signals/detect-robots-ai.ts";
+import { listDeclaredApis, readApiCatalog } from "../../src/domain/signals/detect-structured-api.ts";
+import type { SiteFetcher } from "../../src/domain/signals/types.ts";
+import { createRoutes } from "../../src/http/routes.ts";
+import { createDiscoveryGroup } from "../../src/routes/discovery/index.ts";
+import { registerAgentDocuments } from "../../src/routes/web/agent-documents.ts";
 import { registerHomePage } from "../../src/routes/web/home-page.ts";
 import { registerPrivacyPage } from "../../src/routes/web/privacy-page.ts";
 

@@ -3,11 +3,11 @@
  * /openapi.json. The view is src/web/pages/api-reference.tsx.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { pageSecurityHeaders } from "../../web/page-headers.ts";
 import { renderApiReference } from "../../web/pages/api-reference.tsx";
 import { openApiDocumentOf, withOrigin } from "../openapi-spec.ts";
-import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "./agent-documents.ts";
 
 /** Serves the reference of the whole service (the app's catalog), cached like the document. */
 export function registerApiReference(app: OpenAPIHono<AppEnv>) {

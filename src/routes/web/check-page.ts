@@ -6,6 +6,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { checkSite } from "../../domain/checks/check-site.ts";
+import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
@@ -13,7 +14,6 @@ import { renderCheckPage } from "../../web/pages/check.tsx";
 import { progressScriptHash } from "../../web/progress-script.ts";
 import { reportFromCheck } from "../../web/site-report.tsx";
 import { CHECK_LIMIT } from "../checks/check-site.ts";
-import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "./agent-documents.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 import { readUrlForm } from "./url-form.ts";
 

@@ -15,7 +15,7 @@ import { CONSOLE_PATHS, CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderClaimPage, renderConsoleHome } from "../../web/pages/console.tsx";
 import { renderSignInPage } from "../../web/pages/sign-in.tsx";
 import { SESSION_COOKIE } from "../auth/schemas.ts";
-import { CreateClaimRequestSchema } from "../provider/claims.ts";
+import { CreateClaimRequestSchema } from "../provider/create-claim.ts";
 import { consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
 

@@ -11,6 +11,12 @@
  * "any", as a form sends every field.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import {
+  buildSiteLinks,
+  DOCUMENT_CACHE_CONTROL,
+  OPENAPI_MEDIA_TYPE,
+  SITE_PATHS,
+} from "../../domain/descriptor/site-documents.ts";
 import { runSearch } from "../../domain/search/run-search.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
@@ -20,7 +26,6 @@ import { renderHomePage } from "../../web/pages/home.tsx";
 import { renderSearchPage } from "../../web/pages/search.tsx";
 import { SEARCH_FORM_FIELDS, type SearchFormValues } from "../../web/search-form.tsx";
 import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
-import { buildSiteLinks, DOCUMENT_CACHE_CONTROL, OPENAPI_MEDIA_TYPE, SITE_PATHS } from "./agent-documents.ts";
 import { pageHeaders } from "./page-errors.ts";
 
 /** The Link header of the home page: the API's description, its docs and its catalog (RFC 8631, 9727). */

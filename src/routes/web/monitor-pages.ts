@@ -10,6 +10,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { DOCUMENT_CACHE_CONTROL } from "../../domain/descriptor/site-documents.ts";
 import { MONITOR_PATHS } from "../../domain/monitors/monitor-constants.ts";
 import {
   confirmSubscriber,
@@ -22,7 +23,6 @@ import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { renderConfirmPage, renderMonitorPage, renderUnsubscribePage } from "../../web/pages/monitor.tsx";
 import { MONITOR_REGISTER_LIMIT } from "../monitor/register-monitor.ts";
-import { DOCUMENT_CACHE_CONTROL } from "./agent-documents.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

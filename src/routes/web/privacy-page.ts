@@ -3,10 +3,10 @@
  * consent version under the anchors the spec publishes. The view is src/web/pages/privacy.tsx.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { pageSecurityHeaders } from "../../web/page-headers.ts";
 import { renderPrivacyPage } from "../../web/pages/privacy.tsx";
-import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "./agent-documents.ts";
 
 /** Serves the privacy page at /privacy. */
 export function registerPrivacyPage(app: OpenAPIHono<AppEnv>) {

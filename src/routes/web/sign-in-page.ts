@@ -13,12 +13,12 @@ import {
 } from "../../domain/accounts/account-constants.ts";
 import { sha256Hex } from "../../domain/accounts/secrets.ts";
 import { createSessionFromToken, normalizeEmail, startEmailSignIn } from "../../domain/accounts/sign-in.ts";
+import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { renderSignInPage } from "../../web/pages/sign-in.tsx";
 import { SESSION_COOKIE, sessionCookieOptions } from "../auth/schemas.ts";
-import { SITE_PATHS } from "./agent-documents.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -6,12 +6,12 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { submitSite } from "../../domain/checks/submit-site.ts";
+import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { renderSubmitPage } from "../../web/pages/submit.tsx";
 import { SUBMIT_LIMIT } from "../checks/submit-site.ts";
-import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "./agent-documents.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 import { readUrlForm } from "./url-form.ts";
 

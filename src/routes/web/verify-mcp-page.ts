@@ -6,12 +6,12 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { renderVerifyMcpPage } from "../../web/pages/verify-mcp.tsx";
 import { progressScriptHash } from "../../web/progress-script.ts";
 import { VERIFY_MCP_LIMIT } from "../checks/verify-mcp.ts";
-import { DOCUMENT_CACHE_CONTROL, SITE_PATHS } from "./agent-documents.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 import { validateUrlForm } from "./url-form.ts";
 

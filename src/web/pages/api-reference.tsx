@@ -4,13 +4,15 @@
  * schemes, and every named schema. Self-contained (the layout's inline CSS, no script, nothing
  * fetched), so it works offline. Everything the document says is shown as text.
  */
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
-import type { OpenApiDocument } from "../../routes/openapi-spec.ts";
-import { buildSiteLinks } from "../../routes/web/agent-documents.ts";
-import { OPENAPI_DOCUMENT_PATH } from "../../routes/web/openapi-document.ts";
+import { buildSiteLinks, SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import { StackingTable } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
+
+/** The OpenAPI 3.1 document the route hands this page (as `/openapi.json` serves it). */
+export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
 type Components = NonNullable<OpenApiDocument["components"]>;
 type SchemaOrRef = NonNullable<Components["schemas"]>[string];
@@ -409,7 +411,7 @@ export function ApiReferencePage({ document, origin }: ApiReferencePageProps) {
       ))}
       <p>
         Base URL: <code>{baseUrl}</code> (every path below is relative to it). Machine-readable:{" "}
-        <a href={OPENAPI_DOCUMENT_PATH}>OpenAPI 3.1 document ({OPENAPI_DOCUMENT_PATH})</a>.
+        <a href={SITE_PATHS.openApiDocument}>OpenAPI 3.1 document ({SITE_PATHS.openApiDocument})</a>.
       </p>
       <nav class="toc" aria-labelledby="operations">
         <h2 id="operations">Operations</h2>
@@ -474,8 +476,8 @@ export function ApiReferencePage({ document, origin }: ApiReferencePageProps) {
         </section>
       ))}
       <p class="muted">
-        Generated from the service's route definitions, like <a href={OPENAPI_DOCUMENT_PATH}>{OPENAPI_DOCUMENT_PATH}</a>
-        .
+        Generated from the service's route definitions, like{" "}
+        <a href={SITE_PATHS.openApiDocument}>{SITE_PATHS.openApiDocument}</a>.
       </p>
     </Layout>
   );

@@ -3,8 +3,9 @@
  * indexed site's page, with a progress message while the crawl runs. Refused and unreachable
  * targets are said in plain words; the form keeps what was typed.
  */
+
+import { buildSiteLinks, siteReportUrl } from "../../domain/descriptor/site-documents.ts";
 import { normalizeDomain } from "../../domain/sites/domain-name.ts";
-import { buildSiteLinks, siteReportUrl } from "../../routes/web/agent-documents.ts";
 import { CHECK_PROGRESS, Notice, ProgressScript, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";

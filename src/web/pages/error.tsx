@@ -3,7 +3,7 @@
  * request or a failure of ours. It says what happened in plain words and where to go next; the
  * request id lets an operator find the request in the logs.
  */
-import { buildSiteLinks } from "../../routes/web/agent-documents.ts";
+import { buildSiteLinks } from "../../domain/descriptor/site-documents.ts";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 

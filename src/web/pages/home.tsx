@@ -4,9 +4,9 @@
  * rendered from the descriptor, the endpoint catalog and the scoring weights.
  */
 import { FREE_LIMITS } from "../../domain/descriptor/build-descriptor.ts";
+import { buildSiteLinks, describeService, listCatalogEndpoints } from "../../domain/descriptor/site-documents.ts";
 import { SIGNAL_WEIGHTS } from "../../domain/scoring/agentic-score.ts";
 import { SIGNAL_FIELDS } from "../../domain/sites/site-fields.ts";
-import { buildSiteLinks, describeService, listCatalogEndpoints } from "../../routes/web/agent-documents.ts";
 import { JsonLd } from "../json-ld.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";

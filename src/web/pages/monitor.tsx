@@ -4,8 +4,9 @@
  * mail open a page with a button; only the button's POST acts, so a mail scanner that opens
  * links confirms and unsubscribes nothing (the one-click POST of RFC 8058 does unsubscribe).
  */
+
+import { siteReportUrl } from "../../domain/descriptor/site-documents.ts";
 import { MAX_MONITORS_PER_EMAIL, MONITOR_PATHS } from "../../domain/monitors/monitor-constants.ts";
-import { siteReportUrl } from "../../routes/web/agent-documents.ts";
 import { Notice } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { MonitorSignUpForm } from "../monitor-form.tsx";

@@ -5,6 +5,7 @@
  * descriptor's. Features not built yet are described as the policy that applies once they are offered.
  */
 import { PROVIDER_EXCHANGE_POLICY } from "../../domain/descriptor/provider-exchange-policy.ts";
+import { buildSiteLinks, describeService } from "../../domain/descriptor/site-documents.ts";
 import { INVOCATION_CONDITION } from "../../domain/search-receipts/action-interest-sidecar.ts";
 import {
   ACTION_INTEREST_ARGUMENTS,
@@ -13,7 +14,6 @@ import {
   ACTION_TYPES,
   RECEIPT_LIFETIME_DAYS,
 } from "../../domain/search-receipts/receipt-constants.ts";
-import { buildSiteLinks, describeService } from "../../routes/web/agent-documents.ts";
 import { StackingTable } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";

@@ -3,9 +3,10 @@
  * page of organic results, each with its score, the seven signals at a glance, category and tags,
  * and paging that keeps the filters. A form that cannot run shows what is wrong with it.
  */
+
+import { buildSiteLinks, siteReportUrl } from "../../domain/descriptor/site-documents.ts";
 import type { SearchResponse } from "../../domain/search/run-search.ts";
 import type { FieldError } from "../../http/problem.ts";
-import { buildSiteLinks, siteReportUrl } from "../../routes/web/agent-documents.ts";
 import { scoreBand } from "../badge.ts";
 import { Notice } from "../components.tsx";
 import { Layout } from "../layout.tsx";

@@ -3,8 +3,8 @@
  * in the index with its report. A repeat within the hour says when the first was queued.
  */
 import type { Submission } from "../../domain/checks/submit-site.ts";
+import { buildSiteLinks, siteReportUrl } from "../../domain/descriptor/site-documents.ts";
 import { normalizeDomain } from "../../domain/sites/domain-name.ts";
-import { buildSiteLinks, siteReportUrl } from "../../routes/web/agent-documents.ts";
 import { Notice, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";

@@ -3,7 +3,7 @@
  * with one endpoint and says, in plain words, whether it is a working MCP server.
  */
 import type { McpVerification } from "../../domain/checks/verify-mcp.ts";
-import { buildSiteLinks } from "../../routes/web/agent-documents.ts";
+import { buildSiteLinks } from "../../domain/descriptor/site-documents.ts";
 import { Notice, ProgressScript, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
