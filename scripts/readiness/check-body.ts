@@ -22,8 +22,19 @@ export interface ChecklistEntry {
   applies_to: string[];
 }
 
-/** The /check body; `checks` is read only when the body carries it. */
-export type CheckBody = Omit<CheckResult, "checks"> & { checks?: ChecklistEntry[] };
+/** The kind of site the checklist read and how many of the checks that apply to it pass. */
+export interface ChecklistSummary {
+  site_kind: string;
+  site_kind_reason: string;
+  /** e.g. "12 of 15 checks that apply to an API site pass". */
+  text: string;
+}
+
+/** The /check body; `checks` and `checks_summary` are read only when the body carries them. */
+export type CheckBody = Omit<CheckResult, "checks" | "checks_summary"> & {
+  checks?: ChecklistEntry[];
+  checks_summary?: ChecklistSummary;
+};
 
 /** Every check id of the contract, so `--require` can tell a check the body lacks from a typo. */
 export const CHECKLIST_IDS = [

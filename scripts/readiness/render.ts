@@ -99,6 +99,9 @@ export function renderText(report: Report): string {
   if (checks) {
     lines.push("");
     lines.push(`Checklist (${checklistSummary(checks)}; the checklist never changes the score)`);
+    if (body.checks_summary) {
+      lines.push(`  ${body.checks_summary.text} (${body.checks_summary.site_kind_reason})`);
+    }
     for (const check of orderedChecks(checks)) {
       lines.push(
         `  ${TEXT_MARKS[check.status] ?? "?"} ${check.status.padEnd(7)} ${check.id} (${check.category}): ${check.title}`,
@@ -193,6 +196,9 @@ export function renderMarkdown(report: Report): string {
   const checks = checklistOf(body);
   if (checks) {
     out.push("", `#### Checklist (${checklistSummary(checks)})`, "");
+    if (body.checks_summary) {
+      out.push(`**${inline(body.checks_summary.text)}** (${inline(body.checks_summary.site_kind_reason)})`, "");
+    }
     const open = orderedChecks(checks).filter((check) => check.status !== "pass");
     for (const check of open) {
       out.push(

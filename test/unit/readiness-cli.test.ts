@@ -229,6 +229,11 @@ describe("the outputs", () => {
         check("link_headers", "warn"),
       ],
       name: "Shop <script>alert(1)</script> | Deals",
+      checks_summary: {
+        site_kind: "store",
+        site_kind_reason: "The home page offers products for sale.",
+        text: "1 of 3 checks that apply to a store pass",
+      },
     },
   );
   const gates = evaluateGates(withChecks, { failUnder: 50, require: ["sitemap"] });
@@ -249,6 +254,7 @@ describe("the outputs", () => {
     expect(text).toMatch(/✓ present\s+\+15\s+llms\.txt/);
     expect(text).toContain("how to add: Run an MCP server");
     expect(text).toContain("3 checks: 1 pass, 1 warn, 1 fail");
+    expect(text).toContain("1 of 3 checks that apply to a store pass (The home page offers products for sale.)");
     expect(text).toMatch(/✗ fail\s+sitemap \(discoverability\)/);
     expect(text).toContain("fix: List your pages in /sitemap.xml:");
     expect(text).toMatch(/✗ failed\s+fail under 50: the score is 25, under 50/);
@@ -264,6 +270,7 @@ describe("the outputs", () => {
     // A fix with its own code fence is fenced with a longer one.
     expect(markdown).toContain("  ````text\n  List your pages in /sitemap.xml:\n  ```xml\n  <urlset/>\n  ```\n  ````");
     expect(markdown).toContain("<details><summary>1 passed</summary>");
+    expect(markdown).toContain("**1 of 3 checks that apply to a store pass**");
     const bodyOf = renderMarkdown({
       body: body({}, { crawl_note: "It said <img src=x onerror=alert(1)> | and more" }),
       gates: evaluateGates(body(), { require: [] }),
