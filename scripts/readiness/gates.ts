@@ -23,6 +23,8 @@ export interface GateOutcome {
   gate: string;
   outcome: "passed" | "failed" | "undecided";
   message: string;
+  /** The signal or check a --require gate names. */
+  required?: string;
 }
 
 export interface GateVerdict {
@@ -40,11 +42,12 @@ export function unknownRequirements(names: string[]): string[] {
 function requireSignal(body: CheckBody, field: keyof typeof SIGNAL_LABELS): GateOutcome {
   const evidence = body.signals[field];
   const gate = `require ${field}`;
+  const required = field;
   if (evidence.status === "present") {
-    return { gate, outcome: "passed", message: `${SIGNAL_LABELS[field]} is present` };
+    return { gate, required, outcome: "passed", message: `${SIGNAL_LABELS[field]} is present` };
   }
   const outcome = evidence.status === "absent" ? "failed" : "undecided";
-  return { gate, outcome, message: `${SIGNAL_LABELS[field]} is ${evidence.status}: ${evidence.reason}` };
+  return { gate, required, outcome, message: `${SIGNAL_LABELS[field]} is ${evidence.status}: ${evidence.reason}` };
 }
 
 /**
@@ -54,22 +57,25 @@ function requireSignal(body: CheckBody, field: keyof typeof SIGNAL_LABELS): Gate
  */
 function requireCheck(body: CheckBody, id: string): GateOutcome {
   const gate = `require ${id}`;
+  const required = id;
   const checks = checklistOf(body);
   if (checks === null) {
     return {
       gate,
+      required,
       outcome: "undecided",
       message: `the check ${id} is not available: this check result carries no checklist`,
     };
   }
   const check = checks.find((entry) => entry.id === id);
   if (!check) {
-    return { gate, outcome: "undecided", message: `the check ${id} is not available in this check result` };
+    return { gate, required, outcome: "undecided", message: `the check ${id} is not available in this check result` };
   }
   const seen = `${check.status}: ${check.reason}`;
-  if (check.status === "pass" || check.status === "warn") return { gate, outcome: "passed", message: seen };
-  if (check.status === "fail" || check.status === "neutral") return { gate, outcome: "failed", message: seen };
-  return { gate, outcome: "undecided", message: seen };
+  if (check.status === "pass" || check.status === "warn") return { gate, required, outcome: "passed", message: seen };
+  if (check.status === "fail" || check.status === "neutral")
+    return { gate, required, outcome: "failed", message: seen };
+  return { gate, required, outcome: "undecided", message: seen };
 }
 
 /** Decides every gate on a check body, and the exit status they give. */

@@ -77,6 +77,21 @@ function signedDelta(before: number, after: number): string {
   return delta === 0 ? "unchanged" : delta > 0 ? `+${delta}` : String(delta);
 }
 
+/** The signals and checks a --require gate named. */
+function requiredNames(gates: GateVerdict): Set<string> {
+  return new Set(gates.outcomes.flatMap((gate) => (gate.required ? [gate.required] : [])));
+}
+
+/**
+ * A fix is shown where something is to be done: a check that failed, warned or could not be
+ * decided. A neutral check does not apply to the site (or was not asked for), so its fix is noise
+ * unless a gate requires that check.
+ */
+function fixShown(check: ChecklistEntry, required: Set<string>): check is ChecklistEntry & { fix: string } {
+  if (!check.fix || check.status === "pass") return false;
+  return check.status !== "neutral" || required.has(check.id);
+}
+
 /** The report for a terminal. */
 export function renderText(report: Report): string {
   const { body, gates, comparison } = report;
@@ -102,12 +117,13 @@ export function renderText(report: Report): string {
     if (body.checks_summary) {
       lines.push(`  ${body.checks_summary.text} (${body.checks_summary.site_kind_reason})`);
     }
+    const required = requiredNames(gates);
     for (const check of orderedChecks(checks)) {
       lines.push(
         `  ${TEXT_MARKS[check.status] ?? "?"} ${check.status.padEnd(7)} ${check.id} (${check.category}): ${check.title}`,
       );
       lines.push(`${" ".repeat(12)}${check.reason}`);
-      if (check.fix && check.status !== "pass") lines.push(indent(`fix: ${check.fix}`, " ".repeat(12)));
+      if (fixShown(check, required)) lines.push(indent(`fix: ${check.fix}`, " ".repeat(12)));
     }
   }
   if (comparison) lines.push("", ...comparisonText(comparison));
@@ -199,22 +215,29 @@ export function renderMarkdown(report: Report): string {
     if (body.checks_summary) {
       out.push(`**${inline(body.checks_summary.text)}** (${inline(body.checks_summary.site_kind_reason)})`, "");
     }
-    const open = orderedChecks(checks).filter((check) => check.status !== "pass");
+    const required = requiredNames(gates);
+    // Listed in full: what is to be done, and any check a gate requires.
+    const open = orderedChecks(checks).filter(
+      (check) => check.status !== "pass" && (check.status !== "neutral" || required.has(check.id)),
+    );
     for (const check of open) {
       out.push(
         `- ${MARKDOWN_MARKS[check.status] ?? ""} **${inline(check.title)}** (\`${inline(check.id)}\`, ${inline(check.category)}, ${check.status}): ${inline(check.reason)}`,
       );
-      if (check.fix) {
+      if (fixShown(check, required)) {
         out.push("", "  <details><summary>Fix</summary>", "", indent(fenced(check.fix), "  "), "", "  </details>", "");
       }
     }
-    const passed = checks.filter((check) => check.status === "pass");
-    if (passed.length > 0) {
-      out.push("", `<details><summary>${passed.length} passed</summary>`, "");
-      for (const check of passed)
-        out.push(`- ✅ ${inline(check.title)} (\`${inline(check.id)}\`): ${inline(check.reason)}`);
+    const folded = (status: ChecklistStatus, summary: string, mark: string) => {
+      const listed = checks.filter((check) => check.status === status && !open.includes(check));
+      if (listed.length === 0) return;
+      out.push("", `<details><summary>${listed.length} ${summary}</summary>`, "");
+      for (const check of listed)
+        out.push(`- ${mark} ${inline(check.title)} (\`${inline(check.id)}\`): ${inline(check.reason)}`);
       out.push("", "</details>");
-    }
+    };
+    folded("neutral", "not applicable to this site", "➖");
+    folded("pass", "passed", "✅");
     out.push("", "The checklist never changes the score, which stays the sum of the seven signals' weights.");
   }
   return `${out.join("\n")}\n`;

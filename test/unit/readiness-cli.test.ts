@@ -280,6 +280,18 @@ describe("the outputs", () => {
     expect(bodyOf).toContain("&lt;img src=x onerror=alert(1)&gt; \\| and more");
   });
 
+  it("shows the fix of a check that does not apply only when a gate requires that check", () => {
+    const neutral = body({}, { checks: [check("webmcp", "neutral", { fix: "Declare tools on your forms." })] });
+    const plain = { body: neutral, gates: evaluateGates(neutral, { require: [] }), checkedBy: "this machine" };
+    expect(renderText(plain)).not.toContain("Declare tools");
+    expect(renderMarkdown(plain)).not.toContain("Declare tools");
+    expect(renderMarkdown(plain)).toContain("<details><summary>1 not applicable to this site</summary>");
+    const asked = { ...plain, gates: evaluateGates(neutral, { require: ["webmcp"] }) };
+    expect(renderText(asked)).toContain("fix: Declare tools on your forms.");
+    expect(renderMarkdown(asked)).toContain("Declare tools on your forms.");
+    expect(renderMarkdown(asked)).not.toContain("not applicable to this site");
+  });
+
   it("shows the comparison in both readable outputs", () => {
     const comparison = compareWithIndex(
       "shop.example.com",
