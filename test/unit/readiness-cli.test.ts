@@ -516,10 +516,15 @@ describe("a local crawl", () => {
     expect(terminal.endsWith("\r\u001b[2K")).toBe(true);
   });
 
-  it("exits 2 for a URL that names no site", async () => {
-    const result = await run(["localhost:4321"], { localOutbound });
-    expect(result.code).toBe(EXIT_NOT_CHECKED);
-    expect(result.stderr).toContain("the URL was refused: url must be an absolute http or https URL");
+  it("exits 2 for a URL that names no site, saying why", async () => {
+    for (const url of ["localhost:4321", "not a url", "http://user:pw@localhost:4321/"]) {
+      // The real outbound side: the URL is refused before anything is fetched.
+      const result = await run([url]);
+      expect(result.code, url).toBe(EXIT_NOT_CHECKED);
+      expect(result.stderr, url).toMatch(
+        /^agent-readiness: the URL was refused: url (must be an absolute|is not allowed)/,
+      );
+    }
   });
 
   it("exits 2 when the home page gives no usable answer, whatever the gates", async () => {

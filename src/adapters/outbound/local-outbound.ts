@@ -46,6 +46,14 @@ export function createSystemLookup(
   };
 }
 
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
 export interface LocalOutboundOptions {
   /** The URL the person asked to check: its host is the one exempt from the address rules. */
   url: string;
@@ -63,20 +71,21 @@ export function createLocalOutbound(options: LocalOutboundOptions): {
   vetHost: VetHost;
   allowPrivate: boolean;
 } {
-  const named = new URL(options.url);
+  // A URL that does not parse names no host to exempt; the check refuses it before any fetch.
+  const named = parseUrl(options.url);
   const resolver = createCheckResolver(options.lookup ?? createSystemLookup());
   return {
     openFetcher: ({ deadline }) =>
       createGuardedFetch({
         resolver,
         allowPrivate: false,
-        trustedHost: named.host,
+        ...(named ? { trustedHost: named.host } : {}),
         userAgent: LOCAL_CHECK_USER_AGENT,
         deadline,
         fetchImpl: options.fetchImpl,
       }),
     vetHost: (hostname) =>
-      hostname.toLowerCase() === named.hostname.toLowerCase()
+      named !== null && hostname.toLowerCase() === named.hostname.toLowerCase()
         ? Promise.resolve(null)
         : vetHostAddresses(hostname, { resolver, allowPrivate: false }),
     allowPrivate: true,
