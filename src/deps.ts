@@ -42,7 +42,16 @@ export interface Dependencies {
   payments: Payments | undefined;
   /** Bearer and receipt signatures; undefined when signing is unavailable (its endpoints answer 503). */
   signing: Signing | undefined;
+  /**
+   * The time of this request (or job run), read once from the clock when the dependencies are
+   * built, so that every rule of one request judges by one instant.
+   */
+  now: Date;
 }
+
+/** Where the time comes from: the system clock, unless a test hands in its own. */
+export type Clock = () => Date;
+const systemClock: Clock = () => new Date();
 
 // Bindings are one object per isolate and deployment; validating them once per object is safe.
 const configByBindings = new WeakMap<object, Config>();
@@ -60,7 +69,11 @@ function configFor(bindings: Record<string, unknown>): Config {
  * Everything a request, a queue batch or a cron run works with, from the Worker's bindings.
  * `fallbackOrigin` is the public origin when PUBLIC_ORIGIN is not set (a request's own origin).
  */
-export function createDependencies(bindings: Record<string, unknown>, fallbackOrigin: string): Dependencies {
+export function createDependencies(
+  bindings: Record<string, unknown>,
+  fallbackOrigin: string,
+  clock: Clock = systemClock,
+): Dependencies {
   const config = configFor(bindings);
   const redis = createRedis(config);
   const origin = config.PUBLIC_ORIGIN?.replace(/\/$/, "") ?? fallbackOrigin;
@@ -95,5 +108,6 @@ export function createDependencies(bindings: Record<string, unknown>, fallbackOr
           receiptValiditySeconds: config.capabilities.signing.RECEIPT_VALIDITY_SECONDS,
         })
       : undefined,
+    now: clock(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * GET /provider/pilot-status with offers: every field of the pilot status and its offer records,
  * the company acceptance, `limit`, and nothing the interface excludes. (The claim part and the
- * shared security cases are in accounts-claims.test.ts.)
+ * shared security cases are in provider-security-cases.test.ts.)
  */
 import { describe, expect, it } from "vitest";
 import { insertSession, insertVerifiedClaim, keyClient } from "../support/accounts.ts";

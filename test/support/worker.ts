@@ -1,6 +1,6 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, onTestFinished, vi } from "vitest";
 
 const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
 
@@ -57,12 +57,20 @@ export async function expectInvalid(response: Response, location: string, fields
 }
 
 /**
- * Waits, when needed, until the next `seconds` fit inside one fixed window of `windowSeconds`.
- * A sliding-window limit weighs in the previous window rounded down, so a burst straddling a
- * window edge would be let through once more than the limit: a count-exact test must not.
+ * Makes sure the next `seconds` fit inside one fixed window of `windowSeconds`. A sliding-window
+ * limit weighs in the previous window rounded down, so a burst straddling a window edge would be
+ * let through once more than the limit: a count-exact test must not straddle one. Rather than
+ * wait for the next window, the clock jumps there: the tests and the Worker under test run in one
+ * isolate and share its `Date`, so from here until the test ends both read a clock moved past the
+ * edge (still ticking in real time, so timeouts behave).
  */
 export async function awayFromWindowEdge(windowSeconds: number, seconds: number): Promise<void> {
   const intoWindow = (Date.now() / 1000) % windowSeconds;
   if (intoWindow + seconds < windowSeconds) return;
-  await new Promise((resolve) => setTimeout(resolve, (windowSeconds - intoWindow + 1) * 1000));
+  const jumpMs = (windowSeconds - intoWindow + 1) * 1000;
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(Date.now() + jumpMs);
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
 }

@@ -23,21 +23,31 @@ function answer(url: string): ProbeResponse {
 }
 
 describe("createConcurrencyLimiter", () => {
-  it("never runs more than its limit at once", async () => {
+  it("starts a task only when one of the limit's running tasks has ended", async () => {
     const limiter = createConcurrencyLimiter(3);
-    let running = 0;
-    let peak = 0;
-    await Promise.all(
-      Array.from({ length: 20 }, () =>
+    const events: string[] = [];
+    const gates = new Map<number, () => void>();
+    const done = Promise.all(
+      Array.from({ length: 5 }, (_, n) =>
         limiter(async () => {
-          running++;
-          peak = Math.max(peak, running);
-          await tick();
-          running--;
+          events.push(`start ${n}`);
+          await new Promise<void>((release) => gates.set(n, release));
+          events.push(`end ${n}`);
         }),
       ),
     );
-    expect(peak).toBe(3);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
+    expect(events).toEqual(["start 0", "start 1", "start 2"]);
+    gates.get(1)?.();
+    await settle();
+    expect(events).toEqual(["start 0", "start 1", "start 2", "end 1", "start 3"]);
+    gates.get(0)?.();
+    await settle();
+    expect(events.slice(5)).toEqual(["end 0", "start 4"]);
+    for (const n of [2, 3, 4]) gates.get(n)?.();
+    await done;
+    expect(events.slice(7).sort()).toEqual(["end 2", "end 3", "end 4"]);
   });
 
   it("starts waiting tasks by priority, each priority in the order offered", async () => {

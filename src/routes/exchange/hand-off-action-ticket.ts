@@ -32,7 +32,7 @@ export function registerHandOffActionTicket(app: OpenAPIHono<AppEnv>) {
   app.use(handOffActionTicketRoute.path, noStore());
   app.openapi(handOffActionTicketRoute, async (c) => {
     const body = c.req.valid("json");
-    const ctx = { ...c.var.deps, now: new Date() };
+    const ctx = c.var.deps;
     requireSigning(ctx);
     await spendRateLimit(c, HANDOFF_LIMIT);
     const { created, handoff } = await handOffTicket({

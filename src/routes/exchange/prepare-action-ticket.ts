@@ -32,7 +32,7 @@ export function registerPrepareActionTicket(app: OpenAPIHono<AppEnv>) {
   app.use(prepareActionTicketRoute.path, noStore());
   app.openapi(prepareActionTicketRoute, async (c) => {
     const body = c.req.valid("json");
-    const ctx = { ...c.var.deps, now: new Date() };
+    const ctx = c.var.deps;
     // No signer, no ticket: answered before any quota is spent or anything read.
     requireSigning(ctx);
     await spendRateLimit(c, TICKET_LIMIT);

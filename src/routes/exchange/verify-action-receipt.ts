@@ -26,7 +26,7 @@ export const verifyActionReceiptRoute = createRoute({
 export function registerVerifyActionReceipt(app: OpenAPIHono<AppEnv>) {
   app.openapi(verifyActionReceiptRoute, async (c) => {
     const body = c.req.valid("json");
-    const ctx = { ...c.var.deps, now: new Date() };
+    const ctx = c.var.deps;
     requireSigning(ctx);
     await spendRateLimit(c, RECEIPT_VERIFY_LIMIT);
     const verification = await verifyOutcomeReceipt({

@@ -34,7 +34,7 @@ export function registerCreateClaim(app: OpenAPIHono<AppEnv>) {
     c.header("Cache-Control", "private, no-store");
     return c.json(
       await createClaim({
-        ctx: { ...c.var.deps, now: new Date() },
+        ctx: c.var.deps,
         actor: sessionActorOf(c.var.actor),
         input: { domain },
       }),

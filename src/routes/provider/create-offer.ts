@@ -29,7 +29,7 @@ export function registerCreateOffer(app: OpenAPIHono<AppEnv>) {
   app.openapi(createOfferRoute, async (c) => {
     const input = c.req.valid("json");
     const actor = sessionActorOf(c.var.actor);
-    const offer = await createOffer({ ctx: { ...c.var.deps, now: new Date() }, actor, input });
+    const offer = await createOffer({ ctx: c.var.deps, actor, input });
     c.header("Cache-Control", "private, no-store");
     return c.json(offer, 201);
   });

@@ -175,7 +175,7 @@ export function registerDemand(app: OpenAPIHono<AppEnv>) {
     await spendRateLimit(c, { ...DEMAND_LIMIT, identify: () => `key:${actor.keyId}` });
     let answer: Awaited<ReturnType<typeof readDemand>>;
     try {
-      answer = await readDemand({ ctx: { ...c.var.deps, now: new Date() }, actor, days });
+      answer = await readDemand({ ctx: c.var.deps, actor, days });
     } catch (error) {
       throw demandQueryFailed(error);
     }

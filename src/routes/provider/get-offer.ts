@@ -27,7 +27,7 @@ export function registerGetOffer(app: OpenAPIHono<AppEnv>) {
   app.openapi(getOfferRoute, async (c) => {
     const { offer_id } = c.req.valid("param");
     const actor = sessionActorOf(c.var.actor);
-    const offer = await getOffer({ ctx: { ...c.var.deps, now: new Date() }, actor, input: { offerId: offer_id } });
+    const offer = await getOffer({ ctx: c.var.deps, actor, input: { offerId: offer_id } });
     c.header("Cache-Control", "private, no-store");
     return c.json(offer, 200);
   });

@@ -36,7 +36,7 @@ export function registerGetProviderReceipt(app: OpenAPIHono<AppEnv>) {
     const actor = providerKeyActorOf(c.var.actor);
     await spendRateLimit(c, { ...PROVIDER_RECEIPTS_LIMIT, identify: () => `key:${actor.keyId}` });
     const answer = await getProviderReceipt({
-      ctx: { ...c.var.deps, now: new Date() },
+      ctx: c.var.deps,
       actor,
       receiptId: receipt_id,
     });

@@ -28,7 +28,7 @@ export function registerListOffers(app: OpenAPIHono<AppEnv>) {
   app.openapi(listOffersRoute, async (c) => {
     const { claim_id } = c.req.valid("query");
     const actor = sessionActorOf(c.var.actor);
-    const body = await listOffers({ ctx: { ...c.var.deps, now: new Date() }, actor, input: { claimId: claim_id } });
+    const body = await listOffers({ ctx: c.var.deps, actor, input: { claimId: claim_id } });
     c.header("Cache-Control", "private, no-store");
     return c.json(body, 200);
   });

@@ -29,7 +29,7 @@ export function registerPauseOffer(app: OpenAPIHono<AppEnv>) {
   app.openapi(pauseOfferRoute, async (c) => {
     const { offer_id } = c.req.valid("param");
     const actor = sessionActorOf(c.var.actor);
-    const offer = await pauseOffer({ ctx: { ...c.var.deps, now: new Date() }, actor, input: { offerId: offer_id } });
+    const offer = await pauseOffer({ ctx: c.var.deps, actor, input: { offerId: offer_id } });
     c.header("Cache-Control", "private, no-store");
     return c.json(offer, 200);
   });

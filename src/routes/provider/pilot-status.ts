@@ -126,7 +126,7 @@ export function registerPilotStatus(app: OpenAPIHono<AppEnv>) {
     const { limit } = c.req.valid("query");
     const actor = providerKeyActorOf(c.var.actor);
     await spendRateLimit(c, { ...PILOT_STATUS_LIMIT, identify: () => `key:${actor.keyId}` });
-    const status = await readPilotStatus({ ctx: { ...c.var.deps, now: new Date() }, actor, input: { limit } });
+    const status = await readPilotStatus({ ctx: c.var.deps, actor, input: { limit } });
     c.header("Cache-Control", "private, no-store");
     return c.json(status, 200);
   });

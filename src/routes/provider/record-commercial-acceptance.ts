@@ -144,7 +144,7 @@ export function registerRecordCommercialAcceptance(app: OpenAPIHono<AppEnv>) {
     // The idempotency middleware already refused a missing or malformed key.
     const idempotencyKey = c.req.header(ACCEPTANCE_IDEMPOTENCY_KEY.header) ?? "";
     const { status, body } = await recordCommercialAcceptance({
-      ctx: { ...c.var.deps, now: new Date() },
+      ctx: c.var.deps,
       actor,
       input: { idempotencyKey, request },
     });

@@ -61,7 +61,7 @@ export function registerRecordOutcome(app: OpenAPIHono<AppEnv>) {
   app.openapi(recordOutcomeRoute, async (c) => {
     const body = c.req.valid("json");
     const actor = providerKeyActorOf(c.var.actor);
-    const ctx = { ...c.var.deps, now: new Date() };
+    const ctx = c.var.deps;
     requireSigning(ctx);
     const { created, answer } = await recordOutcome({
       ctx,

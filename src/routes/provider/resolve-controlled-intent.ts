@@ -36,7 +36,7 @@ export function registerResolveControlledIntent(app: OpenAPIHono<AppEnv>) {
   app.openapi(resolveControlledIntentRoute, async (c) => {
     const body = c.req.valid("json");
     const actor = providerKeyActorOf(c.var.actor);
-    const ctx = { ...c.var.deps, now: new Date() };
+    const ctx = c.var.deps;
     requireSigning(ctx);
     await spendRateLimit(c, { ...RESOLVE_LIMIT, identify: () => `key:${actor.keyId}` });
     return c.json(await resolveIntent({ ctx, actor, input: { bearer: body.attribution_token } }), 200);

@@ -40,7 +40,7 @@ export function registerRotateProviderKey(app: OpenAPIHono<AppEnv>) {
     c.header("Cache-Control", "private, no-store");
     return c.json(
       await rotateProviderKey({
-        ctx: { ...c.var.deps, now: new Date() },
+        ctx: c.var.deps,
         actor: sessionActorOf(c.var.actor),
         input: { claimId: claim_id },
       }),

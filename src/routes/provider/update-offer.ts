@@ -34,7 +34,7 @@ export function registerUpdateOffer(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid("json");
     const actor = sessionActorOf(c.var.actor);
     const offer = await updateOffer({
-      ctx: { ...c.var.deps, now: new Date() },
+      ctx: c.var.deps,
       actor,
       input: { ...body, offerId: offer_id },
     });

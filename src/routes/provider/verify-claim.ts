@@ -30,7 +30,7 @@ export function registerVerifyClaim(app: OpenAPIHono<AppEnv>) {
     c.header("Cache-Control", "private, no-store");
     return c.json(
       await verifyClaim({
-        ctx: { ...c.var.deps, now: new Date() },
+        ctx: c.var.deps,
         actor: sessionActorOf(c.var.actor),
         input: { claimId: claim_id },
       }),

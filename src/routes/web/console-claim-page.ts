@@ -14,14 +14,14 @@ import type { AppEnv } from "../../http/context.ts";
 import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { CONSOLE_PATHS, CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderClaimPage } from "../../web/pages/console.tsx";
-import { claimIdOf, consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
+import { claimIdOf, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
 
 /** Serves a claim's page, its verification and a new challenge. */
 export function registerConsoleClaimPage(app: OpenAPIHono<AppEnv>) {
   app.get(CONSOLE_ROUTES.claim, consoleSession(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const view = await readOwnedClaim({ ctx: consoleContext(c), actor, input: { claimId: claimIdOf(c) } });
+    const view = await readOwnedClaim({ ctx: c.var.deps, actor, input: { claimId: claimIdOf(c) } });
     return c.html(await renderClaimPage({ origin: c.var.deps.origin, view }), 200, await consoleHeaders(c));
   });
 
@@ -34,7 +34,7 @@ export function registerConsoleClaimPage(app: OpenAPIHono<AppEnv>) {
   app.post(CONSOLE_ROUTES.verify, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
     const claimId = claimIdOf(c);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const outcome = await attempt(() => verifyClaim({ ctx, actor, input: { claimId } }));
     // Read after the verification, so the page shows the claim and key as they are now (and a
     // claim that is not this account's is the 404 page, whatever the verification said).
@@ -66,7 +66,7 @@ export function registerConsoleClaimPage(app: OpenAPIHono<AppEnv>) {
   app.post(CONSOLE_ROUTES.challenge, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
     const claimId = claimIdOf(c);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const outcome = await attempt(() => rotateChallenge({ ctx, actor, input: { claimId } }));
     const view = await readOwnedClaim({ ctx, actor, input: { claimId } });
     const origin = c.var.deps.origin;

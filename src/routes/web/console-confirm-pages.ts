@@ -12,7 +12,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderClaimPage, renderConfirmPage } from "../../web/pages/console.tsx";
-import { claimIdOf, consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
+import { claimIdOf, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
 
 /** Serves the confirmation steps of key rotation and revocation, and does them. */
@@ -23,7 +23,7 @@ export function registerConsoleConfirmPages(app: OpenAPIHono<AppEnv>) {
   ] as const) {
     app.get(path, consoleSession(), async (c) => {
       const actor = sessionActorOf(c.var.actor);
-      const view = await readOwnedClaim({ ctx: consoleContext(c), actor, input: { claimId: claimIdOf(c) } });
+      const view = await readOwnedClaim({ ctx: c.var.deps, actor, input: { claimId: claimIdOf(c) } });
       return c.html(await renderConfirmPage({ origin: c.var.deps.origin, view, action }), 200, await consoleHeaders(c));
     });
   }
@@ -31,7 +31,7 @@ export function registerConsoleConfirmPages(app: OpenAPIHono<AppEnv>) {
   app.post(CONSOLE_ROUTES.rotateKey, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
     const claimId = claimIdOf(c);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const outcome = await attempt(() => rotateProviderKey({ ctx, actor, input: { claimId } }));
     const view = await readOwnedClaim({ ctx, actor, input: { claimId } });
     const origin = c.var.deps.origin;
@@ -53,7 +53,7 @@ export function registerConsoleConfirmPages(app: OpenAPIHono<AppEnv>) {
   app.post(CONSOLE_ROUTES.revoke, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
     const claimId = claimIdOf(c);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     await revokeClaim({ ctx, actor, input: { claimId } });
     const view = await readOwnedClaim({ ctx, actor, input: { claimId } });
     const notice = {

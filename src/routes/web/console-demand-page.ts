@@ -15,7 +15,7 @@ import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderDemandPage } from "../../web/pages/console-demand.tsx";
 import { DEMAND_LIMIT } from "../provider/demand.ts";
-import { claimIdOf, consoleContext, consoleHeaders, consoleSession } from "./console-session.ts";
+import { claimIdOf, consoleHeaders, consoleSession } from "./console-session.ts";
 
 const DaysSchema = z.coerce.number().int().min(DEMAND_MIN_DAYS).max(DEMAND_MAX_DAYS).default(DEMAND_DEFAULT_DAYS);
 
@@ -38,7 +38,7 @@ export function registerConsoleDemandPage(app: OpenAPIHono<AppEnv>) {
       window: DEMAND_LIMIT.window,
       identify: () => `account:${actor.accountId}`,
     });
-    const answer = await readOwnerDemand({ ctx: consoleContext(c), actor, input: { claimId, days: days.data } });
+    const answer = await readOwnerDemand({ ctx: c.var.deps, actor, input: { claimId, days: days.data } });
     const page = await renderDemandPage({
       origin: c.var.deps.origin,
       claimId,

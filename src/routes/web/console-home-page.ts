@@ -16,7 +16,7 @@ import { renderClaimPage, renderConsoleHome } from "../../web/pages/console.tsx"
 import { renderSignInPage } from "../../web/pages/sign-in.tsx";
 import { SESSION_COOKIE } from "../auth/schemas.ts";
 import { CreateClaimRequestSchema } from "../provider/create-claim.ts";
-import { consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
+import { consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
 
 /** Serves the console's home, its claim form and signing out. */
@@ -59,9 +59,7 @@ export function registerConsoleHomePage(app: OpenAPIHono<AppEnv>) {
     // The API's own request schema: one field, a domain of at most 253 characters.
     const parsed = CreateClaimRequestSchema.safeParse({ domain: typed });
     if (!typed || !parsed.success) return refuse(400, "Enter a domain such as example.com, without https://.");
-    const outcome = await attempt(() =>
-      createClaim({ ctx: consoleContext(c), actor, input: { domain: parsed.data.domain } }),
-    );
+    const outcome = await attempt(() => createClaim({ ctx: c.var.deps, actor, input: { domain: parsed.data.domain } }));
     if (!outcome.ok) return refuse(outcome.status as 400, outcome.message, outcome.headers);
     const issued = outcome.value;
     const page = await renderClaimPage({

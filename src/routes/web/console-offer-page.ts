@@ -13,7 +13,7 @@ import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { CONSOLE_PATHS, CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderOfferPage } from "../../web/pages/console-offers.tsx";
 import { offerFieldErrors, readOfferForm } from "./console-offer-form.ts";
-import { consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
+import { consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
 
 const OfferIdSchema = z.uuid();
@@ -29,7 +29,7 @@ function offerIdOf(c: Context<AppEnv>): string {
 export function registerConsoleOfferPage(app: OpenAPIHono<AppEnv>) {
   app.get(CONSOLE_ROUTES.offer, consoleSession(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const offer = await getOffer({ ctx: consoleContext(c), actor, input: { offerId: offerIdOf(c) } });
+    const offer = await getOffer({ ctx: c.var.deps, actor, input: { offerId: offerIdOf(c) } });
     const page = await renderOfferPage({ origin: c.var.deps.origin, offer, canonicalTerms: canonicalTermsOf(offer) });
     return c.html(page, 200, await consoleHeaders(c));
   });
@@ -39,7 +39,7 @@ export function registerConsoleOfferPage(app: OpenAPIHono<AppEnv>) {
 
   app.post(CONSOLE_ROUTES.offer, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const origin = c.var.deps.origin;
     const before = await getOffer({ ctx, actor, input: { offerId: offerIdOf(c) } });
     const form = await readOfferForm(c, before.claim_id, "update");
@@ -82,7 +82,7 @@ export function registerConsoleOfferPage(app: OpenAPIHono<AppEnv>) {
 
   app.post(CONSOLE_ROUTES.pauseOffer, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const offerId = offerIdOf(c);
     const outcome = await attempt(() => pauseOffer({ ctx, actor, input: { offerId } }));
     const offer = outcome.ok ? outcome.value : await getOffer({ ctx, actor, input: { offerId } });

@@ -14,14 +14,14 @@ import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderNewOfferPage, renderOfferPage, renderOffersPage } from "../../web/pages/console-offers.tsx";
 import { offerFieldErrors, readOfferForm } from "./console-offer-form.ts";
-import { claimIdOf, consoleContext, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
+import { claimIdOf, consoleHeaders, consoleSameOrigin, consoleSession } from "./console-session.ts";
 import { attempt } from "./page-errors.ts";
 
 /** Serves a claim's offers, the new-offer form and the drafts it creates. */
 export function registerConsoleOffersPage(app: OpenAPIHono<AppEnv>) {
   app.get(CONSOLE_ROUTES.offers, consoleSession(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const { claim } = await readOwnedClaim({ ctx, actor, input: { claimId: claimIdOf(c) } });
     const { offers } = await listOffers({ ctx, actor, input: { claimId: claim.id } });
     const page = await renderOffersPage({ origin: c.var.deps.origin, claimId: claim.id, domain: claim.domain, offers });
@@ -30,14 +30,14 @@ export function registerConsoleOffersPage(app: OpenAPIHono<AppEnv>) {
 
   app.get(CONSOLE_ROUTES.newOffer, consoleSession(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const { claim } = await readOwnedClaim({ ctx: consoleContext(c), actor, input: { claimId: claimIdOf(c) } });
+    const { claim } = await readOwnedClaim({ ctx: c.var.deps, actor, input: { claimId: claimIdOf(c) } });
     const page = await renderNewOfferPage({ origin: c.var.deps.origin, claimId: claim.id, domain: claim.domain });
     return c.html(page, 200, await consoleHeaders(c));
   });
 
   app.post(CONSOLE_ROUTES.offers, consoleSession(), consoleSameOrigin(), async (c) => {
     const actor = sessionActorOf(c.var.actor);
-    const ctx = consoleContext(c);
+    const ctx = c.var.deps;
     const origin = c.var.deps.origin;
     const { claim } = await readOwnedClaim({ ctx, actor, input: { claimId: claimIdOf(c) } });
     const form = await readOfferForm(c, claim.id, "create");

@@ -12,7 +12,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { sessionActorOf } from "../../http/middleware/require-session.ts";
 import { CONSOLE_ROUTES } from "../../web/console-paths.ts";
 import { renderPilotStatusPage } from "../../web/pages/console-pilot-status.tsx";
-import { claimIdOf, consoleContext, consoleHeaders, consoleSession } from "./console-session.ts";
+import { claimIdOf, consoleHeaders, consoleSession } from "./console-session.ts";
 
 /** Serves the pilot status page of a claim. */
 export function registerConsolePilotStatusPage(app: OpenAPIHono<AppEnv>) {
@@ -20,7 +20,7 @@ export function registerConsolePilotStatusPage(app: OpenAPIHono<AppEnv>) {
     const actor = sessionActorOf(c.var.actor);
     const claimId = claimIdOf(c);
     const status = await readOwnerPilotStatus({
-      ctx: consoleContext(c),
+      ctx: c.var.deps,
       actor,
       input: { claimId, limit: PILOT_STATUS_DEFAULT_LIMIT },
     });

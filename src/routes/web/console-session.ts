@@ -41,6 +41,3 @@ export function claimIdOf(c: Context<AppEnv>): string {
 export async function consoleHeaders(c: Context<AppEnv>, withCopyScript = false) {
   return pageHeaders(c, "private, no-store", withCopyScript ? [await copyScriptHash()] : []);
 }
-
-/** The domain context of a console operation: the request's dependencies at the request's time. */
-export const consoleContext = (c: Context<AppEnv>) => ({ ...c.var.deps, now: new Date() });
