@@ -3,6 +3,7 @@
  * asked the service: the seven signals, and the checklist (`checks`) when the service carries
  * one. The checklist's shape and ids are the contract of agent-web-2026.md ("The checklist").
  */
+import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
 import type { CheckResult } from "../../src/domain/checks/check-site.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 
@@ -37,39 +38,14 @@ export type CheckBody = Omit<CheckResult, "checks" | "checks_summary"> & {
 };
 
 /** Every check id of the contract, so `--require` can tell a check the body lacks from a typo. */
-export const CHECKLIST_IDS = [
-  "robots_txt",
-  "sitemap",
-  "link_headers",
-  "markdown_negotiation",
-  "llms_txt",
-  "llms_full_txt",
-  "schema_org",
-  "schema_org_actions",
-  "ai_bot_rules",
-  "content_signals",
-  "content_usage",
-  "web_bot_auth",
-  "api_catalog",
-  "openapi",
-  "structured_api",
-  "ai_catalog",
-  "mcp_server_card",
-  "mcp_server",
-  "a2a_agent_card",
-  "agent_skills",
-  "webmcp",
-  "oauth_protected_resource",
-  "oauth_authorization_server",
-  "ai_plugin",
-] as const;
+export const CHECKLIST_IDS: readonly string[] = CHECK_IDS;
 
 export function isSignalField(name: string): name is SignalField {
   return (SIGNAL_FIELDS as readonly string[]).includes(name);
 }
 
 export function isChecklistId(name: string): boolean {
-  return (CHECKLIST_IDS as readonly string[]).includes(name);
+  return CHECKLIST_IDS.includes(name);
 }
 
 /** The body's checklist, or null when it carries none (a service or a build without one). */

@@ -56,6 +56,8 @@ async function call(fetchImpl: typeof fetch, url: string, init: RequestInit): Pr
   }
 }
 
+const SERVICE_CHECK_RESULT = CheckResultSchema.omit({ checks: true, checks_summary: true }).loose();
+
 /** POST {base}/check. Returns the body exactly as the service sent it, once it reads as a check result. */
 export async function checkThroughService(options: {
   base: string;
@@ -81,8 +83,9 @@ export async function checkThroughService(options: {
   } catch {
     throw new ServiceError("the service's answer to POST /check is not JSON");
   }
-  // Read loosely: a newer service may carry more than this checker knows, and it is kept as sent.
-  if (!CheckResultSchema.loose().safeParse(parsed).success) {
+  // Read loosely: a newer service may carry more than this checker knows, and it is kept as sent;
+  // one without the checklist is still a check result (its checks are then not available).
+  if (!SERVICE_CHECK_RESULT.safeParse(parsed).success) {
     throw new ServiceError("the service's answer to POST /check is not a check result");
   }
   return { body: parsed as CheckBody, text };
