@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReadiness } from "../../scripts/readiness.ts";
+import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
 import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
 import { FIXTURE_EXPECTATIONS, FIXTURE_SITE_NAMES } from "../fixtures/web/expectations.ts";
 import { type FixtureSites, serveFixtureSites } from "../support/fixture-sites.ts";
@@ -161,6 +162,11 @@ describe("the checker and POST /check on the fixture web", () => {
       }));
     expect(differing).toEqual([]);
     for (const { name, fromChecker, code } of outcomes) {
+      // The whole checklist was compared, not an absent one.
+      expect({ name, checks: fromChecker.checks?.map((check) => check.id).sort() }).toEqual({
+        name,
+        checks: [...CHECK_IDS].sort(),
+      });
       // Both agree with what the fixture is known to be, so the agreement is not two wrongs.
       const expected = FIXTURE_EXPECTATIONS[name]!;
       const statuses = Object.fromEntries(SIGNAL_FIELDS.map((field) => [field, fromChecker.signals[field]?.status]));
@@ -192,13 +198,15 @@ describe("the checker's bin", () => {
     const mcp = `${sites.origins["mcp-json"]}/`;
     const [passed, failed, notChecked] = await Promise.all([
       checkerBin([mcp, "--require", "has_mcp_server", "--fail-under", String(FIXTURE_EXPECTATIONS["mcp-json"]!.score)]),
-      checkerBin([`${sites.origins["all-six-signals"]}/`, "--require", "has_mcp_server", "--markdown"]),
+      checkerBin([`${sites.origins["all-six-signals"]}/`, "--require", "robots_txt,has_mcp_server", "--markdown"]),
       checkerBin([`${sites.origins["slow-site"]}/`, "--fail-under", "0"]),
     ]);
     expect(passed.code, passed.stdout + passed.stderr).toBe(0);
     expect(passed.stdout).toMatch(/✓ passed\s+require has_mcp_server: MCP server is present/);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/\| require has_mcp_server \| ❌ failed \|/);
+    // A checklist id is gated on the check's own status.
+    expect(failed.stdout).toMatch(/\| require robots_txt \| ✅ passed \| pass: /);
     expect(notChecked.code).toBe(2);
     expect(notChecked.stdout).toContain("crawl unreachable");
   }, 120_000);
