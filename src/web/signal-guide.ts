@@ -48,9 +48,10 @@ export const SIGNAL_GUIDES: Record<SignalField, SignalGuide> = {
   },
   has_ai_plugin: {
     label: SIGNAL_LABELS.has_ai_plugin,
-    purpose: "A JSON manifest naming the site's API for AI assistants.",
+    purpose:
+      "A JSON manifest naming the site's API for AI assistants: the format of ChatGPT plugins, which were retired in April 2024, so it is legacy.",
     howToAdd:
-      'Serve a JSON file at /.well-known/ai-plugin.json with schema_version ("v1"), name_for_human, name_for_model, description_for_human, description_for_model, an auth object (for example {"type": "none"}) and an api object whose url points at your OpenAPI document.',
+      'ChatGPT plugins were retired in April 2024: for agents today, publish an MCP server, an OpenAPI document, or an AI Catalog at /.well-known/ai-catalog.json naming them. The legacy manifest still counts here: a JSON file at /.well-known/ai-plugin.json with schema_version ("v1"), name_for_human, name_for_model, description_for_human, description_for_model, an auth object (for example {"type": "none"}) and an api object whose url points at your OpenAPI document.',
     standards: [],
     example: (links) => ({ label: "this service's manifest", href: links.aiPlugin }),
   },
@@ -74,7 +75,7 @@ export const SIGNAL_GUIDES: Record<SignalField, SignalGuide> = {
     label: SIGNAL_LABELS.has_mcp_server,
     purpose: "A Model Context Protocol server: tools an agent can call directly.",
     howToAdd:
-      "Run an MCP server over the Streamable HTTP transport at /mcp, or name its URL in /.well-known/mcp.json. It must answer initialize and tools/list; a server behind OAuth counts when it answers 401 with a WWW-Authenticate: Bearer challenge.",
+      "Run an MCP server over the Streamable HTTP transport at /mcp, or anywhere you name in an AI Catalog at /.well-known/ai-catalog.json (an entry of type application/mcp-server-card+json pointing at its server card, served at <endpoint>/server-card) or in /.well-known/mcp.json. It must answer initialize and tools/list; a server behind OAuth counts when it answers 401 with a WWW-Authenticate: Bearer challenge.",
     standards: [
       {
         label: "MCP specification: transports",
@@ -87,7 +88,7 @@ export const SIGNAL_GUIDES: Record<SignalField, SignalGuide> = {
     label: SIGNAL_LABELS.has_robots_ai,
     purpose: "Rules in robots.txt that say what AI crawlers and agents may do.",
     howToAdd:
-      "Add a group to /robots.txt that names AI crawlers (for example User-agent: GPTBot and User-agent: ClaudeBot) with the rules you want for them, or a Content-Signal line such as Content-Signal: search=yes, ai-train=no. A User-agent: * group alone says nothing about AI.",
+      "Add a group to /robots.txt that names AI crawlers (for example User-agent: GPTBot and User-agent: ClaudeBot) with the rules you want for them, a Content-Signal line such as Content-Signal: search=yes, ai-train=no, or an IETF AIPREF line such as Content-Usage: train-ai=n. A User-agent: * group alone says nothing about AI.",
     standards: [
       { label: "RFC 9309: the Robots Exclusion Protocol", href: "https://www.rfc-editor.org/rfc/rfc9309" },
       { label: "Content Signals", href: "https://contentsignals.org/" },

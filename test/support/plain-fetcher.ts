@@ -8,12 +8,14 @@ export function createPlainFetcher(timeoutMs = 5000): SiteFetcher {
   return async (url: string, request: ProbeRequest = {}): Promise<ProbeResponse> => {
     const redirects: string[] = [];
     let current = url;
+    let method: string = request.method ?? "GET";
+    let body: string | undefined = request.body;
     try {
       for (let hop = 0; hop <= 5; hop++) {
         const response = await fetch(current, {
-          method: request.method ?? "GET",
+          method,
           headers: request.headers,
-          body: request.body,
+          body,
           redirect: "manual",
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -22,16 +24,21 @@ export function createPlainFetcher(timeoutMs = 5000): SiteFetcher {
           await response.body?.cancel();
           current = new URL(location, current).href;
           redirects.push(current);
+          // As the guarded fetcher and browsers do: 303, and 301/302 after a POST, become a GET.
+          if ((response.status === 303 && method !== "HEAD") || (method === "POST" && response.status < 303)) {
+            method = "GET";
+            body = undefined;
+          }
           continue;
         }
-        let body = "";
+        let text = "";
         if (response.body) {
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
-            body += value;
-            if (request.readUntil?.(body)) {
+            text += value;
+            if (request.readUntil?.(text)) {
               await reader.cancel();
               break;
             }
@@ -46,7 +53,7 @@ export function createPlainFetcher(timeoutMs = 5000): SiteFetcher {
           status: response.status,
           headers: response.headers,
           contentType,
-          body,
+          body: text,
         };
       }
       return {

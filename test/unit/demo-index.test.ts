@@ -104,11 +104,14 @@ describe("generateDemoIndex", () => {
       fetched: [
         { url: `https://${site?.domain}/llms.txt`, status: 200, content_type: "text/plain" },
         { url: `https://${site?.domain}/.well-known/llms.txt`, status: 404, content_type: "text/html" },
+        // The control request that shows /llms.txt is no catch-all page.
+        { url: expect.stringMatching(/\/[0-9a-f]{20}\.txt$/), status: 404, content_type: "text/html" },
       ],
     });
     expect(evidence.has_ai_plugin).toEqual({
       status: "absent",
-      reason: "/.well-known/ai-plugin.json answered 404.",
+      reason:
+        "/.well-known/ai-plugin.json answered 404. ChatGPT plugins were retired in April 2024, so this manifest is legacy: publish an MCP server, an OpenAPI document or an AI Catalog (/.well-known/ai-catalog.json) for agents instead.",
       fetched: [{ url: `https://${site?.domain}/.well-known/ai-plugin.json`, status: 404, content_type: "text/html" }],
     });
     expect(evidence.has_mcp_server?.reason).toContain(`server "${DEMO_MCP_SERVER_NAME}", 3 tools`);

@@ -19,7 +19,8 @@ import { createPlainFetcher } from "../support/plain-fetcher.ts";
 let web: FixtureWeb;
 
 beforeAll(async () => {
-  web = await startFixtureWeb(15950);
+  // Its own 100 ports (see fixture-detectors.test.ts).
+  web = await startFixtureWeb(process.env.TEST_FIXTURE_PORT ? Number(process.env.TEST_FIXTURE_PORT) + 400 : 16000);
 });
 
 afterAll(async () => {
@@ -372,6 +373,7 @@ describe("detectMcpServer against the fixture web", () => {
       server_name: "relay-agents",
       tool_count: 3,
       discovery_url: `${origin}/.well-known/mcp.json`,
+      route: "/.well-known/mcp.json names the MCP endpoint /agents/mcp",
     });
     expect(finding.reason).toMatch(/^\/\.well-known\/mcp\.json names the MCP endpoint \/agents\/mcp\. MCP handshake/);
   });

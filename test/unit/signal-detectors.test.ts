@@ -200,6 +200,12 @@ describe("detectLlmsTxt", () => {
     expect(finding.fetched).toEqual([
       { url: `${ORIGIN}/llms.txt`, status: 200, content_type: "text/markdown" },
       { url: `${ORIGIN}/.well-known/llms.txt`, status: 404, content_type: "text/plain" },
+      // The control request: a random path of the same shape, which this site answers 404.
+      {
+        url: expect.stringMatching(/^https:\/\/site\.example\/[0-9a-f]{20}\.txt$/),
+        status: 404,
+        content_type: "text/plain",
+      },
     ]);
   });
 
@@ -477,9 +483,10 @@ describe("detectOpenApi", () => {
     const finding = await detectOpenApi(fakeSite({}).context);
     expect(finding.status).toBe("absent");
     expect(finding.reason).toBe(
-      "No OpenAPI document at 11 common paths, and no API catalog, Link header or plugin manifest named one, nor at 6 web frameworks' default paths.",
+      "No OpenAPI document at 11 common paths, and no AI Catalog, API catalog, Link header or plugin manifest named one, nor at 6 web frameworks' default paths.",
     );
-    expect(finding.fetched).toHaveLength(20);
+    // 11 common paths, the API catalog, the home page, the manifest, the AI Catalog, 6 framework defaults.
+    expect(finding.fetched).toHaveLength(21);
   });
 
   it("finds a document nothing links to at a web framework's default path, after everything else", async () => {
@@ -490,7 +497,9 @@ describe("detectOpenApi", () => {
       "OpenAPI 3.1.0 document found at /swagger/v1/swagger.json (a web framework's default path).",
     );
     expect(finding.details).toMatchObject({ url: `${ORIGIN}/swagger/v1/swagger.json`, found_via: "framework default" });
-    const urls = calls.map((call) => call.url.slice(ORIGIN.length));
+    // The control request that proved the document is no catch-all page comes last.
+    const urls = calls.map((call) => call.url.slice(ORIGIN.length)).filter((url) => !/^\/[0-9a-f]{20}\.txt$/.test(url));
+    expect(calls.at(-1)?.url).toMatch(/\/[0-9a-f]{20}\.txt$/);
     expect(urls.slice(-OPENAPI_FRAMEWORK_PATHS.length)).toEqual([...OPENAPI_FRAMEWORK_PATHS]);
     expect(urls.slice(0, -OPENAPI_FRAMEWORK_PATHS.length)).not.toContain("/swagger/v1/swagger.json");
   });
@@ -634,7 +643,7 @@ describe("detectRobotsAi", () => {
     const finding = await detectRobotsAi(fakeSite({ "/robots.txt": { body: robots } }).context);
     expect(finding.status).toBe("present");
     expect(finding.reason).toBe("/robots.txt names 2 AI crawlers (ClaudeBot, GPTBot).");
-    expect(finding.details).toEqual({ agents: ["ClaudeBot", "GPTBot"], content_signals: null });
+    expect(finding.details).toEqual({ agents: ["ClaudeBot", "GPTBot"], content_signals: null, content_usage: null });
   });
 
   it("counts a Content-Signal line alone", async () => {
@@ -644,6 +653,7 @@ describe("detectRobotsAi", () => {
     expect(finding.details).toEqual({
       agents: [],
       content_signals: { search: "yes", "ai-train": "no", "ai-input": "yes" },
+      content_usage: null,
     });
   });
 
@@ -651,7 +661,7 @@ describe("detectRobotsAi", () => {
     const robots = "User-agent: *\nDisallow: /admin\nContent-Signal:\nSitemap: https://site.example/sitemap.xml\n";
     const finding = await detectRobotsAi(fakeSite({ "/robots.txt": { body: robots } }).context);
     expect(finding.status).toBe("absent");
-    expect(finding.reason).toBe("/robots.txt names no AI crawler and has no Content-Signal line.");
+    expect(finding.reason).toBe("/robots.txt names no AI crawler and has no Content-Signal or Content-Usage line.");
   });
 
   it("parses groups as RFC 9309 does", () => {
@@ -819,6 +829,6 @@ describe("the six detectors together", () => {
       await detect(slowContext);
       peaks.push(peak);
     }
-    expect(peaks).toEqual([2, 14, 4]);
+    expect(peaks).toEqual([2, 15, 4]);
   });
 });

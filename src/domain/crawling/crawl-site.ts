@@ -11,7 +11,10 @@ import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
+import { AI_CATALOG_PATH } from "../signals/ai-catalog.ts";
 import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
+import type { ControlAnswer } from "../signals/catch-all.ts";
+import { type AiCatalogFinding, crawlStateOf, type ServerCardFinding } from "../signals/crawl-state.ts";
 import { AI_PLUGIN_PATH, detectAiPlugin } from "../signals/detect-ai-plugin.ts";
 import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
 import { DEFAULT_MCP_PATH, detectMcpServer, MCP_DISCOVERY_PATHS } from "../signals/detect-mcp-server.ts";
@@ -58,6 +61,18 @@ export const SIGNAL_DETECTORS: Readonly<Record<SignalField, SignalDetector>> = {
  */
 export type CrawlStatus = "success" | "blocked" | "unreachable" | "error";
 
+/**
+ * The crawl's intermediate findings, kept so that later readers (the checklist) reuse them rather
+ * than fetch again: the AI Catalog as read, every MCP server card found with its route, and the
+ * control requests' answers (see src/domain/signals/catch-all.ts).
+ */
+export interface CrawlDiscovery {
+  /** Null when the signals were not probed (see signalsOnlyOnSuccess). */
+  aiCatalog: AiCatalogFinding | null;
+  serverCards: ServerCardFinding[];
+  controls: ControlAnswer[];
+}
+
 export interface SiteCrawl {
   origin: string;
   crawlStatus: CrawlStatus;
@@ -72,6 +87,7 @@ export interface SiteCrawl {
   faviconUrl: string | null;
   category: Category;
   tags: string[];
+  discovery: CrawlDiscovery;
   startedAt: Date;
   durationMs: number;
   /**
@@ -153,7 +169,9 @@ export interface CrawlSiteInput {
  * common paths (the framework default paths wait for all of them) head chains of one more round.
  */
 function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "follow-up"> {
-  const longHeads = new Set([DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS].map((path) => siteUrl(origin, path)));
+  const longHeads = new Set(
+    [DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, AI_CATALOG_PATH].map((path) => siteUrl(origin, path)),
+  );
   const heads = new Set(
     [
       "/",
@@ -209,8 +227,10 @@ export async function crawlSite({
   const homeProbe = probeHome(fetch, origin);
   let signals: Record<SignalField, SignalFinding>;
   let checklistAnswers: ReturnType<typeof gatherAnswers> | null = null;
+  let probed = true;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
     signals = notProbed();
+    probed = false;
   } else {
     // After a wait for the home page, the detectors' requests are a burst of their own, placed by
     // role like a check's first one. The checklist's requests ride in the same burst.
@@ -220,6 +240,12 @@ export async function crawlSite({
     signals = await detected;
   }
   const { home, faviconUrl } = await homeProbe;
+  const state = crawlStateOf(context);
+  const discovery: CrawlDiscovery = {
+    aiCatalog: probed ? await state.aiCatalog() : null,
+    serverCards: [...state.serverCards],
+    controls: await state.controls.made(),
+  };
   const flags = Object.fromEntries(
     SIGNAL_FIELDS.map((field) => [field, signals[field].status === "present"]),
   ) as unknown as Signals;
@@ -251,6 +277,7 @@ export async function crawlSite({
     faviconUrl,
     category,
     tags,
+    discovery,
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
     checklist,

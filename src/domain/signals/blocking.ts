@@ -142,10 +142,18 @@ export function judgeProbe<V extends ProbeVerdict>(
   return describeUnusable(response, origin) ?? judge(response, displayUrl(response.url, origin));
 }
 
+/**
+ * Elements an HTML page (or a fragment of one, as app shells and error pages are) opens with. A
+ * body that opens with one is HTML whatever its media type says: HTML relabelled as Markdown,
+ * text or JSON is still a page, not a document.
+ */
+const HTML_OPENING =
+  /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script|style|noscript|div|main|header|nav|h1|p)\b/i;
+
 /** True when an answer is an HTML page, by its content type or by how its body starts. */
 export function isHtmlAnswer(answer: ProbeAnswer): boolean {
   if (answer.contentType === "text/html" || answer.contentType === "application/xhtml+xml") return true;
-  return /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b/i.test(answer.body.slice(0, 4096));
+  return HTML_OPENING.test(answer.body.slice(0, 4096));
 }
 
 /** True for JSON media types: application/json, text/json and any `+json` suffix. */

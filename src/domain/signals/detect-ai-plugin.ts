@@ -5,7 +5,11 @@
  * `auth` object with a `type`, and an `api` object with a `type` and a `url` that resolves to an
  * http(s) URL (relative to the manifest; `host:port/path` without a scheme takes the manifest's
  * scheme; a URL that opens with an unfilled template placeholder such as `$host` is refused). The
- * OpenAPI detector fetches the same URL to follow `api.url`.
+ * OpenAPI detector fetches the same URL to follow `api.url`. A manifest that is the site's catch-all
+ * answer (see catch-all.ts) is none.
+ *
+ * The format is legacy: ChatGPT plugins were retired in April 2024. The signal stays (it is part
+ * of the interface and the score), and every reason says so and what to publish instead.
  */
 import {
   decideVerdict,
@@ -16,7 +20,9 @@ import {
   parseJson,
   resolveHttpUrl,
   siteUrl,
+  toSentence,
 } from "./blocking.ts";
+import { controlsOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
 
 export const AI_PLUGIN_PATH = "/.well-known/ai-plugin.json";
@@ -99,12 +105,31 @@ function judgeManifestAnswer(answer: ProbeAnswer, where: string): PluginVerdict 
   return { status: "present", reason: `AI plugin manifest found at ${where}`, manifest };
 }
 
+/**
+ * Said with every verdict: the format is legacy, and what replaced it. OpenAI retired ChatGPT
+ * plugins in April 2024 (new conversations with plugins ended on 19 March 2024, existing ones on
+ * 9 April 2024) in favour of GPTs and actions; agents today find tools through MCP servers,
+ * OpenAPI documents and AI Catalogs.
+ */
+export const AI_PLUGIN_LEGACY_NOTE =
+  "ChatGPT plugins were retired in April 2024, so this manifest is legacy: publish an MCP server, an OpenAPI document or an AI Catalog (/.well-known/ai-catalog.json) for agents instead";
+
 /** Detects the AI plugin manifest (see the module comment). */
 export async function detectAiPlugin(context: ProbeContext): Promise<SignalFinding> {
   const response = await context.fetch(siteUrl(context.origin, AI_PLUGIN_PATH));
-  const judged: PluginVerdict = judgeProbe(response, context.origin, judgeManifestAnswer);
-  const finding: SignalFinding = { ...decideVerdict([judged]), fetched: [fetchRecord(response)] };
-  if (judged.manifest) {
+  const checked = await ruleOutCatchAll(
+    context,
+    response,
+    judgeProbe(response, context.origin, judgeManifestAnswer) as PluginVerdict,
+  );
+  const judged: PluginVerdict = checked.verdict;
+  const verdict = decideVerdict([judged]);
+  const finding: SignalFinding = {
+    status: verdict.status,
+    reason: `${verdict.reason} ${toSentence(AI_PLUGIN_LEGACY_NOTE)}`,
+    fetched: [response, ...controlsOf([checked])].map(fetchRecord),
+  };
+  if (judged.status === "present" && judged.manifest) {
     finding.details = { api_url: judged.manifest.apiUrl, name_for_human: judged.manifest.nameForHuman };
   }
   return finding;

@@ -3,9 +3,12 @@
  * /.well-known/llms.txt as a fallback (both probed at once). Present only when one answers 200 with
  * a body that is not an HTML page (a soft 404) that opens with an H1 title, the one part
  * llmstxt.org requires, written `# Title` or as a title underlined with `===` (Markdown's setext
- * form, which real files use).
+ * form, which real files use), and that is not the site's catch-all answer (a Markdown "page not
+ * found" served for every path opens with an H1 too: see catch-all.ts). A BOM and CRLF line ends
+ * are read like any other; the media type is not required (text/plain is common).
  */
 import { decideVerdict, isHtmlAnswer, judgeProbe, type ProbeVerdict, siteUrl } from "./blocking.ts";
+import { controlsOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
 
 export const LLMS_TXT_PATHS = ["/llms.txt", "/.well-known/llms.txt"] as const;
@@ -70,9 +73,14 @@ function judgeLlmsAnswer(answer: ProbeAnswer, where: string): LlmsVerdict {
 /** Detects llms.txt (see the module comment). */
 export async function detectLlmsTxt(context: ProbeContext): Promise<SignalFinding> {
   const responses = await Promise.all(LLMS_TXT_PATHS.map((path) => context.fetch(siteUrl(context.origin, path))));
-  const verdicts: LlmsVerdict[] = responses.map((response) => judgeProbe(response, context.origin, judgeLlmsAnswer));
+  const judged = await Promise.all(
+    responses.map((response) =>
+      ruleOutCatchAll(context, response, judgeProbe(response, context.origin, judgeLlmsAnswer)),
+    ),
+  );
+  const verdicts: LlmsVerdict[] = judged.map((one) => one.verdict);
   const verdict = decideVerdict(verdicts);
-  const fetched = responses.map(fetchRecord);
+  const fetched = [...responses, ...controlsOf(judged)].map(fetchRecord);
   const foundAt = verdicts.findIndex((candidate) => candidate.status === "present");
   if (foundAt < 0) return { ...verdict, fetched };
   const response = responses[foundAt]!;

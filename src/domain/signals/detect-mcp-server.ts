@@ -1,8 +1,18 @@
 /**
- * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. The
- * endpoint is the one a discovery document names (/.well-known/mcp.json,
- * /.well-known/mcp/server-card.json or /.well-known/mcp/server-card, fetched at once; the first
- * that names one wins), else the conventional `<origin>/mcp`.
+ * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. Cards and
+ * catalogs are leads, never proof; the endpoints they name are tried in order of trust:
+ *
+ * 1. the AI Catalog (/.well-known/ai-catalog.json): its server-card entries, by `url` (fetched)
+ *    or inline in `data`, and entries typed as an MCP endpoint (see catalogLeads);
+ * 2. the well-known discovery documents (/.well-known/mcp.json, /.well-known/mcp/server-card.json,
+ *    /.well-known/mcp/server-card, /.well-known/mcp-server-card: SEP-1649 and SEP-2127 cards,
+ *    registry server.json documents and flat shapes, fetched at once);
+ * 3. the conventional `<origin>/mcp`, probed while the documents are read and always tried.
+ *
+ * At most 3 named endpoints are probed, one after another, stopping at the first that answers as a
+ * server. A document that is the site's catch-all answer (see catch-all.ts) names nothing. Beside an
+ * endpoint that answered, `<endpoint>/server-card` (SEP-2127) is read for the crawl's findings.
+ * Every card read is kept in the crawl's state (crawl-state.ts) with its route.
  *
  * Status:
  * - present: the handshake is compliant, or initialize was refused with a 401 carrying a
@@ -16,6 +26,8 @@
  * - absent: otherwise: no endpoint, not MCP, or only the legacy HTTP+SSE transport, which is not
  *   the Streamable HTTP transport agents use today.
  */
+
+import { describeEntries } from "./ai-catalog.ts";
 import {
   combineStatus,
   describeUnusable,
@@ -28,6 +40,8 @@ import {
   siteUrl,
   toSentence,
 } from "./blocking.ts";
+import { checkCatchAll } from "./catch-all.ts";
+import { type AiCatalogFinding, type CrawlState, crawlStateOf } from "./crawl-state.ts";
 import { type McpProbeResult, probeMcpEndpoint } from "./mcp-probe.ts";
 import { fetchRecord, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
 
@@ -36,6 +50,7 @@ export const MCP_DISCOVERY_PATHS = [
   "/.well-known/mcp.json",
   "/.well-known/mcp/server-card.json",
   "/.well-known/mcp/server-card",
+  "/.well-known/mcp-server-card",
 ] as const;
 
 /** Where an MCP server is looked for when no discovery document names one. */
@@ -126,27 +141,145 @@ export function findDiscoveredEndpoint(document: unknown, documentUrl: string): 
   return candidates.find((candidate) => candidate.rank === best)!.url;
 }
 
+/** An endpoint to try, and the discovery route that named it, in words. */
+interface Lead {
+  endpoint: string;
+  /** "the AI Catalog /.well-known/ai-catalog.json names the server card /x/server-card, which names". */
+  route: string;
+}
+
+/** One well-known discovery document's reading. */
 interface DiscoveryReading {
   response: ProbeResponse;
   verdict: ProbeVerdict;
   endpoint: string | null;
+  card: Record<string, unknown> | null;
+  /** The control request asked about it, when one was. */
+  control: ProbeResponse | null;
 }
 
-function readDiscovery(response: ProbeResponse, origin: string): DiscoveryReading {
+/** At most this many MCP entries of an AI Catalog are followed. */
+const MAX_CATALOG_ENTRIES = 4;
+
+/** At most this many named endpoints are probed (the conventional /mcp besides). */
+const MAX_PROBED_LEADS = 3;
+
+/** Reads a server card or discovery document; a catch-all page (see catch-all.ts) is none. */
+async function readDiscovery(
+  context: ProbeContext & { controls: CrawlState["controls"] },
+  response: ProbeResponse,
+): Promise<DiscoveryReading> {
+  const { origin } = context;
   const unusable = describeUnusable(response, origin);
-  if (unusable || !response.ok) return { response, verdict: unusable!, endpoint: null };
+  if (unusable || !response.ok) return { response, verdict: unusable!, endpoint: null, card: null, control: null };
   const answer = response;
   const where = displayUrl(answer.url, origin);
-  if (isHtmlAnswer(answer)) {
-    return { response, verdict: { status: "absent", reason: `${where} is an HTML page` }, endpoint: null };
-  }
+  const none = (reason: string, control: ProbeResponse | null = null): DiscoveryReading => ({
+    response,
+    verdict: { status: "absent", reason },
+    endpoint: null,
+    card: null,
+    control,
+  });
+  if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
+  if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
   const document = parseJson(answer.body);
-  if (document === undefined) {
-    return { response, verdict: { status: "absent", reason: `${where} is not JSON` }, endpoint: null };
-  }
+  if (document === undefined) return none(`${where} is not JSON`);
+  if (!isRecord(document)) return none(`${where} is not a JSON object`);
+  const control = await checkCatchAll(context, answer);
+  if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
   const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
   const reason = endpoint ? `${where} names ${displayUrl(endpoint, origin)}` : `${where} names no MCP endpoint`;
-  return { response, verdict: { status: "absent", reason }, endpoint };
+  return { response, verdict: { status: "absent", reason }, endpoint, card: document, control: control.control };
+}
+
+function schemaOf(card: Record<string, unknown>): string | null {
+  return typeof card.$schema === "string" ? card.$schema : null;
+}
+
+/**
+ * The endpoints an AI Catalog leads to, in the catalog's order: a server card carried inline or
+ * named by `url` (fetched and read), or an entry typed as an MCP endpoint. An entry typed as a
+ * server card whose URL holds no card naming an endpoint is itself tried as the endpoint (real
+ * catalogs name the endpoint so), or, when it ends in `/server-card`, the endpoint it is the
+ * card of (SEP-2127 serves a card at `<endpoint>/server-card`).
+ */
+async function catalogLeads(
+  context: ProbeContext & { controls: CrawlState["controls"] },
+  state: CrawlState,
+  catalog: AiCatalogFinding,
+): Promise<{ leads: Lead[]; fetched: ProbeResponse[]; readings: DiscoveryReading[] }> {
+  const { origin } = context;
+  const read = catalog.catalog;
+  if (!read) return { leads: [], fetched: [], readings: [] };
+  const at = displayUrl(read.url, origin);
+  const entries = read.entries
+    .filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint")
+    .slice(0, MAX_CATALOG_ENTRIES);
+  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
+  const responses = await Promise.all(cardUrls.map((entry) => context.fetch(entry.url!)));
+  const readings = await Promise.all(responses.map((response) => readDiscovery(context, response)));
+  const leads: Lead[] = [];
+  for (const entry of entries) {
+    if (isRecord(entry.data)) {
+      const endpoint = findDiscoveredEndpoint(entry.data, read.url);
+      state.serverCards.push({
+        route: "ai-catalog-inline",
+        url: null,
+        catalogUrl: read.url,
+        schema: schemaOf(entry.data),
+        card: entry.data,
+        endpoint,
+      });
+      if (endpoint) {
+        leads.push({
+          endpoint,
+          route: `the AI Catalog ${at} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
+        });
+      }
+      continue;
+    }
+    if (!entry.url) continue;
+    if (entry.kind === "mcp-endpoint") {
+      leads.push({
+        endpoint: entry.url,
+        route: `the AI Catalog ${at} names the MCP endpoint ${displayUrl(entry.url, origin)}`,
+      });
+      continue;
+    }
+    const reading = readings[cardUrls.indexOf(entry)]!;
+    const cardAt = displayUrl(entry.url, origin);
+    if (reading.card) {
+      state.serverCards.push({
+        route: "ai-catalog",
+        url: reading.response.finalUrl || reading.response.url,
+        catalogUrl: read.url,
+        schema: schemaOf(reading.card),
+        card: reading.card,
+        endpoint: reading.endpoint,
+      });
+    }
+    if (reading.endpoint) {
+      leads.push({
+        endpoint: reading.endpoint,
+        route: `the AI Catalog ${at} names the server card ${cardAt}, which names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+      });
+      continue;
+    }
+    const cardUrl = new URL(entry.url);
+    const cardOf = /\/server-card\/?$/.test(cardUrl.pathname)
+      ? new URL(cardUrl.pathname.replace(/\/server-card\/?$/, "") || "/", cardUrl.origin).href
+      : null;
+    const endpoint = cardOf ?? entry.url;
+    const why = cardOf
+      ? `which is the card of the endpoint ${displayUrl(endpoint, origin)}`
+      : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
+    leads.push({
+      endpoint,
+      route: `the AI Catalog ${at} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
+    });
+  }
+  return { leads, fetched: responses, readings };
 }
 
 /** The signal status a probe result alone gives (see the module comment). */
@@ -168,50 +301,147 @@ function statusOfProbe(probe: McpProbeResult): ProbeVerdict["status"] {
 /** Detects an MCP server (see the module comment). */
 export async function detectMcpServer(context: ProbeContext): Promise<SignalFinding> {
   const { origin, fetch } = context;
+  const state = crawlStateOf(context);
+  const shared = { ...context, controls: state.controls };
   const probeOptions = { diagnoseNotFound: false };
   // Most sites name no endpoint: the conventional one is probed while the documents are read,
-  // rather than after, and used unless a document names another.
+  // rather than after.
   const defaultEndpoint = siteUrl(origin, DEFAULT_MCP_PATH);
-  const [defaultProbe, discoveryResponses] = await Promise.all([
+  const [defaultProbe, discoveryResponses, catalog] = await Promise.all([
     probeMcpEndpoint(fetch, defaultEndpoint, probeOptions),
     Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch(siteUrl(origin, path)))),
+    state.aiCatalog(),
   ]);
-  const discoveries = discoveryResponses.map((response) => readDiscovery(response, origin));
-  const discovery = discoveries.find((reading) => reading.endpoint !== null) ?? null;
-  const endpoint = discovery?.endpoint ?? defaultEndpoint;
-  const probe = endpoint === defaultEndpoint ? defaultProbe : await probeMcpEndpoint(fetch, endpoint, probeOptions);
+  const [discoveries, fromCatalog] = await Promise.all([
+    Promise.all(discoveryResponses.map((response) => readDiscovery(shared, response))),
+    catalogLeads(shared, state, catalog),
+  ]);
+  for (const reading of discoveries) {
+    if (!reading.card) continue;
+    state.serverCards.push({
+      route: "well-known",
+      url: reading.response.finalUrl || reading.response.url,
+      catalogUrl: null,
+      schema: schemaOf(reading.card),
+      card: reading.card,
+      endpoint: reading.endpoint,
+    });
+  }
+
+  // Leads in order of trust: the catalog's, then the well-known documents', then /mcp.
+  const leads: Lead[] = [...fromCatalog.leads];
+  for (const reading of discoveries) {
+    if (reading.endpoint) {
+      leads.push({
+        endpoint: reading.endpoint,
+        route: `${displayUrl(reading.response.url, origin)} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+      });
+    }
+  }
+  const named = leads.length > 0;
+  const distinct: Lead[] = [];
+  for (const lead of leads) {
+    if (!distinct.some((other) => other.endpoint === lead.endpoint)) distinct.push(lead);
+  }
+  const tried = distinct.filter((lead) => lead.endpoint !== defaultEndpoint).slice(0, MAX_PROBED_LEADS);
+  const probes: [Lead, McpProbeResult][] = [];
+  // Named endpoints one after another, stopping at the first that answers as a server: each
+  // handshake costs up to four requests.
+  for (const lead of tried) {
+    const probe = await probeMcpEndpoint(fetch, lead.endpoint, probeOptions);
+    probes.push([lead, probe]);
+    if (statusOfProbe(probe) === "present") break;
+  }
+  const defaultLead = distinct.find((lead) => lead.endpoint === defaultEndpoint) ?? {
+    endpoint: defaultEndpoint,
+    route: named
+      ? `${displayUrl(defaultEndpoint, origin)}, the conventional endpoint, was tried as well`
+      : `no AI Catalog, server card or discovery document names an MCP endpoint, so ${displayUrl(defaultEndpoint, origin)} was tried`,
+  };
+  probes.push([defaultLead, defaultProbe]);
+
+  const present = probes.find(([, probe]) => statusOfProbe(probe) === "present");
+  const [lead, probe] = present ?? probes[0]!;
+  if (present && probe.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
+    // SEP-2127 serves a card at <endpoint>/server-card: read for the crawl's findings, not the verdict.
+    const response = await fetch(`${lead.endpoint.replace(/\/$/, "")}/server-card`);
+    const reading = await readDiscovery(shared, response);
+    if (reading.card) {
+      state.serverCards.push({
+        route: "endpoint",
+        url: response.finalUrl || response.url,
+        catalogUrl: null,
+        schema: schemaOf(reading.card),
+        card: reading.card,
+        endpoint: reading.endpoint,
+      });
+    }
+    discoveryResponses.push(response);
+  }
 
   const probeStatus = statusOfProbe(probe);
-  const shownEndpoint = displayUrl(endpoint, origin);
-  const foundVia = discovery
-    ? `${displayUrl(discovery.response.url, origin)} names the MCP endpoint ${shownEndpoint}`
-    : `No discovery document names an MCP endpoint, so ${shownEndpoint} was tried`;
-  const troubles = discoveries.filter(
-    (reading) => reading.verdict.status === "blocked" || reading.verdict.status === "error",
-  );
-  const status = combineStatus([probeStatus, ...troubles.map((reading) => reading.verdict.status)]);
+  const troubles = [...discoveries.map((reading) => reading.verdict)];
+  if (catalog.status === "blocked" || catalog.status === "error") troubles.push(catalog);
+  const otherStatuses = present
+    ? []
+    : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict) => verdict.status)].filter(
+        (status) => status === "blocked" || status === "error",
+      );
+  const status = combineStatus([probeStatus, ...otherStatuses]);
 
+  const catalogNote =
+    !present && catalog.catalog && fromCatalog.leads.length === 0
+      ? ` The AI Catalog ${displayUrl(catalog.catalog.url, origin)} lists ${describeEntries(catalog.catalog)} and names no MCP server.`
+      : "";
   let reason: string;
   if (status === probeStatus) {
     const legacy =
       probe.outcome === "wrong_transport" ? " A server without the Streamable HTTP transport does not count." : "";
-    reason = `${toSentence(foundVia)} ${probe.note}${legacy}`;
+    reason = `${toSentence(lead.route)} ${probe.note}${legacy}${catalogNote}`;
   } else {
-    const deciding = troubles.find((reading) => reading.verdict.status === status)!;
-    reason = `${toSentence(deciding.verdict.reason)} ${probe.note}`;
+    const deciding =
+      troubles.find((verdict) => verdict.status === status) ??
+      probes
+        .map(([other, result]) => ({ status: statusOfProbe(result), reason: `${other.route}: ${result.note}` }))
+        .find((verdict) => verdict.status === status)!;
+    reason = `${toSentence(deciding.reason)} ${probe.note}${catalogNote}`;
   }
 
+  // The control requests that ruled on this signal's documents, once each.
+  const controls = new Map<string, ProbeResponse>();
+  for (const asked of [
+    catalog.control?.control,
+    ...discoveries.map((r) => r.control),
+    ...fromCatalog.readings.map((r) => r.control),
+  ]) {
+    if (asked) controls.set(asked.url, asked);
+  }
   return {
     status,
     reason,
-    fetched: [...discoveryResponses.map(fetchRecord), ...probe.fetched],
+    fetched: [
+      fetchRecord(catalog.response),
+      ...fromCatalog.fetched.map(fetchRecord),
+      ...discoveryResponses.map(fetchRecord),
+      ...[...controls.values()].map(fetchRecord),
+      ...probes.flatMap(([, result]) => result.fetched),
+    ],
     details: {
-      endpoint,
+      endpoint: lead.endpoint,
       outcome: probe.outcome,
       protocol_version: probe.protocolVersion ?? null,
       server_name: probe.serverName ?? null,
       tool_count: probe.toolCount ?? null,
-      discovery_url: discovery ? discovery.response.finalUrl || discovery.response.url : null,
+      discovery_url: discoveryUrlOf(lead, discoveries, catalog),
+      route: lead.route,
     },
   };
+}
+
+/** The document that named the deciding endpoint, or null for the conventional /mcp. */
+function discoveryUrlOf(lead: Lead, discoveries: DiscoveryReading[], catalog: AiCatalogFinding): string | null {
+  const document = discoveries.find((reading) => reading.endpoint === lead.endpoint);
+  if (document) return document.response.finalUrl || document.response.url;
+  if (catalog.catalog && lead.route.startsWith("the AI Catalog")) return catalog.catalog.url;
+  return null;
 }

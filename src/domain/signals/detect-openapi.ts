@@ -28,6 +28,7 @@ import {
   siteUrl,
   toSentence,
 } from "./blocking.ts";
+import { type AiCatalogFinding, controlsOf, crawlStateOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { AI_PLUGIN_PATH, readAiPluginManifest } from "./detect-ai-plugin.ts";
 import { API_CATALOG_PATH, readApiCatalog } from "./detect-structured-api.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
@@ -66,7 +67,13 @@ export const OPENAPI_FRAMEWORK_PATHS = [
   "/q/openapi",
 ] as const;
 
-export type OpenApiSource = "common path" | "api-catalog" | "link header" | "ai-plugin" | "framework default";
+export type OpenApiSource =
+  | "common path"
+  | "ai-catalog"
+  | "api-catalog"
+  | "link header"
+  | "ai-plugin"
+  | "framework default";
 
 /** At most this many documents named by the catalog, Link headers and manifest are fetched. */
 const MAX_DISCOVERED = 8;
@@ -150,13 +157,17 @@ function answerOf(response: ProbeResponse): ProbeAnswer | null {
   return response.ok && response.status >= 200 && response.status < 300 ? response : null;
 }
 
-/** Documents named by the catalog, the home page's Link headers and the plugin manifest. */
+/** Documents named by the AI Catalog, the API catalog, the home page's Link headers and the plugin manifest. */
 function discoverDocuments(
+  aiCatalog: AiCatalogFinding,
   catalog: ProbeResponse,
   home: ProbeResponse,
   manifest: ProbeResponse,
 ): [string, OpenApiSource][] {
   const found: [string, OpenApiSource][] = [];
+  for (const entry of aiCatalog.catalog?.entries ?? []) {
+    if (entry.kind === "openapi" && entry.url) found.push([entry.url, "ai-catalog"]);
+  }
   const catalogAnswer = answerOf(catalog);
   const read = catalogAnswer ? readApiCatalog(catalogAnswer) : null;
   for (const entry of read?.entries ?? []) {
@@ -180,16 +191,17 @@ function discoverDocuments(
 export async function detectOpenApi(context: ProbeContext): Promise<SignalFinding> {
   const { origin } = context;
   const commonUrls = OPENAPI_COMMON_PATHS.map((path) => siteUrl(origin, path));
-  const [commonResponses, catalog, home, manifest] = await Promise.all([
+  const [commonResponses, catalog, home, manifest, aiCatalog] = await Promise.all([
     Promise.all(commonUrls.map((url) => context.fetch(url))),
     context.fetch(siteUrl(origin, API_CATALOG_PATH)),
     context.fetch(`${origin}/`),
     context.fetch(siteUrl(origin, AI_PLUGIN_PATH)),
+    crawlStateOf(context).aiCatalog(),
   ]);
 
   const seen = new Set<string>(commonUrls);
   const discovered: [string, OpenApiSource][] = [];
-  for (const [url, source] of discoverDocuments(catalog, home, manifest)) {
+  for (const [url, source] of discoverDocuments(aiCatalog, catalog, home, manifest)) {
     if (seen.has(url) || discovered.length >= MAX_DISCOVERED) continue;
     seen.add(url);
     discovered.push([url, source]);
@@ -200,9 +212,19 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     ...discoveredResponses.map((response, i): [ProbeResponse, OpenApiSource] => [response, discovered[i]![1]]),
   );
 
-  const judge = ([response]: [ProbeResponse, OpenApiSource]): DocumentVerdict =>
-    judgeProbe(response, origin, judgeDocumentAnswer);
-  let verdicts = documents.map(judge);
+  const controls: ProbeResponse[] = [];
+  // Only a document that looks like one is compared with the site's catch-all answer.
+  const judgeAll = async (batch: [ProbeResponse, OpenApiSource][]): Promise<DocumentVerdict[]> =>
+    Promise.all(
+      batch.map(async ([response]) => {
+        const verdict = judgeProbe(response, origin, judgeDocumentAnswer) as DocumentVerdict;
+        const checked = await ruleOutCatchAll(context, response, verdict);
+        if (checked.control) controls.push(checked.control);
+        // A document ruled out as the catch-all explains the absence better than a 404 would.
+        return checked.verdict === verdict ? verdict : { ...checked.verdict, specific: true };
+      }),
+    );
+  let verdicts = await judgeAll(documents);
   const siteAnswers = commonResponses.some(
     (response) => classifyResponse(response) !== "error" && classifyResponse(response) !== "blocked",
   );
@@ -216,11 +238,18 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
       "framework default",
     ]);
     documents.push(...frameworkDocuments);
-    verdicts = [...verdicts, ...frameworkDocuments.map(judge)];
+    verdicts = [...verdicts, ...(await judgeAll(frameworkDocuments))];
   }
-  const fetched = [...commonResponses, catalog, home, manifest, ...discoveredResponses, ...frameworkResponses].map(
-    fetchRecord,
-  );
+  const fetched = [
+    ...commonResponses,
+    catalog,
+    home,
+    manifest,
+    aiCatalog.response,
+    ...discoveredResponses,
+    ...frameworkResponses,
+    ...controlsOf(controls.map((control) => ({ control }))),
+  ].map(fetchRecord);
 
   const foundAt = verdicts.findIndex((verdict) => verdict.status === "present");
   if (foundAt >= 0) {
@@ -257,7 +286,7 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
       ? `and the ${discovered.length === 1 ? "document" : "documents"} named at ${discovered
           .map(([url]) => displayUrl(url, origin))
           .join(", ")} did not hold one`
-      : "and no API catalog, Link header or plugin manifest named one";
+      : "and no AI Catalog, API catalog, Link header or plugin manifest named one";
   const frameworks = frameworkTried ? `, nor at ${OPENAPI_FRAMEWORK_PATHS.length} web frameworks' default paths` : "";
   return {
     status,
@@ -268,8 +297,9 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
   };
 }
 
-function describeSource(source: Exclude<OpenApiSource, "common path">): string {
-  if (source === "api-catalog") return "API catalog";
+function describeSource(source: Exclude<OpenApiSource, "common path" | "framework default">): string {
+  if (source === "ai-catalog") return "AI Catalog /.well-known/ai-catalog.json";
+  if (source === "api-catalog") return "API catalog /.well-known/api-catalog";
   if (source === "link header") return "home page's Link header";
   return "AI plugin manifest";
 }

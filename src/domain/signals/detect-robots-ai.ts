@@ -4,12 +4,16 @@
  * and `disallow` rules, unknown lines ignored. Present when a group names an AI crawler from
  * AI_USER_AGENTS (product tokens matched case-insensitively, a `/version` suffix allowed), or when
  * a `Content-Signal:` line (Cloudflare's Content Signals Policy) carries at least one
- * `name=yes|no` pair. A `User-agent: *` group alone says nothing about AI in particular.
+ * `name=yes|no` pair, or an IETF AIPREF `Content-Usage:` rule (draft-ietf-aipref-attach, with
+ * the vocabulary of draft-ietf-aipref-vocab) carries at least one `key=y|n` preference. A
+ * `User-agent: *` group alone says nothing about AI in particular. A robots.txt that is the
+ * site's catch-all answer (see catch-all.ts) is none.
  *
  * Only a 2xx answer's body is read: a 4xx (other than 401, 403 and 429, which are blocks) means no
  * rules, a 5xx is an error, and an HTML page is a soft 404.
  */
 import { decideVerdict, isHtmlAnswer, judgeProbe, type ProbeVerdict, siteUrl } from "./blocking.ts";
+import { controlsOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
 
 /** Product tokens of crawlers and fetchers that gather content for AI models or AI answers. */
@@ -70,12 +74,23 @@ export interface RobotsTxt {
   groups: RobotsGroup[];
   /** Every `Content-Signal:` line's pairs, in order, names lower-cased. */
   contentSignals: Record<string, "yes" | "no">[];
+  /** Every AIPREF `Content-Usage:` rule with at least one `key=y|n` preference, in order. */
+  contentUsage: ContentUsageRule[];
+}
+
+/** One AIPREF `Content-Usage:` rule of a robots.txt (draft-ietf-aipref-attach). */
+export interface ContentUsageRule {
+  /** The path the rule applies to, when it names one; null for the whole group or file. */
+  path: string | null;
+  /** The preferences, keys lower-cased, `y` or `n` (draft-ietf-aipref-vocab). */
+  preferences: Record<string, "y" | "n">;
 }
 
 /** Parses robots.txt text (RFC 9309 grouping, plus Content-Signal lines). */
 export function parseRobotsTxt(text: string): RobotsTxt {
   const groups: RobotsGroup[] = [];
   const contentSignals: Record<string, "yes" | "no">[] = [];
+  const contentUsage: ContentUsageRule[] = [];
   let current: RobotsGroup | null = null;
   let lastWasAgent = false;
   for (const rawLine of text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
@@ -103,9 +118,34 @@ export function parseRobotsTxt(text: string): RobotsTxt {
       const signals = parseContentSignal(value);
       if (Object.keys(signals).length > 0) contentSignals.push(signals);
     }
+    if (field === "content-usage") {
+      const rule = parseContentUsage(value);
+      if (rule) contentUsage.push(rule);
+    }
     // Other lines (sitemap, crawl-delay, unknown) neither end nor start a group.
   }
-  return { groups, contentSignals };
+  return { groups, contentSignals, contentUsage };
+}
+
+/**
+ * An AIPREF `Content-Usage` rule: an optional path, then the preference expression, an RFC 9651
+ * structured-field dictionary whose members are vocabulary keys with the token `y` or `n`
+ * (`Content-Usage: train-ai=n` or `Content-Usage: /blog/ train-ai=n, search=y`). Members with
+ * other values or parameters are ignored, as the vocabulary says of unknown keys; a rule without a
+ * single `y`/`n` preference is null.
+ */
+export function parseContentUsage(value: string): ContentUsageRule | null {
+  const trimmed = value.trim();
+  const pathMatch = /^([/*][^\s]*)\s+(.*)$/.exec(trimmed);
+  const path = pathMatch ? pathMatch[1]! : null;
+  const expression = pathMatch ? pathMatch[2]! : trimmed;
+  const preferences: Record<string, "y" | "n"> = {};
+  for (const member of expression.split(",")) {
+    const match = /^\s*([a-z*][a-z0-9_.*-]*)\s*=\s*([yn])\s*(?:;.*)?$/.exec(member);
+    if (!match) continue;
+    if (!(match[1]! in preferences)) preferences[match[1]!] = match[2] as "y" | "n";
+  }
+  return Object.keys(preferences).length > 0 ? { path, preferences } : null;
 }
 
 /** The `name=yes|no` pairs of a Content-Signal value; other pairs are ignored. */
@@ -141,8 +181,12 @@ function judgeRobotsAnswer(answer: ProbeAnswer, where: string): ProbeVerdict & {
     for (const [name, value] of Object.entries(line)) if (!(name in contentSignals)) contentSignals[name] = value;
   }
   const hasSignals = robots.contentSignals.length > 0;
-  if (agents.length === 0 && !hasSignals) {
-    return { status: "absent", reason: `${where} names no AI crawler and has no Content-Signal line` };
+  const hasUsage = robots.contentUsage.length > 0;
+  if (agents.length === 0 && !hasSignals && !hasUsage) {
+    return {
+      status: "absent",
+      reason: `${where} names no AI crawler and has no Content-Signal or Content-Usage line`,
+    };
   }
   const parts: string[] = [];
   if (agents.length > 0) {
@@ -150,22 +194,31 @@ function judgeRobotsAnswer(answer: ProbeAnswer, where: string): ProbeVerdict & {
     parts.push(`names ${agents.length === 1 ? "an AI crawler" : `${agents.length} AI crawlers`} (${shown})`);
   }
   if (hasSignals) parts.push("sets Content Signals");
+  if (hasUsage) parts.push("states AIPREF Content-Usage preferences");
   return {
     status: "present",
     reason: `${where} ${parts.join(" and ")}`,
-    details: { agents, content_signals: hasSignals ? contentSignals : null },
+    details: {
+      agents,
+      content_signals: hasSignals ? contentSignals : null,
+      content_usage: hasUsage ? robots.contentUsage : null,
+    },
   };
 }
 
 /** Detects AI rules in robots.txt (see the module comment). */
 export async function detectRobotsAi(context: ProbeContext): Promise<SignalFinding> {
   const response = await context.fetch(siteUrl(context.origin, "/robots.txt"));
-  const verdict: ProbeVerdict & { details?: Record<string, unknown> } = judgeProbe(
+  const judged = await ruleOutCatchAll(
+    context,
     response,
-    context.origin,
-    judgeRobotsAnswer,
+    judgeProbe(response, context.origin, judgeRobotsAnswer) as ProbeVerdict & { details?: Record<string, unknown> },
   );
-  const finding: SignalFinding = { ...decideVerdict([verdict]), fetched: [fetchRecord(response)] };
-  if (verdict.details) finding.details = verdict.details;
+  const verdict: ProbeVerdict & { details?: Record<string, unknown> } = judged.verdict;
+  const finding: SignalFinding = {
+    ...decideVerdict([verdict]),
+    fetched: [response, ...controlsOf([judged])].map(fetchRecord),
+  };
+  if (verdict.status === "present" && verdict.details) finding.details = verdict.details;
   return finding;
 }

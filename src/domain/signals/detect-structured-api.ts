@@ -13,7 +13,8 @@
  *   application/problem+json) and a non-empty JSON object or array that is not an error object
  *   (one whose keys are all error-ish, such as `error`, `message`, `status`).
  *
- * An AI plugin manifest or an OpenAPI document alone is not enough: each is its own signal.
+ * An AI plugin manifest or an OpenAPI document alone is not enough: each is its own signal. A
+ * catalog or JSON root that is the site's catch-all answer (see catch-all.ts) is none.
  */
 import {
   decideVerdict,
@@ -26,6 +27,7 @@ import {
   resolveHttpUrl,
   siteUrl,
 } from "./blocking.ts";
+import { controlsOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
 
 export const API_CATALOG_PATH = "/.well-known/api-catalog";
@@ -196,14 +198,16 @@ export async function detectStructuredApi(context: ProbeContext): Promise<Signal
     }),
     ...JSON_API_PATHS.map((path) => context.fetch(siteUrl(origin, path))),
   ]);
-  const verdicts: ApiVerdict[] = [
-    judgeProbe(catalog, origin, judgeCatalogAnswer),
-    judgeProbe(graphql, origin, judgeGraphqlAnswer),
-    ...roots.map((root) => judgeProbe(root, origin, judgeJsonRootAnswer)),
-  ];
+  // The catalog and the JSON roots are GETs a catch-all answers too; a GraphQL answer is proof itself.
+  const judged = await Promise.all([
+    ruleOutCatchAll(context, catalog, judgeProbe(catalog, origin, judgeCatalogAnswer) as ApiVerdict),
+    { verdict: judgeProbe(graphql, origin, judgeGraphqlAnswer) as ApiVerdict, control: null },
+    ...roots.map((root) => ruleOutCatchAll(context, root, judgeProbe(root, origin, judgeJsonRootAnswer) as ApiVerdict)),
+  ]);
+  const verdicts: ApiVerdict[] = judged.map((one) => one.verdict);
   const finding: SignalFinding = {
     ...decideVerdict(verdicts),
-    fetched: [catalog, graphql, ...roots].map(fetchRecord),
+    fetched: [catalog, graphql, ...roots, ...controlsOf(judged)].map(fetchRecord),
   };
   const found = verdicts.filter((verdict) => verdict.status === "present");
   if (found.length > 0) {
