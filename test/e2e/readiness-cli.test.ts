@@ -58,8 +58,20 @@ type Body = Record<string, unknown> & {
   checks?: { id: string; status: string; reason: string; evidence: { url: string }[] }[];
 };
 
-/** What a check decided, without when it ran, how long it took and what the index holds. */
+/**
+ * What a check decided, without when it ran, how long it took and what the index holds. Each
+ * crawl asks for a random path of its own as a control (a site answering 200 to anything proves
+ * nothing): its name is the one thing two crawls of a site may not share.
+ */
 function verdicts(body: Body) {
+  const decided = decisions(body);
+  return JSON.parse(JSON.stringify(decided).replace(CONTROL_NAME, "<control>")) as typeof decided;
+}
+
+const CONTROL_NAME = /\b[0-9a-f]{20}\b/g;
+const named = (url: string) => url.replace(CONTROL_NAME, "<control>");
+
+function decisions(body: Body) {
   const {
     checked_at: _at,
     duration_ms: _ms,
@@ -74,7 +86,7 @@ function verdicts(body: Body) {
     signals: Object.fromEntries(
       SIGNAL_FIELDS.map((field) => {
         const evidence = signals[field]!;
-        const fetched = evidence.fetched.map((fetch) => `${fetch.url} ${fetch.status}`).sort();
+        const fetched = evidence.fetched.map((fetch) => `${named(fetch.url)} ${fetch.status}`).sort();
         return [field, { status: evidence.status, reason: evidence.reason, fetched }];
       }),
     ),
@@ -82,7 +94,7 @@ function verdicts(body: Body) {
       ? {
           checks: checks.map(({ evidence, ...check }) => ({
             ...check,
-            evidence: evidence.map((fetch) => fetch.url).sort(),
+            evidence: evidence.map((fetch) => named(fetch.url)).sort(),
           })),
         }
       : {}),
