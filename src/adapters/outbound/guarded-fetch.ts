@@ -13,6 +13,10 @@
  * `allowPrivate` turns off the address, host-name and port rules. It exists for local development
  * and tests against servers on 127.0.0.1 only and must never be set in production.
  *
+ * `trustedHost` turns them off for one host only: the host a person named when checking their own
+ * site from their own machine (the command-line checker). Every other hop is held to the public
+ * rules, so a public start cannot be redirected into a private range it did not name.
+ *
  * Headers: the caller's headers are sent, except that user-agent is always ours, host and
  * accept-encoding are left to the runtime (which decompresses; the size cap counts decoded
  * bytes), and credentials (authorization, cookie) are dropped when a redirect changes origin.
@@ -26,6 +30,11 @@ export interface GuardedFetchOptions {
   resolver: AddressResolver;
   /** Local development and tests only: allows private addresses, private names and any port. */
   allowPrivate: boolean;
+  /**
+   * A host (`URL.host`: the name and a port other than the scheme's) exempt from those rules,
+   * as allowPrivate would make it, while every other host keeps them. Never set in the service.
+   */
+  trustedHost?: string;
   userAgent: string;
   /** One cap for the whole call: lookups, every redirect hop and the body. 5000 ms unless given. */
   timeoutMs?: number;
@@ -92,12 +101,13 @@ export function createGuardedFetch(options: GuardedFetchOptions): SiteFetcher {
       const visited = new Set<string>();
 
       for (;;) {
-        const check = checkTargetUrl(current, { allowPrivate: options.allowPrivate });
+        const allowPrivate = options.allowPrivate || isTrustedHost(current, options.trustedHost);
+        const check = checkTargetUrl(current, { allowPrivate });
         if (!check.ok) return fail("refused", check.reason);
         const target = check.url;
         current = target.href;
         visited.add(`${method} ${current}`);
-        await checkResolvedAddresses(target.hostname, options, signal);
+        await checkResolvedAddresses(target.hostname, { resolver: options.resolver, allowPrivate }, signal);
 
         const response = await raceAbort(
           fetchImpl(target.href, { method, headers, body, redirect: "manual", signal }),
@@ -143,6 +153,17 @@ export function createGuardedFetch(options: GuardedFetchOptions): SiteFetcher {
       clearTimeout(timer);
     }
   };
+}
+
+/** Whether `url` is on the trusted host; a trailing dot on the name changes nothing. */
+function isTrustedHost(url: string, trustedHost: string | undefined): boolean {
+  if (trustedHost === undefined) return false;
+  try {
+    const withoutDot = (host: string) => host.replace(/\.(?=:|$)/, "").toLowerCase();
+    return withoutDot(new URL(url).host) === withoutDot(trustedHost);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type SiteCrawl,
   signalEvidence,
 } from "../crawling/crawl-site.ts";
-import { parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
+import { type CrawlTarget, parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
 import { requestCrawls } from "../crawling/request-crawls.ts";
 import type { SignalEvidence } from "../signals/types.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
@@ -51,7 +51,21 @@ function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flag
   );
 }
 
-export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
+/** What a live check needs to reach a site: the guarded fetcher and the host vetting. */
+export type LiveCheckContext = Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate">;
+
+/**
+ * The live crawl behind a check, without the index: the target parsed and vetted, then crawled
+ * within the crawl's time budget. POST /check and the command-line checker (scripts/readiness.ts)
+ * both run it, so a site owner's own run gives the verdicts the service gives.
+ */
+export async function crawlCheckTarget({
+  ctx,
+  input,
+}: {
+  ctx: LiveCheckContext;
+  input: { url: string };
+}): Promise<{ target: CrawlTarget; crawl: SiteCrawl }> {
   const target = parseCrawlTarget(input.url, ctx.allowPrivate);
   // A name that resolves to a private address is as bad a URL as the address itself.
   const refusal = await ctx.vetHost(new URL(target.origin).hostname);
@@ -61,6 +75,42 @@ export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { ur
     fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
     limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT),
   });
+  return { target, crawl };
+}
+
+/** The body of a check: the crawl's findings, and what the index holds of the site. */
+export function checkResultOf(
+  target: CrawlTarget,
+  crawl: SiteCrawl,
+  index: { indexed: boolean; recrawlQueued: boolean },
+): CheckResult {
+  return {
+    url: target.origin,
+    domain: target.domain,
+    agentic_score: crawl.agenticScore,
+    score_version: crawl.scoreVersion,
+    ...crawl.flags,
+    signals: signalEvidence(crawl),
+    name: crawl.name,
+    description: crawl.description,
+    category: crawl.category,
+    tags: crawl.tags,
+    has_favicon: crawl.faviconUrl !== null,
+    ...(crawl.faviconUrl ? { favicon_url: crawl.faviconUrl } : {}),
+    crawl_status: crawl.crawlStatus,
+    crawl_note: crawl.crawlNote,
+    checked_at: crawl.startedAt.toISOString(),
+    duration_ms: crawl.durationMs,
+    indexed: index.indexed,
+    recrawl_queued: index.recrawlQueued,
+    // A check probes everything whatever the home page answered, so its checklist is always there.
+    checks: crawl.checklist?.checks ?? [],
+    checks_summary: crawl.checklist!.summary,
+  };
+}
+
+export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
+  const { target, crawl } = await crawlCheckTarget({ ctx, input });
 
   const [stored] = await ctx.db
     .select({
@@ -93,27 +143,5 @@ export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { ur
     recrawlQueued = outcome?.queued ?? false;
   }
 
-  return {
-    url: target.origin,
-    domain: target.domain,
-    agentic_score: crawl.agenticScore,
-    score_version: crawl.scoreVersion,
-    ...crawl.flags,
-    signals: signalEvidence(crawl),
-    name: crawl.name,
-    description: crawl.description,
-    category: crawl.category,
-    tags: crawl.tags,
-    has_favicon: crawl.faviconUrl !== null,
-    ...(crawl.faviconUrl ? { favicon_url: crawl.faviconUrl } : {}),
-    crawl_status: crawl.crawlStatus,
-    crawl_note: crawl.crawlNote,
-    checked_at: crawl.startedAt.toISOString(),
-    duration_ms: crawl.durationMs,
-    indexed: stored !== undefined,
-    recrawl_queued: recrawlQueued,
-    // A check probes everything whatever the home page answered, so its checklist is always there.
-    checks: crawl.checklist?.checks ?? [],
-    checks_summary: crawl.checklist!.summary,
-  };
+  return checkResultOf(target, crawl, { indexed: stored !== undefined, recrawlQueued });
 }
