@@ -22,6 +22,21 @@ export interface SignalEvidence {
   fetched: { url: string; status: number | null; content_type: string | null }[];
 }
 
+/** The checklist kept on the site row (src/domain/checklist/checklist-definition.ts). */
+export interface StoredChecklist {
+  checks: {
+    id: string;
+    category: string;
+    status: string;
+    title: string;
+    reason: string;
+    evidence: { url: string; status: number | null; content_type: string | null }[];
+    fix?: string;
+    applies_to: string[];
+  }[];
+  summary: object;
+}
+
 /** Postgres full-text document; written only by the database (a generated column). */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -61,6 +76,11 @@ export const sites = pgTable(
     crawlStatus: text("crawl_status").notNull().default("success"),
     /** Per-signal evidence of the last successful crawl, keyed by signal field name. */
     signalEvidence: jsonb("signal_evidence").$type<Record<string, SignalEvidence>>().notNull().default({}),
+    /**
+     * The checklist of the last successful crawl ({checks, summary}: the body's `checks` and
+     * `checks_summary`), or null for a site not crawled since the checklist existed.
+     */
+    checklist: jsonb("checklist").$type<StoredChecklist>(),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

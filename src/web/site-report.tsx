@@ -4,12 +4,18 @@
  * and how to fix it, and (for an indexed site) the score history. Both sources are first turned
  * into one `SiteReport`, so the two pages cannot drift apart.
  */
+import type {
+  CheckResult as ChecklistCheck,
+  ChecklistSummary,
+  SiteKind,
+} from "../domain/checklist/checklist-definition.ts";
 import type { CheckResult } from "../domain/checks/check-site.ts";
 import type { SiteLinks } from "../domain/descriptor/site-documents.ts";
 import { SIGNAL_WEIGHTS } from "../domain/scoring/agentic-score.ts";
 import type { SignalEvidence } from "../domain/signals/types.ts";
 import type { SiteDetail } from "../domain/sites/get-site-detail.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../domain/sites/site-fields.ts";
+import { Checklist } from "./checklist-report.tsx";
 import { Notice, StackingTable } from "./components.tsx";
 import { ScoreHistoryChart, type ScorePoint } from "./score-chart.tsx";
 import { adviceFor, SIGNAL_GUIDES, STATUS_LABELS } from "./signal-guide.ts";
@@ -35,6 +41,11 @@ export interface SiteReport {
   indexed: boolean;
   isVerified: boolean;
   recrawlQueued: boolean;
+  /** The agent-readiness checklist (never part of the score). */
+  checks: ChecklistCheck[];
+  checksSummary?: ChecklistSummary;
+  /** The kind of site chosen on the page, when one was. */
+  kind?: SiteKind;
 }
 
 /** The state of a signal for which no evidence was kept: what its flag says, with no fetches. */
@@ -66,6 +77,8 @@ export function reportFromSiteDetail(detail: SiteDetail): SiteReport {
     indexed: true,
     isVerified: detail.is_verified,
     recrawlQueued: false,
+    checks: detail.checks,
+    ...(detail.checks_summary ? { checksSummary: detail.checks_summary } : {}),
   };
 }
 
@@ -89,6 +102,8 @@ export function reportFromCheck(result: CheckResult): SiteReport {
     indexed: result.indexed,
     isVerified: false,
     recrawlQueued: result.recrawl_queued,
+    checks: result.checks,
+    checksSummary: result.checks_summary,
   };
 }
 
@@ -197,10 +212,12 @@ function SignalCard({ field, evidence, links }: { field: SignalField; evidence: 
 export interface ReportProps {
   report: SiteReport;
   links: SiteLinks;
+  /** The report page's own address, for choosing the kind of site (index reports only). */
+  kindLinkBase?: string;
 }
 
 /** The body of a report: score (with its history when indexed), crawl note, the seven signals. */
-export function Report({ report, links }: ReportProps) {
+export function Report({ report, links, kindLinkBase }: ReportProps) {
   const problem = CRAWL_STATUS_TITLES[report.crawlStatus];
   const present = SIGNAL_FIELDS.filter((field) => report.signals[field].status === "present").length;
   return (
@@ -224,6 +241,16 @@ export function Report({ report, links }: ReportProps) {
             >
               {report.score} of 100
             </meter>
+            {report.checks.length ? (
+              <p>
+                <a href="#checklist-heading">
+                  {report.checksSummary && !report.kind
+                    ? report.checksSummary.text
+                    : `${report.checks.filter((check) => check.status === "pass").length} of ${report.checks.length} checklist checks pass`}
+                </a>{" "}
+                (not part of the score).
+              </p>
+            ) : null}
             <p>
               {present} of 7 signals present.{" "}
               {report.source === "live" ? (
@@ -279,6 +306,13 @@ export function Report({ report, links }: ReportProps) {
           ))}
         </ul>
       </section>
+
+      <Checklist
+        checks={report.checks}
+        {...(report.checksSummary ? { summary: report.checksSummary } : {})}
+        {...(report.kind ? { kind: report.kind } : {})}
+        {...(kindLinkBase ? { kindLinkBase } : {})}
+      />
     </>
   );
 }

@@ -111,6 +111,9 @@ meter{display:block;width:100%;max-width:24rem;height:1rem}
 .signal-present{border-left-color:#15803d}.signal-absent{border-left-color:#94a3b8}.signal-blocked{border-left-color:#b45309}.signal-error{border-left-color:#b91c1c}
 .status{display:inline-block;padding:0 .55rem;border-radius:1rem;font-size:.85rem;font-weight:700;white-space:nowrap}
 .status-present{color:#14532d;background:#dcfce7}.status-absent{color:#374151;background:#e5e7eb}.status-blocked{color:#78350f;background:#fef3c7}.status-error{color:#7f1d1d;background:#fee2e2}
+.check-status-pass{color:#14532d;background:#dcfce7}.check-status-warn{color:#78350f;background:#fef3c7}.check-status-fail{color:#7f1d1d;background:#fee2e2}.check-status-neutral{color:#374151;background:#e5e7eb}.check-status-blocked{color:#78350f;background:#fef3c7}.check-status-error{color:#7f1d1d;background:#fee2e2}
+.checks{list-style:none;padding:0}.check{border-left:4px solid #94a3b8;padding:.25rem 0 .25rem .75rem;margin:0 0 1.25rem}.check h4{margin:.2rem 0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.check-pass{border-left-color:#15803d}.check-fail,.check-error{border-left-color:#b91c1c}.check-warn,.check-blocked{border-left-color:#b45309}
+.kinds{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem 1rem}.kinds a[aria-current]{font-weight:700}
 .refs{font-size:.92rem}
 code.url{word-break:break-all}
 .chart{margin:.5rem 0}

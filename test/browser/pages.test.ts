@@ -145,6 +145,27 @@ describe("the live check, submit and MCP verification", () => {
     await page.close();
   });
 
+  it("shows the checklist beside the score: grouped, failures first, each fix with an example to copy", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    await page.goto(`${origin}/check`);
+    await page.locator("#check-url").fill(fixtures["checklist-flawed"]!);
+    await Promise.all([
+      page.waitForURL(`${origin}/check`, { waitUntil: "load" }),
+      page.getByRole("button", { name: "Check", exact: true }).click(),
+    ]);
+    await page.waitForSelector("#checklist-heading");
+    expect(await page.locator("section:has(#checklist-heading) .lead").textContent()).toMatch(
+      /^\d+ of \d+ checks that apply to a content site pass\. The checklist is never part of the score\.$/,
+    );
+    // The first group shown holds a failure, and its first check is one.
+    const firstStatus = await page.locator("ul.checks").first().locator("li.check").first().getAttribute("class");
+    expect(firstStatus).toMatch(/check-fail/);
+    expect(await page.locator("li.check textarea.snippet").count()).toBeGreaterThan(3);
+    await expectGoodPage(watch, "check-checklist");
+    await page.close();
+  });
+
   it("says in plain words why an address is refused, with status 400", async () => {
     const watch = await openPage();
     const { page } = watch;

@@ -3,7 +3,8 @@
  * its known expectations; the evidence; bad URLs; the recrawl of a changed indexed site; the limit.
  */
 import { describe, expect, it } from "vitest";
-import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
+import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
+import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 import { FIXTURE_EXPECTATIONS, FIXTURE_SITE_NAMES } from "../fixtures/web/expectations.ts";
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
 import { insertSites, sqlRows } from "../support/sites.ts";
@@ -22,7 +23,20 @@ interface CheckBody extends Record<string, unknown> {
   indexed: boolean;
   recrawl_queued: boolean;
   signals: Record<string, { status: string; reason: string; fetched: { url: string; status: number | null }[] }>;
+  checks: { id: string; status: string; fix?: string }[];
+  checks_summary: { site_kind: string; text: string };
 }
+
+/** The checks that mirror a signal: pass exactly when it is present. */
+const MIRRORED: Record<string, SignalField> = {
+  llms_txt: "has_llms_txt",
+  schema_org: "has_schema_org",
+  ai_bot_rules: "has_robots_ai",
+  openapi: "has_openapi",
+  structured_api: "has_structured_api",
+  mcp_server: "has_mcp_server",
+  ai_plugin: "has_ai_plugin",
+};
 
 function check(body: unknown, client = asClient()) {
   return client("/api/v1/check", {
@@ -56,6 +70,19 @@ describe("POST /check against the fixture web", () => {
     if (expected.name) expect(result.name).toBe(expected.name);
     expect(result.url).toBe(fixture(name));
     expect(result.domain).toBe(fixtureDomain(name));
+    // The checklist: every id once, in order; the mirrored checks agree with their signal.
+    expect(result.checks.map((check) => check.id)).toEqual([...CHECK_IDS]);
+    for (const [id, field] of Object.entries(MIRRORED)) {
+      const check = result.checks.find((each) => each.id === id)!;
+      expect(check.status === "pass", `${name} ${id}`).toBe(expected.signals[field] === "present");
+    }
+    if (expected.checks) {
+      const statuses = Object.fromEntries(
+        Object.keys(expected.checks).map((id) => [id, result.checks.find((check) => check.id === id)?.status]),
+      );
+      expect({ site: name, statuses }).toEqual({ site: name, statuses: expected.checks });
+    }
+    if (expected.siteKind) expect(result.checks_summary.site_kind).toBe(expected.siteKind);
   });
 
   it("shows the fetches behind each signal as evidence", async () => {

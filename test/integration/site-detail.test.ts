@@ -84,6 +84,8 @@ describe("GET /api/v1/site/{domain}", () => {
       ...expectedSiteRecord(site!),
       score_version: 1,
       signal_evidence: evidence,
+      // Inserted without a crawl: no checklist yet.
+      checks: [],
       score_history: [
         { agentic_score: 25, score_version: 1, recorded_at: "2026-03-01T00:00:00.000Z" },
         { agentic_score: 15, score_version: 1, recorded_at: "2026-02-01T12:30:00.250Z" },
@@ -91,6 +93,43 @@ describe("GET /api/v1/site/{domain}", () => {
       ],
       selection_recorded: false,
     });
+  });
+
+  it("carries the checklist of the last crawl as checks and checks_summary", async () => {
+    const t = uniqueToken();
+    const domain = `checklist-${t}.test`;
+    await insertSites([{ domain, url: `https://${domain}` }]);
+    const checks = [
+      {
+        id: "robots_txt",
+        category: "discoverability",
+        status: "fail",
+        title: "robots.txt",
+        reason: "/robots.txt answered 404.",
+        evidence: [{ url: `https://${domain}/robots.txt`, status: 404, content_type: "text/plain" }],
+        fix: "Serve a robots.txt.\n\nUser-agent: *\nAllow: /",
+        applies_to: ["content", "api", "store"],
+      },
+    ];
+    const summary = {
+      site_kind: "content",
+      site_kind_reason: "No API was found.",
+      applicable: 1,
+      passing: 0,
+      text: "0 of 1 check that applies to a content site pass",
+      by_kind: {
+        content: { applicable: 1, passing: 0 },
+        api: { applicable: 1, passing: 0 },
+        store: { applicable: 1, passing: 0 },
+      },
+    };
+    await sqlRows("update sites set checklist = $2::jsonb where domain = $1", [
+      domain,
+      JSON.stringify({ checks, summary }),
+    ]);
+    const response = await asClient()(`/api/v1/site/${domain}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ checks, checks_summary: summary });
   });
 
   it("answers an empty history and evidence for a site never re-scored", async () => {

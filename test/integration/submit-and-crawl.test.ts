@@ -6,6 +6,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CHECK_IDS, CHECK_STATUSES } from "../../src/domain/checklist/checklist-definition.ts";
 import { FIXTURE_EXPECTATIONS } from "../fixtures/web/expectations.ts";
 import worker from "../support/all-in-one-jobs.ts";
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
@@ -110,6 +111,20 @@ describe("the crawl queue consumer", () => {
     expect((site!.signal_evidence as Record<string, { status: string }>).has_llms_txt?.status).toBe("present");
     const history = await sqlRows("select agentic_score from site_score_history where site_id = $1", [site!.id]);
     expect(history).toEqual([{ agentic_score: FIXTURE_EXPECTATIONS[name]!.score }]);
+    // The checklist: in full on the site row, and one compact row per crawl in the id order.
+    const [stored] = await sqlRows<{ checklist: { checks: { id: string; status: string }[] } }>(
+      "select checklist from sites where id = $1",
+      [site!.id],
+    );
+    expect(stored!.checklist.checks.map((check) => check.id)).toEqual([...CHECK_IDS]);
+    const packed = await sqlRows<{ statuses: number[]; site_kind: number }>(
+      "select statuses, site_kind from site_checklist_history where site_id = $1",
+      [site!.id],
+    );
+    expect(packed).toHaveLength(1);
+    expect(packed[0]!.statuses).toEqual(
+      stored!.checklist.checks.map((check) => CHECK_STATUSES.indexOf(check.status as (typeof CHECK_STATUSES)[number])),
+    );
   });
 
   it("crawls a batch of ten sites through one connection scheduler, each written as a lone crawl finds it", async () => {

@@ -8,7 +8,7 @@ import { serveFixtureSites } from "./fixture-sites.ts";
 import { type RunningService, startService } from "./npm-start.ts";
 
 /** The fixture sites the browser tests use: every signal but MCP, and a plain-JSON MCP server. */
-export const BROWSER_FIXTURE_SITES = ["all-six-signals", "mcp-json"];
+export const BROWSER_FIXTURE_SITES = ["all-six-signals", "mcp-json", "checklist-flawed"];
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -4,10 +4,11 @@
  */
 import { createServer, type Server } from "node:http";
 import { BASIC_SITES } from "../fixtures/web/basic-sites.ts";
+import { CHECKLIST_SITES } from "../fixtures/web/checklist-sites.ts";
 import { MCP_SITES } from "../fixtures/web/mcp-sites.ts";
 import type { FixtureHandler } from "../fixtures/web/types.ts";
 
-const HANDLERS: Record<string, FixtureHandler> = { ...BASIC_SITES, ...MCP_SITES };
+const HANDLERS: Record<string, FixtureHandler> = { ...BASIC_SITES, ...MCP_SITES, ...CHECKLIST_SITES };
 
 export interface FixtureSites {
   /** Each served site's origin by its fixture name. */

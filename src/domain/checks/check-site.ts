@@ -5,6 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
+import type { CheckResult as ChecklistCheck, ChecklistSummary } from "../checklist/checklist-definition.ts";
 import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../crawling/crawl-fetcher.ts";
 import {
   CRAWL_TIME_BUDGET_MS,
@@ -37,6 +38,10 @@ export interface CheckResult extends Record<SignalField, boolean> {
   duration_ms: number;
   indexed: boolean;
   recrawl_queued: boolean;
+  /** The agent-readiness checklist: never part of agentic_score. */
+  checks: ChecklistCheck[];
+  /** The kind of site inferred and how many of the checks that apply to it pass. */
+  checks_summary: ChecklistSummary;
 }
 
 function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flags: Record<SignalField, boolean> }) {
@@ -107,5 +112,8 @@ export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { ur
     duration_ms: crawl.durationMs,
     indexed: stored !== undefined,
     recrawl_queued: recrawlQueued,
+    // A check probes everything whatever the home page answered, so its checklist is always there.
+    checks: crawl.checklist?.checks ?? [],
+    checks_summary: crawl.checklist!.summary,
   };
 }

@@ -116,7 +116,17 @@ export interface CrawlFetcherOptions {
   rank?: number;
   /** The role of a request made in the crawl's first burst; `leaf` when not given. */
   roleOf?: (url: string, request: ProbeRequest) => Exclude<RequestRole, "follow-up">;
+  /**
+   * The most requests the crawl may make (memoised repeats are free) through `budgeted`: beyond
+   * it such a fetch fails at once with `refused`. The signal detectors' own requests are never
+   * refused (the score must not depend on what else a crawl asked), so the checklist, which
+   * fetches through `budgeted`, takes what the detectors leave.
+   */
+  maxRequests?: number;
 }
+
+/** The request budget of one crawl or check: every signal detector and check together. */
+export const CRAWL_REQUEST_BUDGET = 45;
 
 function requestKey(url: string, request: ProbeRequest): string {
   return JSON.stringify([request.method ?? "GET", url, request.headers ?? {}, request.body ?? null]);
@@ -126,6 +136,10 @@ function requestKey(url: string, request: ProbeRequest): string {
 export interface CrawlFetcher extends SiteFetcher {
   /** The requests made until the next macrotask are a burst: placed by their role, not as follow-ups. */
   newBurst(): void;
+  /** How many requests the crawl has made so far (memoised repeats not counted). */
+  requestsMade(): number;
+  /** The same fetcher, refusing a new request once the crawl has made `maxRequests`. */
+  budgeted: SiteFetcher;
 }
 
 /**
@@ -150,7 +164,10 @@ export function createCrawlFetcher(
     }, 0);
   };
   newBurst();
-  const run = (url: string, request: ProbeRequest) => {
+  let made = 0;
+  const budget = options.maxRequests ?? Number.POSITIVE_INFINITY;
+  const run = (url: string, request: ProbeRequest): Promise<ProbeResponse> => {
+    made++;
     const role: RequestRole = firstBurst ? (options.roleOf?.(url, request) ?? "leaf") : "follow-up";
     return limiter(() => fetcher(url, request), ROLE_RANK[role] * ROLE_STRIDE + rank);
   };
@@ -164,5 +181,17 @@ export function createCrawlFetcher(
     }
     return answer;
   };
-  return Object.assign(fetch, { newBurst });
+  const budgeted: SiteFetcher = (url, request = {}) => {
+    const known = request.readUntil ? undefined : answers.get(requestKey(url, request));
+    if (known || made < budget) return fetch(url, request);
+    return Promise.resolve({
+      ok: false,
+      url,
+      finalUrl: url,
+      redirects: [],
+      failure: "refused",
+      message: `not fetched: the crawl's budget of ${budget} requests was spent`,
+    });
+  };
+  return Object.assign(fetch, { newBurst, requestsMade: () => made, budgeted });
 }

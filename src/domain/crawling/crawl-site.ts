@@ -4,6 +4,10 @@
  * status are derived from what they found. Nothing here writes anywhere.
  */
 
+import { CHECKLIST_PATHS, gatherAnswers } from "../checklist/checklist-answers.ts";
+import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
+import { followUpUrls } from "../checklist/checks.ts";
+import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
@@ -30,7 +34,12 @@ import type {
 } from "../signals/types.ts";
 import type { Category, SignalField } from "../sites/site-fields.ts";
 import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
-import { type ConcurrencyLimiter, createCrawlFetcher, type RequestRole } from "./crawl-fetcher.ts";
+import {
+  type ConcurrencyLimiter,
+  CRAWL_REQUEST_BUDGET,
+  createCrawlFetcher,
+  type RequestRole,
+} from "./crawl-fetcher.ts";
 
 /** The time budget of one crawl, check or MCP verification, every fetch included. */
 export const CRAWL_TIME_BUDGET_MS = 15_000;
@@ -81,6 +90,13 @@ export interface SiteCrawl {
   discovery: CrawlDiscovery;
   startedAt: Date;
   durationMs: number;
+  /**
+   * The agent-readiness checklist (never part of the score), or null for a crawl that stopped
+   * at its home page (see signalsOnlyOnSuccess).
+   */
+  checklist: { checks: CheckResult[]; summary: ChecklistSummary } | null;
+  /** The requests the crawl made, every detector and check together (at most CRAWL_REQUEST_BUDGET). */
+  requestCount: number;
 }
 
 const UNREACHABLE_FAILURES = new Set(["timeout", "network", "too_many_redirects", "refused", "deadline"]);
@@ -157,7 +173,17 @@ function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "
     [DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, AI_CATALOG_PATH].map((path) => siteUrl(origin, path)),
   );
   const heads = new Set(
-    ["/", API_CATALOG_PATH, AI_PLUGIN_PATH, ...OPENAPI_COMMON_PATHS].map((path) => siteUrl(origin, path)),
+    [
+      "/",
+      API_CATALOG_PATH,
+      AI_PLUGIN_PATH,
+      ...OPENAPI_COMMON_PATHS,
+      // The checklist's documents that name one more document to fetch.
+      CHECKLIST_PATHS.robots,
+      CHECKLIST_PATHS.aiCatalog,
+      CHECKLIST_PATHS.skills,
+      CHECKLIST_PATHS.protectedResource,
+    ].map((path) => siteUrl(origin, path)),
   );
   return (url) => (longHeads.has(url) ? "long-chain-head" : heads.has(url) ? "chain-head" : "leaf");
 }
@@ -191,20 +217,27 @@ export async function crawlSite({
   signalsOnlyOnSuccess = false,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
-  const fetch = createCrawlFetcher(fetcher, limiter, { rank, roleOf: roleOfRequests(origin) });
+  const fetch = createCrawlFetcher(fetcher, limiter, {
+    rank,
+    roleOf: roleOfRequests(origin),
+    maxRequests: CRAWL_REQUEST_BUDGET,
+  });
   const context: ProbeContext = { origin, fetch };
 
   const homeProbe = probeHome(fetch, origin);
   let signals: Record<SignalField, SignalFinding>;
   let probed = true;
+  let checklistAnswers: ReturnType<typeof gatherAnswers> | null = null;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
     signals = notProbed();
     probed = false;
   } else {
     // After a wait for the home page, the detectors' requests are a burst of their own, placed by
-    // role like a check's first one.
+    // role like a check's first one. The checklist's requests ride in the same burst.
     if (signalsOnlyOnSuccess) fetch.newBurst();
-    signals = await detectAll(context);
+    const detected = detectAll(context);
+    checklistAnswers = gatherAnswers({ shared: fetch, budgeted: fetch.budgeted }, origin, detected, followUpUrls);
+    signals = await detected;
   }
   const { home, faviconUrl } = await homeProbe;
   const state = crawlStateOf(context);
@@ -229,6 +262,8 @@ export async function crawlSite({
     extraTags: Array.isArray(apiKinds) && apiKinds.includes("graphql") ? ["graphql"] : [],
   });
 
+  const checklist = checklistAnswers ? await judgeChecklist(await checklistAnswers, category) : null;
+
   return {
     origin,
     crawlStatus: status,
@@ -245,6 +280,8 @@ export async function crawlSite({
     discovery,
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
+    checklist,
+    requestCount: fetch.requestsMade(),
   };
 }
 

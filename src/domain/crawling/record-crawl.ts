@@ -5,8 +5,10 @@
  * domain that never crawled successfully is not added.
  */
 import { eq, sql } from "drizzle-orm";
+import { siteChecklistHistory } from "../../../db/schema/checklist-history.ts";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
 import { sites } from "../../../db/schema/sites.ts";
+import { packStatuses, SITE_KINDS } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
 import { type SiteCrawl, signalEvidence } from "./crawl-site.ts";
 
@@ -52,8 +54,11 @@ export async function recordCrawl({
     lastCrawledAt: crawledAt,
     crawlStatus: "success",
     signalEvidence: signalEvidence(crawl),
+    checklist: crawl.checklist,
   };
   const { domain: _key, ...changes } = row;
+  const checklist = crawl.checklist;
+  const siteId = ctx.db.select({ id: sites.id }).from(sites).where(eq(sites.domain, domain));
   await ctx.db.batch([
     ctx.db
       .insert(sites)
@@ -70,6 +75,15 @@ export async function recordCrawl({
         .from(sites)
         .where(eq(sites.domain, domain)),
     ),
+    ...(checklist
+      ? [
+          ctx.db.insert(siteChecklistHistory).values({
+            siteId: sql`(${siteId})`,
+            siteKind: SITE_KINDS.indexOf(checklist.summary.site_kind),
+            statuses: packStatuses(checklist.checks),
+          }),
+        ]
+      : []),
   ]);
   return "site";
 }

@@ -7,6 +7,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
 import { resultSelections, searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import { sites } from "../../../db/schema/sites.ts";
+import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { buildActionInterestSidecar } from "../search-receipts/action-interest-sidecar.ts";
@@ -29,7 +30,12 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
   if (!domain) throw unknownSite();
 
   const siteQuery = ctx.db
-    .select({ ...siteRecordColumns, signalEvidence: sites.signalEvidence, scoreVersion: sites.scoreVersion })
+    .select({
+      ...siteRecordColumns,
+      signalEvidence: sites.signalEvidence,
+      scoreVersion: sites.scoreVersion,
+      checklist: sites.checklist,
+    })
     .from(sites)
     .where(eq(sites.domain, domain));
   const historyQuery = ctx.db
@@ -87,6 +93,10 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
     ...toSiteRecord(row),
     score_version: row.scoreVersion,
     signal_evidence: row.signalEvidence,
+    // The checklist of the last successful crawl; empty (and no summary) for a site last crawled
+    // before the checklist existed.
+    checks: (row.checklist?.checks ?? []) as CheckResult[],
+    ...(row.checklist ? { checks_summary: row.checklist.summary as ChecklistSummary } : {}),
     score_history: historyRows.map((entry) => ({
       agentic_score: entry.agenticScore,
       score_version: entry.scoreVersion,

@@ -3,6 +3,7 @@ import { SEARCH_ID_PATTERN } from "../../domain/search-receipts/search-id.ts";
 import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { isHeadRequest } from "../../http/head-request.ts";
+import { ChecklistCheckSchema, ChecklistSummarySchema } from "../shared/check-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import { ActionInterestSidecarSchema, SiteSchema } from "../shared/site-schemas.ts";
 
@@ -19,6 +20,13 @@ export const SiteDetailSchema = SiteSchema.extend({
   signal_evidence: z
     .record(z.string(), SignalEvidenceSchema)
     .openapi({ description: "What the last crawl saw for each signal, where known" }),
+  checks: z.array(ChecklistCheckSchema).openapi({
+    description:
+      "The agent-readiness checklist of the last successful crawl (never part of agentic_score); empty for a site not crawled since the checklist existed",
+  }),
+  checks_summary: ChecklistSummarySchema.optional().openapi({
+    description: "Present with checks: the site kind inferred and how many applicable checks pass",
+  }),
   score_history: z
     .array(
       z.object({ agentic_score: z.number().int(), score_version: z.number().int(), recorded_at: z.iso.datetime() }),

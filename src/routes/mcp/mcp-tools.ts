@@ -139,7 +139,7 @@ export const MCP_TOOLS: McpTool[] = [
     name: "get_site",
     title: "Site detail",
     description:
-      "One indexed site in detail: its record, the evidence behind each signal and its score history. Pass the search_id of the search that returned the domain to record the selection; a new selection adds an action_interest sidecar for that domain. An unknown domain is a SITE_NOT_FOUND error.",
+      "One indexed site in detail: its record, the evidence behind each signal, the agent-readiness checklist of its last crawl (checks, never part of the score) and its score history. Pass the search_id of the search that returned the domain to record the selection; a new selection adds an action_interest sidecar for that domain. An unknown domain is a SITE_NOT_FOUND error.",
     annotations: { readOnlyHint: true, openWorldHint: false },
     input: createParametersInput({ query: SiteSearchIdQuerySchema, path: SiteDomainParamsSchema }),
     run: (c, input) => getSiteDetail({ ctx: c.var.deps, input: { domain: input.domain, searchId: input.search_id } }),
@@ -163,7 +163,7 @@ export const MCP_TOOLS: McpTool[] = [
   defineTool({
     name: "check_site",
     title: "Check a site live",
-    description: `Crawl a URL's site now and return its agentic_score with the 7 signals and their evidence. It never writes the index (an indexed site whose live result differs gets a recrawl queued). Free limit ${CHECK_LIMIT.limit} per hour per client.`,
+    description: `Crawl a URL's site now and return its agentic_score with the 7 signals and their evidence, and the agent-readiness checklist (checks, with a fix for each failure; never part of the score). It never writes the index (an indexed site whose live result differs gets a recrawl queued). Free limit ${CHECK_LIMIT.limit} per hour per client.`,
     annotations: { readOnlyHint: true, openWorldHint: true },
     input: createBodyInput(UrlBodySchema),
     precheck: refuseUnusableCrawlUrl,

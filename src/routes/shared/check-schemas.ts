@@ -1,5 +1,11 @@
 /** Schemas of the live checks: the URL bodies and the evidence of each signal. */
 import { z } from "@hono/zod-openapi";
+import {
+  CHECK_CATEGORIES,
+  CHECK_IDS,
+  CHECK_STATUSES,
+  SITE_KINDS,
+} from "../../domain/checklist/checklist-definition.ts";
 import { CATEGORIES, SIGNAL_FIELDS, type SignalField } from "../../domain/sites/site-fields.ts";
 
 /** `{url}`: any other field is refused, so a misspelt body never checks the wrong thing. */
@@ -18,6 +24,39 @@ export const SignalEvidenceSchema = z
     ),
   })
   .openapi("SignalEvidence");
+
+/** One check of the agent-readiness checklist (shared/agent-web-2026.md, "The checklist"). */
+export const ChecklistCheckSchema = z
+  .object({
+    id: z.enum(CHECK_IDS),
+    category: z.enum(CHECK_CATEGORIES),
+    status: z.enum(CHECK_STATUSES),
+    title: z.string(),
+    reason: z.string().openapi({ description: "What was seen, in plain words" }),
+    evidence: z.array(
+      z.object({ url: z.string(), status: z.number().int().nullable(), content_type: z.string().nullable() }),
+    ),
+    fix: z.string().optional().openapi({
+      description: "What to do, then (after a blank line) a minimal example to copy; absent when the check passes",
+    }),
+    applies_to: z.array(z.enum(SITE_KINDS)).openapi({ description: "The kinds of site the check matters for" }),
+  })
+  .openapi("ChecklistCheck");
+
+const KindTallySchema = z.object({ applicable: z.number().int().min(0), passing: z.number().int().min(0) });
+
+export const ChecklistSummarySchema = z
+  .object({
+    site_kind: z.enum(SITE_KINDS).openapi({ description: "The kind of site inferred from the crawl" }),
+    site_kind_reason: z.string(),
+    applicable: z.number().int().min(0),
+    passing: z.number().int().min(0),
+    text: z.string().openapi({ example: "12 of 15 checks that apply to an API site pass" }),
+    by_kind: z.object({ content: KindTallySchema, api: KindTallySchema, store: KindTallySchema }),
+  })
+  .openapi("ChecklistSummary", {
+    description: "How many of the checks that apply to the site's kind pass. Never part of agentic_score.",
+  });
 
 const signalFlags = Object.fromEntries(SIGNAL_FIELDS.map((field) => [field, z.boolean()])) as Record<
   SignalField,
@@ -52,5 +91,9 @@ export const CheckResultSchema = z
     recrawl_queued: z
       .boolean()
       .openapi({ description: "True when the indexed entry differed and a recrawl was queued to update it" }),
+    checks: z.array(ChecklistCheckSchema).openapi({
+      description: "The agent-readiness checklist, one entry per check id: never part of agentic_score",
+    }),
+    checks_summary: ChecklistSummarySchema,
   })
   .openapi("CheckResult");

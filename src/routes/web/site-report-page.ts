@@ -6,6 +6,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
+import { SITE_KINDS } from "../../domain/checklist/checklist-definition.ts";
 import { DomainError } from "../../domain/errors.ts";
 import { SEARCH_ID_PATTERN } from "../../domain/search-receipts/search-id.ts";
 import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
@@ -19,6 +20,8 @@ import { pageHeaders } from "./page-errors.ts";
 export const SITE_REPORT_PATH = "/sites/:domain";
 
 const SearchIdSchema = z.string().regex(SEARCH_ID_PATTERN).optional();
+/** The kind of site chosen on the page (the checklist's tally); anything else reads as none. */
+const KindSchema = z.enum(SITE_KINDS).optional().catch(undefined);
 
 /** Serves the report page of a site. */
 export function registerSiteReportPage(app: OpenAPIHono<AppEnv>) {
@@ -46,8 +49,10 @@ export function registerSiteReportPage(app: OpenAPIHono<AppEnv>) {
     }
     // A view that records a selection belongs to one person; a plain view may be shared briefly.
     const cacheControl = searchId.data ? "private, no-store" : "public, max-age=60";
+    const kind = KindSchema.parse(c.req.query("kind"));
+    const report = reportFromSiteDetail(detail);
     return c.html(
-      await renderSiteReportPage(origin, reportFromSiteDetail(detail)),
+      await renderSiteReportPage(origin, kind ? { ...report, kind } : report),
       200,
       pageHeaders(c, cacheControl, scripts),
     );

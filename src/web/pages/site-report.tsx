@@ -56,7 +56,7 @@ export function SiteReportPage({ origin, report }: { origin: string; report: Sit
       </p>
       {report.description ? <p class="lead">{report.description}</p> : null}
 
-      <Report report={report} links={links} />
+      <Report report={report} links={links} kindLinkBase={url} />
 
       <section aria-labelledby="again-heading">
         <h2 id="again-heading">Check again</h2>
