@@ -1,6 +1,7 @@
 /** The discovery group: descriptor, search, top, site, categories, stats. */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
+import { rollupAdoptionTask } from "../../jobs/rollup-adoption.ts";
 import { registerGetCategories } from "./get-categories.ts";
 import { registerGetDescriptor } from "./get-descriptor.ts";
 import { registerGetSite } from "./get-site.ts";
@@ -20,9 +21,12 @@ export function createDiscoveryGroup(): RouteGroup {
   return { name: "discovery", routes };
 }
 
-/** The discovery group in a Worker: its endpoints, and the daily refresh of the index's wide beginnings. */
+/**
+ * The discovery group in a Worker: its endpoints, the daily refresh of the index's wide beginnings
+ * and the daily adoption rollup.
+ */
 export const discoveryGroup: GroupDefinition = {
   name: "discovery",
   createRoutes: createDiscoveryGroup,
-  jobs: { crons: [refreshWideBeginningsTask] },
+  jobs: { crons: [refreshWideBeginningsTask, rollupAdoptionTask] },
 };
