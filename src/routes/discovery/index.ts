@@ -1,7 +1,9 @@
-/** The discovery group: descriptor, search, top, site, categories, stats. */
+/** The discovery group: descriptor, search, top, site, categories, stats, adoption. */
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
 import { rollupAdoptionTask } from "../../jobs/rollup-adoption.ts";
+import { registerGetAdoption } from "./get-adoption.ts";
+import { registerGetAdoptionCsv } from "./get-adoption-csv.ts";
 import { registerGetCategories } from "./get-categories.ts";
 import { registerGetDescriptor } from "./get-descriptor.ts";
 import { registerGetSite } from "./get-site.ts";
@@ -18,6 +20,8 @@ export function createDiscoveryGroup(): RouteGroup {
   registerGetSite(routes);
   registerGetCategories(routes);
   registerGetStats(routes);
+  registerGetAdoption(routes);
+  registerGetAdoptionCsv(routes);
   return { name: "discovery", routes };
 }
 
