@@ -4,6 +4,12 @@ import { sqlRows } from "../support/sites.ts";
 import { asClient, expectInvalid } from "../support/worker.ts";
 
 const DAY_MS = 86_400_000;
+
+interface Figures {
+  days: number;
+  from: string | null;
+  rows: Record<string, unknown>[];
+}
 const dayBack = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
 
 /** Rows of the `jobs` category only (no other test writes them but the cron test's far-future day). */
@@ -62,11 +68,11 @@ describe("GET /api/v1/stats/adoption", () => {
     expect(await again.json()).toEqual(body);
 
     // The default is 90 days: the row 200 days back stays out, the zero-site row of day 7 is in (share 0).
-    const byDefault = await (await get("/api/v1/stats/adoption?category=jobs")).json();
+    const byDefault = (await (await get("/api/v1/stats/adoption?category=jobs")).json()) as Figures;
     expect(byDefault.days).toBe(90);
     expect(byDefault.rows).toHaveLength(6);
     expect(byDefault.rows[0]).toEqual(row(7, "has_llms_txt", "signal", 0, 0, 0));
-    const year = await (await get("/api/v1/stats/adoption?category=jobs&days=365")).json();
+    const year = (await (await get("/api/v1/stats/adoption?category=jobs&days=365")).json()) as Figures;
     expect(year.rows).toHaveLength(7);
     expect(year.from).toBe(dayBack(200));
 
