@@ -1,13 +1,14 @@
 /**
  * Loads the synthetic demo index (db/seed/demo-index.ts) into an empty database, over the same
- * driver the Worker uses: the sites with their signal evidence, and their score histories. A
- * database holding any site is left alone.
+ * driver the Worker uses: the sites with their signal evidence, their score histories and a year
+ * of adoption rollups. A database holding any site is left alone.
  *
  * Usage: DATABASE_URL=… [DATABASE_LOCAL_HTTP=true] [DEMO_SITES=3000] npm run seed
  */
 import { fileURLToPath } from "node:url";
 import { eq, sql } from "drizzle-orm";
 import { siteScoreHistory, sites } from "../db/schema/index.ts";
+import { seedDemoAdoption } from "../db/seed/demo-adoption.ts";
 import { type DemoScoreEntry, generateDemoIndex } from "../db/seed/demo-index.ts";
 import { createDatabase, type Database } from "../src/adapters/db.ts";
 import { parseSettings } from "../src/config.ts";
@@ -66,6 +67,8 @@ export async function loadDemoIndexIfEmpty(options: { databaseUrl: string; local
       insertScoreHistory(db, entries),
     ]);
   }
+  // A year of adoption rollups (db/seed/demo-adoption.ts), so /state has history from the start.
+  await seedDemoAdoption(db, new Date());
   // Search plans with the index statistics; an embedded database has no autovacuum to gather them.
   await db.execute(sql`analyze sites, search_postings`);
   return rows.length;

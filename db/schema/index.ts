@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./adoption-daily.ts";
 export * from "./checklist-history.ts";
 export * from "./commerce.ts";
 export * from "./crawl-requests.ts";

@@ -97,6 +97,34 @@ describe.each(variants)("the demo index loaded into $name", ({ server }) => {
     expect(sites.rising + sites.dropping + sites.steady).toBe(DEMO_COUNT);
   });
 
+  it("holds a year of adoption rollups ending in today's real counts, every signal rising to it", async () => {
+    const days = await db.execute(sql`
+      select count(distinct day)::int as days, min(day)::text as first, max(day)::text as last,
+        count(*) filter (where with_item > sites)::int as over from adoption_daily`);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(days.rows[0]).toMatchObject({ days: 365, last: today, over: 0 });
+    // Today's rows are the real rollup of the seeded sites.
+    const all = await db.execute(sql`
+      select item, sites, with_item from adoption_daily where day = ${today}::date and category = ''`);
+    const sites = await db.execute(
+      sql`select count(*)::int as n, count(*) filter (where has_llms_txt)::int as llms from sites`,
+    );
+    const llms = all.rows.find((row) => row.item === "has_llms_txt");
+    expect(Number(llms?.sites)).toBe(DEMO_COUNT);
+    expect(Number(llms?.with_item)).toBe(Number(sites.rows[0]?.llms));
+    expect(all.rows.map((row) => row.item).sort()).toEqual([...SIGNAL_FIELDS].sort());
+    // A year back: a smaller index and a lower share of each signal it has today.
+    const yearAgo = await db.execute(sql`
+      select item, sites, with_item from adoption_daily where day = ${today}::date - 364 and category = ''`);
+    for (const row of yearAgo.rows) {
+      const now = all.rows.find((current) => current.item === row.item);
+      expect(Number(row.sites)).toBe(Math.floor(DEMO_COUNT * 0.4));
+      if (Number(now?.with_item) > 0) {
+        expect(Number(row.with_item) / Number(row.sites)).toBeLessThan(Number(now?.with_item) / Number(now?.sites));
+      }
+    }
+  });
+
   it("leaves an index holding sites alone", async () => {
     expect(await loadDemoIndexIfEmpty({ databaseUrl: stack.databaseUrl, localHttp: true, count: 5 })).toBe(0);
   });

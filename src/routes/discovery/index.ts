@@ -1,7 +1,10 @@
-/** The discovery group: descriptor, search, top, site, categories, stats. */
+/** The discovery group: descriptor, search, top, site, categories, stats, adoption. */
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
 import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
 import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
+import { rollupAdoptionTask } from "../../jobs/rollup-adoption.ts";
+import { registerGetAdoption } from "./get-adoption.ts";
+import { registerGetAdoptionCsv } from "./get-adoption-csv.ts";
 import { registerGetCategories } from "./get-categories.ts";
 import { registerGetDescriptor } from "./get-descriptor.ts";
 import { registerGetSite } from "./get-site.ts";
@@ -14,7 +17,7 @@ export function createDiscoveryGroup(): RouteGroup {
   const routes = createRoutes();
   // Reads that write nothing come from the edge while fresh (src/http/middleware/edge-cache.ts);
   // a site view with a search_id records a selection, so it always reaches its route.
-  for (const path of ["/top", "/categories", "/stats"]) routes.use(path, edgeCache());
+  for (const path of ["/top", "/categories", "/stats", "/stats/adoption", "/stats/adoption.csv"]) routes.use(path, edgeCache());
   routes.use("/site/:domain", edgeCache({ when: (c) => c.req.query("search_id") === undefined }));
   registerGetDescriptor(routes);
   registerSearchSites(routes);
@@ -22,12 +25,17 @@ export function createDiscoveryGroup(): RouteGroup {
   registerGetSite(routes);
   registerGetCategories(routes);
   registerGetStats(routes);
+  registerGetAdoption(routes);
+  registerGetAdoptionCsv(routes);
   return { name: "discovery", routes };
 }
 
-/** The discovery group in a Worker: its endpoints, and the daily refresh of the index's wide beginnings. */
+/**
+ * The discovery group in a Worker: its endpoints, the daily refresh of the index's wide beginnings
+ * and the daily adoption rollup.
+ */
 export const discoveryGroup: GroupDefinition = {
   name: "discovery",
   createRoutes: createDiscoveryGroup,
-  jobs: { crons: [refreshWideBeginningsTask] },
+  jobs: { crons: [refreshWideBeginningsTask, rollupAdoptionTask] },
 };

@@ -1,0 +1,75 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import {
+  ADOPTION_CACHE_SECONDS,
+  ADOPTION_DEFAULT_DAYS,
+  ADOPTION_MAX_DAYS,
+  adoptionFigures,
+} from "../../domain/stats/adoption-figures.ts";
+import type { AppEnv } from "../../http/context.ts";
+import { problemResponses } from "../shared/schemas.ts";
+import { categoryParam, integerParam } from "../shared/site-schemas.ts";
+
+export const AdoptionQuerySchema = z.strictObject({
+  days: integerParam(1, ADOPTION_MAX_DAYS, `How many UTC days back, today included, default ${ADOPTION_DEFAULT_DAYS}`),
+  category: categoryParam.openapi({ description: "Only this category's figures; without it, every category together" }),
+});
+
+/** The domain input of the adoption figures from validated parameters (JSON and CSV alike). */
+export function toAdoptionInput(query: z.output<typeof AdoptionQuerySchema>) {
+  return { days: query.days ?? ADOPTION_DEFAULT_DAYS, category: query.category };
+}
+
+const AdoptionRowSchema = z.object({
+  day: z.iso.date(),
+  category: z.string().openapi({ description: "The category, or '' for every category together" }),
+  item: z.string().openapi({ description: "A signal's Site field name (has_llms_txt, …) or a checklist check id" }),
+  kind: z.enum(["signal", "check"]),
+  sites: z.number().int().min(0).openapi({
+    description:
+      "Sites counted: every indexed site for a signal; sites whose latest checklist has the check for a check",
+  }),
+  with_item: z
+    .number()
+    .int()
+    .min(0)
+    .openapi({ description: "Of them, sites with the signal, or whose check passed (warn is not counted)" }),
+  share: z.number().min(0).max(1).openapi({ description: "with_item / sites, 4 decimals; 0 when sites is 0" }),
+});
+
+export const AdoptionResponseSchema = z
+  .object({
+    category: z.string().nullable(),
+    days: z.number().int().min(1).max(ADOPTION_MAX_DAYS),
+    from: z.iso.date().nullable(),
+    to: z.iso.date().nullable(),
+    rows: z.array(AdoptionRowSchema),
+  })
+  .openapi("AdoptionFigures");
+
+export const getAdoptionRoute = createRoute({
+  method: "get",
+  path: "/stats/adoption",
+  operationId: "getAdoptionFigures",
+  tags: ["discovery"],
+  summary: "Daily adoption of each signal and checklist check, cached 5 minutes per parameter set",
+  description:
+    "The daily rollups of the last `days` UTC days (1 to 365, default 90, today included), over every category or one `category`: per day and item, the sites counted, those with the item and the share. A signal counts every indexed site; a check counts the sites whose latest checklist has it, adopted only at `pass`. Rows by day, then signals before checks. Also as CSV at `/stats/adoption.csv`.",
+  security: [],
+  request: { query: AdoptionQuerySchema },
+  responses: {
+    200: { description: "Adoption figures", content: { "application/json": { schema: AdoptionResponseSchema } } },
+    ...problemResponses(400),
+  },
+});
+
+export function registerGetAdoption(app: OpenAPIHono<AppEnv>) {
+  app.openapi(getAdoptionRoute, async (c) => {
+    const { cacheHit, ...figures } = await adoptionFigures({
+      ctx: c.var.deps,
+      input: toAdoptionInput(c.req.valid("query")),
+    });
+    c.header("X-Cache", cacheHit ? "HIT" : "MISS");
+    c.header("Cache-Control", `public, max-age=${ADOPTION_CACHE_SECONDS}`);
+    return c.json(figures, 200);
+  });
+}
