@@ -17,7 +17,8 @@ export function createDiscoveryGroup(): RouteGroup {
   const routes = createRoutes();
   // Reads that write nothing come from the edge while fresh (src/http/middleware/edge-cache.ts);
   // a site view with a search_id records a selection, so it always reaches its route.
-  for (const path of ["/top", "/categories", "/stats", "/stats/adoption", "/stats/adoption.csv"]) routes.use(path, edgeCache());
+  for (const path of ["/top", "/categories", "/stats", "/stats/adoption", "/stats/adoption.csv"])
+    routes.use(path, edgeCache());
   routes.use("/site/:domain", edgeCache({ when: (c) => c.req.query("search_id") === undefined }));
   registerGetDescriptor(routes);
   registerSearchSites(routes);
