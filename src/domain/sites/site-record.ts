@@ -29,10 +29,10 @@ export interface SiteRecord {
   updated_at: string;
 }
 
-/** The stored columns a Site record is made of (never the search vectors or the evidence). */
+/** The stored columns a Site record is made of (never the search vectors, the evidence or the checklist). */
 export type SiteRecordRow = Omit<
   SiteRow,
-  "searchVector" | "tierVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion"
+  "searchVector" | "tierVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion" | "checklist"
 >;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
@@ -71,6 +71,8 @@ const {
   siteKey: _key,
   signalEvidence: _evidence,
   scoreVersion: _version,
+  // The last crawl's checklist is the site detail's, never part of the interface's Site record.
+  checklist: _checklist,
   ...recordColumns
 } = getTableColumns(sites);
 
