@@ -80,6 +80,8 @@ export default defineConfig({
         ],
         test: {
           name: "integration-guarded",
+          // The stack is the integration project's; this only hands over the published document.
+          globalSetup: ["test/support/openapi-document-setup.ts"],
           include: ["test/integration-guarded/**/*.test.{ts,tsx}"],
           testTimeout: 30_000,
         },

@@ -9,10 +9,9 @@ import type { TestProject } from "vitest/node";
 import { startFaultProxyControl } from "../../scripts/fault-proxy.ts";
 import { startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
-import { createGroups } from "../../src/routes/groups.ts";
-import { buildOpenApiDocument, withOrigin } from "../../src/routes/openapi-spec.ts";
 import { startFixtureWeb } from "../fixtures/web/server.ts";
 import { startFakeDoh } from "./fake-doh.ts";
+import { provideOpenApiDocument } from "./openapi-document-setup.ts";
 import {
   TEST_DNS_PORT,
   TEST_DNS_ZONES,
@@ -43,8 +42,6 @@ async function resetDatabase(url: string) {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The OpenAPI document the Worker under test publishes at /openapi.json, as JSON text. */
-    openApiDocument: string;
     /** Origin of the fault proxies' control API (scripts/fault-proxy.ts). */
     faultProxyControl: string;
   }
@@ -74,13 +71,7 @@ export default async function setup(project: TestProject) {
   const doh = await startFakeDoh(TEST_DNS_ZONES, TEST_DOH_PORT);
   const faultProxies = await startFaultProxyControl();
   project.provide("faultProxyControl", faultProxies.url);
-  // Built once here, by the function GET /openapi.json serves, for the origin the tests call
-  // (http://svc.test): every test file holds the Worker's answers to it (test/support/worker.ts)
-  // without each building it again inside workerd.
-  project.provide(
-    "openApiDocument",
-    JSON.stringify(withOrigin(buildOpenApiDocument(createGroups()), "http://svc.test")),
-  );
+  provideOpenApiDocument(project);
   return async () => {
     await faultProxies.stop();
     await doh.stop();
