@@ -25,6 +25,7 @@ import { RECHECK_CLAIMS_CRON } from "../../src/jobs/recheck-claims.ts";
 import { RECRAWL_CRON } from "../../src/jobs/recrawl-stale.ts";
 import { WIDE_BEGINNINGS_CRON } from "../../src/jobs/refresh-wide-beginnings.ts";
 import { RETENTION_PURGE_CRON } from "../../src/jobs/retention-purge.ts";
+import { ADOPTION_ROLLUP_CRON } from "../../src/jobs/rollup-adoption.ts";
 
 let server: Server | undefined;
 const dirs: string[] = [];
@@ -48,9 +49,10 @@ describe("the crons npm start runs", () => {
       { cron: RETENTION_PURGE_CRON, tasks: ["retention-purge"] },
       { cron: MONITOR_ALERTS_CRON, tasks: ["monitor-alerts"] },
       { cron: WIDE_BEGINNINGS_CRON, tasks: ["refresh-wide-beginnings"] },
+      { cron: ADOPTION_ROLLUP_CRON, tasks: ["rollup-adoption"] },
     ]);
     // Only the default Worker's: an environment's own triggers are not what wrangler dev runs.
-    expect(cronSchedules(readFileSync("wrangler.toml", "utf8"))).toHaveLength(5);
+    expect(cronSchedules(readFileSync("wrangler.toml", "utf8"))).toHaveLength(6);
     expect(cronSchedules('[triggers]\ncrons = ["1 2 * * *"]\n[env.x]\ntriggers = { crons = ["3 4 * * *"] }')).toEqual([
       "1 2 * * *",
     ]);

@@ -97,7 +97,7 @@ describe("every other host keeps the service's rules", () => {
     ["the cloud metadata address", "http://169.254.169.254/latest/meta-data/", /metadata/],
     ["a name that resolves to a private address", "http://intranet.example.com/", /resolves to 10\.1\.2\.3/],
     ["a name with one private address among public ones", "http://mixed.example.com/", /192\.168\.1\.20/],
-    ["a private-network name", "http://router.local/", /private network/],
+    ["a local-network name", "http://router.local/", /multicast DNS on a local network|private network/],
     ["a single-label name", "http://fileserver/", /single-label/],
   ])("a public start redirected to %s is refused", async (_case, target, reason) => {
     const { fetch, requested } = fetcherFor("https://shop.example.com/", {
