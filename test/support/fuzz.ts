@@ -5,7 +5,8 @@
  * odd headers). The same seed always makes the same requests. Each answer is judged by the rules
  * every answer must keep: no 5xx but a documented 501 or 503, every API error problem+json with
  * its request id, every MCP error the right JSON-RPC code (never -32603, and no tool error
- * INTERNAL_ERROR), and no answer larger than MAX_ANSWER_BYTES.
+ * INTERNAL_ERROR), no error answer larger than MAX_ERROR_BYTES and no answer at all larger than
+ * MAX_ANSWER_BYTES.
  *
  * Runtime-agnostic (workerd and Node): the integration test sends through the Worker in-process,
  * `npm run fuzz` sends to a running `npm start`.
@@ -13,8 +14,16 @@
 import { MCP_TOOLS } from "../../src/routes/mcp/mcp-tools.ts";
 import type { OpenApiDocument } from "../../src/routes/openapi-spec.ts";
 
-/** The largest answer any request may get (the 545 KiB answer to 5,000 unknown keys was the bug). */
-export const MAX_ANSWER_BYTES = 128 * 1024;
+/**
+ * The largest error answer (API problem, JSON-RPC error or tool error) any request may get: an error
+ * must not grow with the request (the 545 KiB answer to 5,000 unknown keys was the bug).
+ */
+export const MAX_ERROR_BYTES = 32 * 1024;
+/**
+ * The largest answer of any kind. Successful answers are sized by what they return, not by the
+ * request: the largest documented one is a year of adoption series per category (about 320 KiB).
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** The JSON-RPC error codes a request may earn (never -32603 Internal error). */
 const MCP_ERROR_CODES = new Set([-32700, -32600, -32601, -32602, -32000]);
@@ -539,21 +548,29 @@ function apiRequest(
 
 const MCP_HEADERS = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
 
-function mcpMessage(random: Random): { message: unknown; label: string } {
+/**
+ * A JSON-RPC message, either as a value or (for tool arguments) already as text: the arguments'
+ * text goes into the envelope as written, so duplicate keys, raw number text and 20,000 levels of
+ * nesting reach the server intact (a parse and re-encode here would drop the first two and
+ * overflow Node's stack on the last).
+ */
+type McpMessage = { message: unknown; label: string } | { text: string; label: string };
+
+function mcpMessage(random: Random): McpMessage {
   const id = random.pick<unknown>([1, "req-1", 0, -1, 2 ** 53, random.int(1e6)]);
   const tool = random.pick(MCP_TOOLS);
   const roll = random.int(12);
   if (roll < 6) {
-    const schema = tool.inputSchema();
-    const made = bodyFor(schema, {}, random);
-    let args: unknown;
+    const made = bodyFor(tool.inputSchema(), {}, random);
+    let args = made.text;
     try {
-      args = JSON.parse(made.text);
+      JSON.parse(made.text);
     } catch {
-      args = made.text;
+      args = JSON.stringify(made.text);
     }
+    const envelope = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool.name } });
     return {
-      message: { jsonrpc: "2.0", id, method: "tools/call", params: { name: tool.name, arguments: args } },
+      text: `${envelope.slice(0, -2)},"arguments":${args}}}`,
       label: `tools/call ${tool.name}: ${made.label}`,
     };
   }
@@ -623,7 +640,7 @@ function mcpRequest(random: Random): FuzzRequest {
   if (random.chance(0.8)) headers["MCP-Protocol-Version"] = "2025-06-18";
   Object.assign(headers, random.chance(0.2) ? oddHeaders(random) : {});
   const made = mcpMessage(random);
-  let body = JSON.stringify(made.message);
+  let body = "message" in made ? JSON.stringify(made.message) : made.text;
   let label = made.label;
   const roll = random.int(20);
   if (roll === 0) {
@@ -667,10 +684,17 @@ export function* fuzzRequests(
 
 // --- Judging answers ---
 
+/** An API error, or an MCP answer carrying a JSON-RPC error or a tool error. */
+function isErrorAnswer(request: FuzzRequest, answer: FuzzAnswer): boolean {
+  if (answer.status >= 400) return true;
+  return request.kind === "mcp" && /"error":\{|"isError":true/.test(answer.text);
+}
+
 /** What is wrong with an answer, or null when it keeps every rule. */
 export function judge(request: FuzzRequest, answer: FuzzAnswer): string | null {
   const bytes = new TextEncoder().encode(answer.text).length;
-  if (bytes > MAX_ANSWER_BYTES) return `an answer of ${bytes} bytes (over ${MAX_ANSWER_BYTES})`;
+  const bound = isErrorAnswer(request, answer) ? MAX_ERROR_BYTES : MAX_ANSWER_BYTES;
+  if (bytes > bound) return `an answer of ${bytes} bytes (over ${bound})`;
   if (answer.status >= 500 && !request.allowedServerErrors.includes(answer.status)) {
     return `status ${answer.status}: ${answer.text.slice(0, 300)}`;
   }
