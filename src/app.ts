@@ -17,13 +17,11 @@ import { readCors } from "./http/middleware/read-cors.ts";
 import { limitRequestBody, limitRequestHead } from "./http/middleware/request-size.ts";
 import { rateLimitHeaders } from "./http/middleware/spend-rate-limit.ts";
 import { HttpProblem, internalProblem, problemResponse } from "./http/problem.ts";
-import { createRoutes, type RouteGroup } from "./http/routes.ts";
+import { API_PREFIX, createRoutes, type RouteGroup } from "./http/routes.ts";
 import { storeUnavailableProblem } from "./http/store-unavailable.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
 import { MCP_PATH } from "./routes/mcp/mcp-path.ts";
-
-export const API_PREFIX = "/api/v1";
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;

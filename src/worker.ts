@@ -14,8 +14,8 @@
  */
 import { createApp } from "./app.ts";
 import { createDependencies } from "./deps.ts";
-import type { GroupDefinition } from "./http/routes.ts";
 import type { CronTask, QueueConsumer } from "./jobs/group-jobs.ts";
+import type { GroupDefinition } from "./routes/group-definition.ts";
 import { SERVICE_ENDPOINTS } from "./routes/service-endpoints.ts";
 
 // Jobs have no request: links they build use PUBLIC_ORIGIN, or this placeholder when unset.

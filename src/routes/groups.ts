@@ -1,10 +1,11 @@
 /** Every endpoint group of the service; the all-in-one Worker mounts them all. */
-import type { GroupDefinition, RouteGroup } from "../http/routes.ts";
+import type { RouteGroup } from "../http/routes.ts";
 import { authGroup, createAuthGroup } from "./auth/index.ts";
 import { checksGroup, createChecksGroup } from "./checks/index.ts";
 import { commerceGroup, createCommerceGroup } from "./commerce/index.ts";
 import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
+import type { GroupDefinition } from "./group-definition.ts";
 import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
 import { createMonitorGroup, monitorGroup } from "./monitor/index.ts";
 import { createProviderGroup, providerGroup } from "./provider/index.ts";

@@ -4,10 +4,10 @@
  * {site_url}/openapi.json and rendered at {site_url}/docs; `npm test` lints it.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { API_PREFIX } from "../app.ts";
 import { buildDescriptor, FREE_LIMITS, SERVICE_VERSION } from "../domain/descriptor/build-descriptor.ts";
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from "../http/middleware/request-size.ts";
 import type { RouteGroup } from "../http/routes.ts";
+import { API_PREFIX } from "../http/routes.ts";
 import { problemResponses } from "./shared/schemas.ts";
 
 /** The generated document (an OpenAPI 3.1 object). */

@@ -5,8 +5,11 @@
  * Secrets are made and hashed here, apart from src, so a test never borrows the code it checks.
  */
 import { env } from "cloudflare:workers";
+import { sha256Hex } from "../../src/domain/sha256.ts";
 import { insertSites, sqlRows, uniqueToken } from "./sites.ts";
 import { asClient, newClientIp } from "./worker.ts";
+
+export { sha256Hex };
 
 /**
  * The local outbox and DNS zone, read from the Worker's own bindings (set from TEST_MAIL_PORT and
@@ -23,12 +26,6 @@ export const SESSION_COOKIE = "svc_session";
 export const PROVIDER_KEY_HEADER = "X-SVC-Provider-Key";
 /** The label under a domain where its ownership TXT record is published. */
 export const CHALLENGE_LABEL = "_agent-readiness-challenge";
-
-/** Lower-case hex SHA-256 of the text: how every secret is stored. */
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
 
 /** A secret shaped as the service issues them: the prefix and 32 random bytes in unpadded base64url (43 characters). */
 export function newSecret(prefix: string): string {

@@ -5,7 +5,7 @@
  * (vitest setupFiles), so a test fails on an answer the document does not describe.
  */
 import { afterEach } from "vitest";
-import { API_PREFIX } from "../../src/app.ts";
+import { API_PREFIX } from "../../src/http/routes.ts";
 import { serviceOrigins } from "./npm-start.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 

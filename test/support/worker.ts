@@ -1,7 +1,7 @@
 /** Calls the Worker under test exactly as a client would. */
 import { exports } from "cloudflare:workers";
 import { expect, inject, onTestFinished, vi } from "vitest";
-import { API_PREFIX } from "../../src/app.ts";
+import { API_PREFIX } from "../../src/http/routes.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
 const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;

@@ -85,8 +85,26 @@ const probes: Probe[] = [
   },
 ];
 
+// Two probes that import each other for types only: an import cycle, type-only included, is
+// refused (Biome's noImportCycles with ignoreTypes off), each file with its own diagnostic.
+const cycleStart = probes.length;
+probes.push(
+  {
+    direction: "a type-only import cycle (first half)",
+    path: "src/domain",
+    source: `import type { Second } from "./${probeName(cycleStart + 1)}";\nexport type First = Second[];\n`,
+    refused: true,
+  },
+  {
+    direction: "a type-only import cycle (second half)",
+    path: "src/domain",
+    source: `import type { First } from "./${probeName(cycleStart)}";\nexport type Second = string | First;\n`,
+    refused: true,
+  },
+);
+
 const files = probes.map((probe, n) => join(probe.path, probeName(n)));
-/** Biome's diagnostics of noRestrictedImports, by probe file. */
+/** Biome's diagnostics of noRestrictedImports and noImportCycles, by probe file. */
 const refusals = new Map<string, number>();
 let biomeOutput = "";
 
@@ -104,7 +122,7 @@ beforeAll(() => {
     diagnostics: { category: string; location: { path: string } }[];
   };
   for (const diagnostic of report.diagnostics) {
-    if (!diagnostic.category.endsWith("noRestrictedImports")) continue;
+    if (!/(noRestrictedImports|noImportCycles)$/.test(diagnostic.category)) continue;
     const file = diagnostic.location.path;
     refusals.set(file, (refusals.get(file) ?? 0) + 1);
   }

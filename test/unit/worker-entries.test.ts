@@ -8,7 +8,7 @@
 import { relative, resolve } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { experimental_readRawConfig, unstable_readConfig } from "wrangler";
-import type { GroupDefinition } from "../../src/http/routes.ts";
+import type { GroupDefinition } from "../../src/routes/group-definition.ts";
 import { ALL_GROUPS, createGroups, GROUP_FACTORIES } from "../../src/routes/groups.ts";
 import type { WorkerHandlers } from "../../src/worker.ts";
 import allInOne from "../support/all-in-one-jobs.ts";

@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Dependencies } from "../../src/http/context.ts";
-import { createRoutes, type GroupDefinition } from "../../src/http/routes.ts";
+import { createRoutes } from "../../src/http/routes.ts";
 import type { GroupJobs } from "../../src/jobs/group-jobs.ts";
+import type { GroupDefinition } from "../../src/routes/group-definition.ts";
 import { createWorker, JobDeclarationError, UnknownJobError, type WorkerHandlers } from "../../src/worker.ts";
 
 // Settings that validate; the made-up jobs never reach a store.

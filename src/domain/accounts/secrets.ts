@@ -26,9 +26,3 @@ export function base64Url(bytes: Uint8Array): string {
 export function newSecret(kind: keyof typeof SECRET_PREFIXES): string {
   return `${SECRET_PREFIXES[kind]}${base64Url(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
-
-/** Lower-case hex SHA-256 of the UTF-8 text: the only form in which a secret is stored. */
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}

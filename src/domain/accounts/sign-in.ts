@@ -9,8 +9,9 @@ import type { Database } from "../../adapters/db.ts";
 import type { Mailer } from "../../adapters/mail.ts";
 import type { SessionActor } from "../actor.ts";
 import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import { SESSION_LIFETIME_SECONDS, SIGN_IN_TOKEN_LIFETIME_SECONDS } from "./account-constants.ts";
-import { newSecret, sha256Hex } from "./secrets.ts";
+import { newSecret } from "./secrets.ts";
 
 /** Lower case, trimmed: one account per mailbox however it is typed. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();

@@ -1204,12 +1204,6 @@ export function readSkillsIndex(
   return { problem: "lists skills without a url and digest (or files) for each" };
 }
 
-/** The SHA-256 of a text's UTF-8 bytes, hex. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /** The artifacts' digests, computed before judging (hashing is asynchronous). */
 export type DigestsByUrl = Map<string, string>;
 

@@ -5,6 +5,7 @@
  * touches the score: the checks read the signals, never the other way round.
  */
 
+import { sha256Hex } from "../sha256.ts";
 import { isHtmlAnswer } from "../signals/blocking.ts";
 import { findSchemaOrgMarkup } from "../signals/detect-schema-org.ts";
 import type { Category, SignalField } from "../sites/site-fields.ts";
@@ -19,14 +20,7 @@ import {
   type SiteKind,
   summarizeChecklist,
 } from "./checklist-definition.ts";
-import {
-  checkAgentSkills,
-  type DigestsByUrl,
-  type Judgement,
-  SYNC_CHECKS,
-  sha256Hex,
-  skillArtifactUrls,
-} from "./checks.ts";
+import { checkAgentSkills, type DigestsByUrl, type Judgement, SYNC_CHECKS, skillArtifactUrls } from "./checks.ts";
 
 /** schema.org types that mark a page as a shop's. */
 const STORE_TYPES = new Set([

@@ -6,10 +6,11 @@
  */
 import { sql } from "drizzle-orm";
 import { sqlBatchRunner } from "../../adapters/db.ts";
-import { newSecret, sha256Hex } from "../accounts/secrets.ts";
+import { newSecret } from "../accounts/secrets.ts";
 import type { SessionActor } from "../actor.ts";
 import { refuseNonPublicDomain } from "../crawling/crawl-target.ts";
 import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { CHALLENGE_LIFETIME_SECONDS, verificationRecordName } from "./claim-constants.ts";
 import { type ClaimContext, claimLinks } from "./claim-context.ts";

@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { DnsLookupError } from "../../adapters/outbound/dns-over-https.ts";
-import { sha256Hex } from "../accounts/secrets.ts";
+import { sha256Hex } from "../sha256.ts";
 import { revokeTicketsOf } from "../tickets/revoke-tickets.ts";
 import {
   FAILURE_RETRY_SECONDS,

@@ -5,7 +5,8 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
 import type { ProviderKeyVerification } from "../accounts/credentials.ts";
-import { newSecret, sha256Hex } from "../accounts/secrets.ts";
+import { newSecret } from "../accounts/secrets.ts";
+import { sha256Hex } from "../sha256.ts";
 import { type ClaimRow, isVerifiedAndFresh } from "./claim-record.ts";
 
 /** How many characters of a key are kept in the clear to tell keys apart (the prefix and 4 more). */

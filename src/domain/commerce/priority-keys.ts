@@ -5,8 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
-import { newSecret, SECRET_PREFIXES, sha256Hex } from "../accounts/secrets.ts";
+import { newSecret, SECRET_PREFIXES } from "../accounts/secrets.ts";
 import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import { PRIORITY_LIMITS, PUBLIC_PRIORITY_LIMITS } from "./catalog.ts";
 import { type CommerceContext, paymentsUnavailable } from "./checkout.ts";
 

@@ -12,7 +12,8 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
 import type { Mailer, MailMessage } from "../../adapters/mail.ts";
-import { newSecret, sha256Hex } from "../accounts/secrets.ts";
+import { newSecret } from "../accounts/secrets.ts";
+import { sha256Hex } from "../sha256.ts";
 import type { SignalEvidence } from "../signals/types.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
 import {

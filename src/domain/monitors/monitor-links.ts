@@ -5,8 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../../adapters/db.ts";
-import { sha256Hex } from "../accounts/secrets.ts";
+
 import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 
 export const confirmationTokenInvalid = () =>
   new DomainError(

@@ -6,11 +6,12 @@
  */
 import { sql } from "drizzle-orm";
 import type { Mailer } from "../../adapters/mail.ts";
-import { newSecret, sha256Hex } from "../accounts/secrets.ts";
+import { newSecret } from "../accounts/secrets.ts";
 import { normalizeEmail } from "../accounts/sign-in.ts";
 import { nonPublicDomainError, refuseNonPublicDomain } from "../crawling/crawl-target.ts";
 import { type CrawlContext, requestCrawls } from "../crawling/request-crawls.ts";
 import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import type { VetHost } from "../signals/types.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import {

@@ -6,7 +6,7 @@
  * the terms: changing it makes a new version with the same hash.
  */
 import canonicalize from "canonicalize";
-import { sha256Hex } from "../accounts/secrets.ts";
+import { sha256Hex } from "../sha256.ts";
 import { COMMERCIAL_TERMS_CONTRACT_VERSION } from "./offer-constants.ts";
 
 /** The terms of one offer version as stored (optional terms are null when absent). */

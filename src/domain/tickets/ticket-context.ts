@@ -4,9 +4,10 @@
  */
 import canonicalize from "canonicalize";
 import type { Signing } from "../../adapters/signing.ts";
-import { sha256Hex } from "../accounts/secrets.ts";
+
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../sha256.ts";
 import type { BUDGET_BANDS, INTENT_TOPICS, REQUIREMENT_FLAGS, URGENCIES } from "./ticket-constants.ts";
 import type { TicketIntentRow, TicketRow } from "./ticket-sql.ts";
 

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { sha256Hex } from "../../domain/sha256.ts";
 import type { AppEnv } from "../context.ts";
 import { HttpProblem } from "../problem.ts";
 
@@ -35,11 +36,6 @@ const RELEASE_SCRIPT = 'if redis.call("get", KEYS[1]) == ARGV[1] then return red
 
 function keyPattern(minLength: number, maxLength: number): RegExp {
   return new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:-]{${minLength - 1},${maxLength - 1}}$`);
-}
-
-async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /**

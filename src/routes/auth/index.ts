@@ -1,5 +1,6 @@
 /** The auth group: e-mail sign-in and the session it creates (the contracts table of ARCHITECTURE.md). */
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerCreateSession } from "./create-session.ts";
 import { registerSessionRoutes } from "./read-session.ts";
 import { registerStartEmailSignIn } from "./start-email-sign-in.ts";

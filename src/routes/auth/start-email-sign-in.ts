@@ -3,8 +3,9 @@ import {
   SIGN_IN_EMAILS_PER_ADDRESS_PER_HOUR,
   SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR,
 } from "../../domain/accounts/account-constants.ts";
-import { sha256Hex } from "../../domain/accounts/secrets.ts";
+
 import { normalizeEmail, startEmailSignIn } from "../../domain/accounts/sign-in.ts";
+import { sha256Hex } from "../../domain/sha256.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
 import { problemResponses } from "../shared/schemas.ts";

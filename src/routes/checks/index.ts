@@ -1,7 +1,8 @@
 /** The checks group: live check, live MCP verification and crawl submission, and the crawl jobs. */
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { CRAWL_QUEUE, consumeCrawlBatch } from "../../jobs/crawl-consumer.ts";
 import { RECRAWL_CRON, recrawlStaleSites } from "../../jobs/recrawl-stale.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerCheckSite } from "./check-site.ts";
 import { registerSubmitSite } from "./submit-site.ts";
 import { registerVerifyMcp } from "./verify-mcp.ts";

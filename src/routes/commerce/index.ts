@@ -4,7 +4,8 @@
  */
 
 import { withPayments } from "../../http/middleware/payments.ts";
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerActivateApiKey } from "./activate-api-key.ts";
 import { registerCreateCheckout } from "./create-checkout.ts";
 import { registerCreateQuote } from "./create-quote.ts";

@@ -1,8 +1,9 @@
 /** The discovery group: descriptor, search, top, site, categories, stats, adoption. */
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
 import { rollupAdoptionTask } from "../../jobs/rollup-adoption.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerGetAdoption } from "./get-adoption.ts";
 import { registerGetAdoptionCsv } from "./get-adoption-csv.ts";
 import { registerGetCategories } from "./get-categories.ts";

@@ -1,5 +1,6 @@
 /** The exchange group: public action interests, action tickets, handoff and receipt verification. */
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerHandOffActionTicket } from "./hand-off-action-ticket.ts";
 import { registerPrepareActionTicket } from "./prepare-action-ticket.ts";
 import { registerRecordActionInterest } from "./record-action-interest.ts";

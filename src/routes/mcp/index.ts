@@ -1,5 +1,6 @@
 /** The MCP group: the service's own MCP server (Streamable HTTP, stateless) at {mcp_url} = /mcp. */
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerMcpEndpoint } from "./mcp-endpoint.ts";
 
 /** Builds the mcp group's endpoints. */

@@ -2,8 +2,9 @@
  * The monitor group: score-drop monitors (register, confirm, unsubscribe) and the cron that
  * detects drops and mails the alerts (docs/monitors.md).
  */
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { monitorAlertsTask } from "../../jobs/monitor-alerts.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerConfirmMonitors } from "./confirm-monitors.ts";
 import { registerRegisterMonitor } from "./register-monitor.ts";
 import { registerUnsubscribeMonitor } from "./unsubscribe-monitor.ts";

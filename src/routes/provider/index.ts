@@ -2,9 +2,10 @@
  * The provider group: claims and keys on a session, and the provider-key endpoints; it owns the
  * ownership recheck and the daily retention purge.
  */
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { recheckClaimsTask } from "../../jobs/recheck-claims.ts";
 import { retentionPurgeTask } from "../../jobs/retention-purge.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerCreateClaim } from "./create-claim.ts";
 import { registerCreateOffer } from "./create-offer.ts";
 import { registerDemand } from "./demand.ts";

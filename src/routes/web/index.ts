@@ -6,7 +6,8 @@
  * under /api/v1.
  */
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
-import { createRoutes, type GroupDefinition, type RouteGroup } from "../../http/routes.ts";
+import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import type { GroupDefinition } from "../group-definition.ts";
 import { registerAgentDocuments } from "./agent-documents.ts";
 import { registerApiReference } from "./api-reference.ts";
 import { BADGE_PATH, registerBadge } from "./badge.ts";

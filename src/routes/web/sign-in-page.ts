@@ -11,9 +11,10 @@ import {
   SIGN_IN_EMAILS_PER_ADDRESS_PER_HOUR,
   SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR,
 } from "../../domain/accounts/account-constants.ts";
-import { sha256Hex } from "../../domain/accounts/secrets.ts";
+
 import { createSessionFromToken, normalizeEmail, startEmailSignIn } from "../../domain/accounts/sign-in.ts";
 import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
+import { sha256Hex } from "../../domain/sha256.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
