@@ -13,7 +13,7 @@ import {
   HANDOFF_RECEIPT_CONTRACT_VERSION,
   INTENT_DISCLOSURE_CONSENT_VERSION,
 } from "./ticket-constants.ts";
-import { iso, requireSigning, type TicketContext } from "./ticket-context.ts";
+import { iso, type TicketContext } from "./ticket-context.ts";
 import { decideHandoff, effectiveStatus, type TicketStatus } from "./ticket-machine.ts";
 import { authorizationLive, evidenceValidUntil, type TicketRow } from "./ticket-sql.ts";
 
@@ -104,7 +104,7 @@ export async function handOffTicket({
   ctx: TicketContext;
   input: HandOffInput;
 }): Promise<{ created: boolean; handoff: HandoffResponse }> {
-  const signing = requireSigning(ctx);
+  const { signing } = ctx;
   const now = ctx.now.toISOString();
   const verified = await signing.verifyBearer(input.bearer, ctx.now);
   if (verified.status === "invalid" || verified.claims.ticketId !== input.ticketId) throw notFound();

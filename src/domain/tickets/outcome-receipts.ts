@@ -7,9 +7,10 @@ import { sql } from "drizzle-orm";
 import { isDatabaseUnavailable } from "../../adapters/db.ts";
 import { RECEIPT_SIGNATURE_ALGORITHM } from "../../adapters/signing.ts";
 import type { ProviderKeyActor } from "../actor.ts";
+import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { OUTCOME_RECEIPT_TYPE } from "./ticket-constants.ts";
-import { requireSigning, type TicketContext } from "./ticket-context.ts";
+import type { TicketContext } from "./ticket-context.ts";
 import { type ChargeStatus, effectiveStatus, type TicketStatus } from "./ticket-machine.ts";
 import { authorizationLive, chargeStatusOf, type TicketRow } from "./ticket-sql.ts";
 
@@ -40,7 +41,8 @@ export async function getProviderReceipt({
   actor,
   receiptId,
 }: {
-  ctx: TicketContext;
+  /** No signer needed: the stored signature is served as issued. */
+  ctx: DomainContext;
   actor: ProviderKeyActor;
   receiptId: string;
 }): Promise<ReceiptAnswer> {
@@ -84,7 +86,7 @@ export async function verifyOutcomeReceipt({
   ctx: TicketContext;
   input: { signedReceipt: string; signature: string };
 }) {
-  const signing = requireSigning(ctx);
+  const { signing } = ctx;
   let receipt: unknown;
   try {
     receipt = JSON.parse(input.signedReceipt);

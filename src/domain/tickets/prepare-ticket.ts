@@ -15,7 +15,7 @@ import {
   PRINCIPAL_CONSENT_VERSION,
   TICKET_PREPARATION_CONTRACT_VERSION,
 } from "./ticket-constants.ts";
-import { bearerOf, controlledIntentOf, iso, requireSigning, type TicketContext } from "./ticket-context.ts";
+import { bearerOf, controlledIntentOf, iso, type TicketContext } from "./ticket-context.ts";
 import { effectiveStatus, hasFundedCapacity, OPEN_STATUSES } from "./ticket-machine.ts";
 import {
   authorizationLive,
@@ -140,7 +140,7 @@ function refusalOf(row: EvidenceRow): DomainError | null {
 
 /** The preparation response: the bearer and where to hand off; never the provider's action URL. */
 async function ticketBody(ctx: TicketContext, row: TicketRow & TicketIntentRow, live: boolean, replay: boolean) {
-  const signing = requireSigning(ctx);
+  const { signing } = ctx;
   return {
     ticket_id: row.id,
     contract_version: TICKET_PREPARATION_CONTRACT_VERSION,
@@ -227,7 +227,7 @@ export async function prepareTicket({
   ctx: TicketContext;
   input: PrepareTicketInput;
 }): Promise<{ created: boolean; ticket: PreparedTicket }> {
-  const signing = requireSigning(ctx);
+  const { signing } = ctx;
   const now = ctx.now.toISOString();
   const existing = await findTicket(ctx, input, now);
   if (existing) return replay(ctx, input, existing);

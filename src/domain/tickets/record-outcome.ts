@@ -14,7 +14,7 @@ import { DomainError } from "../errors.ts";
 import { receiptAnswer, type StoredReceiptRow } from "./outcome-receipts.ts";
 import { badBearer } from "./resolve-intent.ts";
 import { OUTCOME_RECEIPT_TYPE } from "./ticket-constants.ts";
-import { requireSigning, type TicketContext } from "./ticket-context.ts";
+import type { TicketContext } from "./ticket-context.ts";
 import { type ChargeStatus, decideOutcome, effectiveStatus, type Outcome } from "./ticket-machine.ts";
 import { authorizationLive, chargeStatusOf, type TicketRow } from "./ticket-sql.ts";
 
@@ -83,7 +83,7 @@ export async function recordOutcome({
   actor: ProviderKeyActor;
   input: RecordOutcomeInput;
 }): Promise<{ created: boolean; answer: OutcomeAnswer }> {
-  const signing = requireSigning(ctx);
+  const { signing } = ctx;
   // Expired bearers are read too: a credit of a charge crosses expiry (the rules decide).
   const verified = await signing.verifyBearer(input.bearer, ctx.now);
   if (verified.status === "invalid") throw badBearer();

@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import type { ProviderKeyActor } from "../actor.ts";
 import { DomainError } from "../errors.ts";
 import { INTENT_RESOLVER_CONTRACT_VERSION } from "./ticket-constants.ts";
-import { controlledIntentOf, requireSigning, type TicketContext } from "./ticket-context.ts";
+import { controlledIntentOf, type TicketContext } from "./ticket-context.ts";
 import { authorizationLive, INTENT_COLUMNS, type TicketIntentRow, type TicketRow } from "./ticket-sql.ts";
 
 /** Statuses past an observed handoff in which intent may still be resolved. */
@@ -35,7 +35,7 @@ export async function resolveIntent({
   actor: ProviderKeyActor;
   input: { bearer: string };
 }) {
-  const signing = requireSigning(ctx);
+  const { signing } = ctx;
   const verified = await signing.verifyBearer(input.bearer, ctx.now);
   if (verified.status === "invalid") throw badBearer();
   if (verified.status === "expired") {

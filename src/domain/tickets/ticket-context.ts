@@ -4,7 +4,6 @@
  */
 import canonicalize from "canonicalize";
 import type { Signing } from "../../adapters/signing.ts";
-
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { sha256Hex } from "../sha256.ts";
@@ -12,13 +11,19 @@ import type { BUDGET_BANDS, INTENT_TOPICS, REQUIREMENT_FLAGS, URGENCIES } from "
 import type { TicketIntentRow, TicketRow } from "./ticket-sql.ts";
 
 export interface TicketContext extends DomainContext {
-  /** Undefined when signing is not configured: every operation that signs or verifies answers 503. */
-  signing: Signing | undefined;
+  /** Present: a ticket operation runs only once `requireSigning` has passed (in its route). */
+  signing: Signing;
   now: Date;
 }
 
-/** The signing capability, or 503 SIGNING_UNAVAILABLE: never an unsigned answer. */
-export function requireSigning(ctx: TicketContext): Signing {
+/**
+ * The one place signing is required: a route calls it first, before any quota is spent or
+ * anything read, and from then on its context is a TicketContext. Without a signer the answer is
+ * 503 SIGNING_UNAVAILABLE, never an unsigned answer.
+ */
+export function requireSigning<Context extends { signing?: Signing | undefined }>(
+  ctx: Context,
+): asserts ctx is Context & { signing: Signing } {
   if (!ctx.signing) {
     throw new DomainError(
       "unavailable",
@@ -26,7 +31,6 @@ export function requireSigning(ctx: TicketContext): Signing {
       "Signed provider actions are not configured on this service; nothing was written.",
     );
   }
-  return ctx.signing;
 }
 
 export const iso = (value: string | Date) => new Date(value).toISOString();
