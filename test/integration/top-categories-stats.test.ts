@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/top, /categories and /stats. These read the whole index, which other test files
  * change meanwhile, and are cached for 5 minutes: assertions are about shape, invariants and the
- * test's own sites, and each cached call uses a filter set and limit no other test uses.
+ * test's own sites; a test of the cache gets caches of its own (asClientWithOwnCaches).
  * Sites that must head a list get score 100 and a domain starting "0-", which sorts first.
  */
 import { env } from "cloudflare:workers";
@@ -11,7 +11,7 @@ import { createGroups } from "../../src/routes/groups.ts";
 import { SERVICE_ENDPOINTS } from "../../src/routes/service-endpoints.ts";
 import { expectOrganicOrder, type SiteBody } from "../support/search.ts";
 import { expectedSiteRecord, insertSites, uniqueToken } from "../support/sites.ts";
-import { asClient, expectInvalid } from "../support/worker.ts";
+import { asClient, asClientWithOwnCaches, expectInvalid } from "../support/worker.ts";
 
 /** The top list is cached 5 minutes (the interface's "Top list cache"); HTTP caches hold it as long. */
 const TOP_CACHE_CONTROL = "public, max-age=300";
@@ -69,7 +69,7 @@ describe("GET /api/v1/top", () => {
 
   it("applies the category and signal filters, listing a matching top site first", async () => {
     const t = uniqueToken();
-    const get = asClient();
+    const get = asClientWithOwnCaches();
     const [best] = await insertSites([
       { domain: `0-${t}-best.test`, name: t, category: "security", agenticScore: 100, ...ALL_SIGNALS },
       {
@@ -85,7 +85,7 @@ describe("GET /api/v1/top", () => {
 
     const filtered = await topOk(
       get,
-      "?category=security&has_mcp=true&has_openapi=true&has_llms_txt=true&has_api=true&limit=67",
+      "?category=security&has_mcp=true&has_openapi=true&has_llms_txt=true&has_api=true",
     );
     // First by score (ties among score-100 sites of other tests are broken by their hashes).
     expect(filtered.body.results[0]?.agentic_score).toBe(100);
@@ -101,7 +101,7 @@ describe("GET /api/v1/top", () => {
     }
     expect(filtered.body.results.map((site) => site.domain)).not.toContain(`a-${t}-nomcp.test`);
 
-    const withoutMcp = await topOk(get, "?category=security&has_mcp=false&limit=67");
+    const withoutMcp = await topOk(get, "?category=security&has_mcp=false");
     expect(withoutMcp.body.results.map((site) => site.domain)).toContain(`a-${t}-nomcp.test`);
     for (const site of withoutMcp.body.results)
       expect(site).toMatchObject({ category: "security", has_mcp_server: false });
@@ -112,25 +112,25 @@ describe("GET /api/v1/top", () => {
       ["has_llms_txt", "has_llms_txt"],
     ] as const) {
       for (const value of [true, false]) {
-        const list = await topOk(get, `?${flag}=${value}&limit=67`);
+        const list = await topOk(get, `?${flag}=${value}`);
         for (const site of list.body.results) expect(site[field]).toBe(value);
       }
     }
 
     // The audit-only buckets are listed only when named.
-    const spam = await topOk(get, "?category=spam&limit=67");
+    const spam = await topOk(get, "?category=spam");
     expect(spam.body.results.map((site) => site.domain)).toContain(`0-${t}-spam.test`);
     for (const site of spam.body.results) expect(site.category).toBe("spam");
   });
 
   it("serves the same filters and limit from the cache for 5 minutes; another limit is a new list", async () => {
     const t = uniqueToken();
-    const get = asClient();
+    const get = asClientWithOwnCaches();
     await insertSites([
       { domain: `a-${t}-first.test`, name: t, category: "education", agenticScore: 100, ...ALL_SIGNALS },
     ]);
 
-    const query = "?category=education&has_mcp=true&limit=37";
+    const query = "?category=education&has_mcp=true";
     const first = await topOk(get, query);
     expect(first.cache).toBe("MISS");
     expect(first.body.results.map((site) => site.domain)).toContain(`a-${t}-first.test`);
@@ -146,11 +146,11 @@ describe("GET /api/v1/top", () => {
     expect(third.cache).toBe("HIT");
     expect(third.text).toBe(first.text);
     // ...the same filters in another order are the same entry...
-    const reordered = await topOk(get, "?limit=37&has_mcp=true&category=education");
+    const reordered = await topOk(get, "?has_mcp=true&category=education");
     expect(reordered.cache).toBe("HIT");
     expect(reordered.text).toBe(first.text);
     // ...while another limit is a new entry that shows it.
-    const otherLimit = await topOk(get, "?category=education&has_mcp=true&limit=38");
+    const otherLimit = await topOk(get, "?category=education&has_mcp=true&limit=51");
     expect(otherLimit.cache).toBe("MISS");
     expect(otherLimit.body.results.map((site) => site.domain)).toContain(`0-${t}-late.test`);
     expect(otherLimit.body.total).toBeGreaterThan(first.body.total);
@@ -158,7 +158,7 @@ describe("GET /api/v1/top", () => {
 
   it("tells HTTP caches the same 5 minutes on every surface: GET and HEAD, the all-in-one and the discovery Worker", async () => {
     const discoveryWorker = createApp(createGroups(["discovery"]), { endpoints: SERVICE_ENDPOINTS });
-    const query = "?category=news&limit=41";
+    const query = "?category=news";
     const surfaces: [string, () => Promise<Response>][] = [
       ["GET", () => asClient()(`/api/v1/top${query}`)],
       ["HEAD", () => asClient()(`/api/v1/top${query}`, { method: "HEAD" })],

@@ -1,7 +1,9 @@
 /** Calls the Worker under test exactly as a client would. */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { expect, inject, onTestFinished, vi } from "vitest";
+import { createApp } from "../../src/app.ts";
 import { API_PREFIX } from "../../src/http/routes.ts";
+import { createGroups } from "../../src/routes/groups.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
 const worker = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
@@ -33,9 +35,13 @@ function publishedContract(): Contract {
  * OpenAPI document (status, content type, body schema: test/support/openapi-contract.ts), so a
  * test fails on any answer the document does not describe.
  */
-export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+export async function call(
+  path: string,
+  init: RequestInit = {},
+  fetchWorker: (request: Request) => Promise<Response> = (request) => worker.fetch(request),
+): Promise<Response> {
   const request = new Request(`http://svc.test${path}`, init);
-  const response = await worker.fetch(request);
+  const response = await fetchWorker(request);
   // Pages, /openapi.json and /mcp are not API operations: no document to hold them to.
   if (!new URL(request.url).pathname.startsWith(API_PREFIX)) return response;
   const checked = publishedContract();
@@ -53,11 +59,29 @@ export async function call(path: string, init: RequestInit = {}): Promise<Respon
 
 /** `call` as one client: every request carries that client's CF-Connecting-IP. */
 export function asClient(ip: string = newClientIp()) {
-  return (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set("CF-Connecting-IP", ip);
-    return call(path, { ...init, headers });
+  return (path: string, init: RequestInit = {}) => call(path, asClientInit(ip, init));
+}
+
+/**
+ * `asClient` against an all-in-one Worker with a Redis namespace of its own (REDIS_KEY_PREFIX),
+ * and so caches of its own, Redis and edge alike: a test of cached answers starts from empty
+ * caches instead of choosing query parameters no other test happens to use.
+ */
+export function asClientWithOwnCaches(ip: string = newClientIp()) {
+  const app = createApp(createGroups());
+  const [a = 0, b = 0] = crypto.getRandomValues(new Uint32Array(2));
+  const bindings = {
+    ...(env as Record<string, unknown>),
+    REDIS_KEY_PREFIX: `test-own-${a.toString(36)}${b.toString(36)}`,
   };
+  return (path: string, init: RequestInit = {}) =>
+    call(path, asClientInit(ip, init), async (request) => app.fetch(request, bindings));
+}
+
+function asClientInit(ip: string, init: RequestInit): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set("CF-Connecting-IP", ip);
+  return { ...init, headers };
 }
 
 export type ProblemBody = Record<string, unknown> & {
