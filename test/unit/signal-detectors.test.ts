@@ -809,26 +809,33 @@ describe("the six detectors together", () => {
     expect(calls.every((call) => !call.url.includes("//", 8))).toBe(true);
   });
 
-  it("fetch independent URLs side by side", async () => {
-    let inFlight = 0;
-    let peak = 0;
+  it("fetch independent URLs side by side: a whole wave is asked before any of it is answered", async () => {
     const { context } = fakeSite({});
-    const slowContext: ProbeContext = {
-      origin: ORIGIN,
-      fetch: async (url, request) => {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        inFlight--;
-        return context.fetch(url, request);
-      },
-    };
-    const peaks: number[] = [];
+    const widestWaves: number[] = [];
     for (const detect of [detectLlmsTxt, detectOpenApi, detectStructuredApi]) {
-      peak = 0;
-      await detect(slowContext);
-      peaks.push(peak);
+      // No answer is given until the detector has asked all it can without one; then the whole
+      // wave is answered at once. The widest wave is how many requests it had in flight together.
+      const unanswered: (() => void)[] = [];
+      const gated: ProbeContext = {
+        origin: ORIGIN,
+        fetch: async (url, request) => {
+          await new Promise<void>((answer) => unanswered.push(answer));
+          return context.fetch(url, request);
+        },
+      };
+      let finished = false;
+      const detection = detect(gated).finally(() => {
+        finished = true;
+      });
+      const waves: number[] = [];
+      while (!finished) {
+        await new Promise((settled) => setImmediate(settled));
+        if (unanswered.length > 0) waves.push(unanswered.length);
+        for (const answer of unanswered.splice(0)) answer();
+      }
+      await detection;
+      widestWaves.push(Math.max(...waves));
     }
-    expect(peaks).toEqual([2, 15, 4]);
+    expect(widestWaves).toEqual([2, 15, 4]);
   });
 });
