@@ -104,9 +104,26 @@ export async function handOffTicket({
   ctx: TicketContext;
   input: HandOffInput;
 }): Promise<{ created: boolean; handoff: HandoffResponse }> {
-  const { signing } = ctx;
   const now = ctx.now.toISOString();
-  const verified = await signing.verifyBearer(input.bearer, ctx.now);
+  const ticket = await bearersTicket(ctx, input, now);
+  const disclosureVersion = input.disclosureConsent ? INTENT_DISCLOSURE_CONSENT_VERSION : null;
+  const early = settle(ctx, ticket, input, disclosureVersion);
+  if (early) return early;
+
+  const row = await moveAndRecord(ctx, input.ticketId, disclosureVersion, now);
+  if (row) return { created: true, handoff: handoffBody(row, ticket, "redirected", input.bearer, false) };
+
+  // Nothing written: a concurrent handoff won (replay it) or the state moved on (say why).
+  const reloaded = await loadTicket(ctx, input.ticketId, now);
+  if (!reloaded) throw notFound();
+  const settled = settle(ctx, reloaded, input, disclosureVersion);
+  if (settled) return settled;
+  throw new DomainError("conflict", "TICKET_NOT_ELIGIBLE", "This ticket cannot be handed off now.", notCharged);
+}
+
+/** The ticket the bearer names, for its exact offer version and terms (404 otherwise; 410 expired). */
+async function bearersTicket(ctx: TicketContext, input: HandOffInput, now: string): Promise<LoadedTicket> {
+  const verified = await ctx.signing.verifyBearer(input.bearer, ctx.now);
   if (verified.status === "invalid" || verified.claims.ticketId !== input.ticketId) throw notFound();
   const ticket = await loadTicket(ctx, input.ticketId, now);
   if (
@@ -118,63 +135,74 @@ export async function handOffTicket({
     throw notFound();
   }
   if (verified.status === "expired") throw expired();
-  const disclosureVersion = input.disclosureConsent ? INTENT_DISCLOSURE_CONSENT_VERSION : null;
+  return ticket;
+}
 
-  const settle = (loaded: LoadedTicket) => {
-    const status = effectiveStatus({
-      stored: loaded.status,
-      expiresAt: new Date(loaded.expires_at),
-      now: ctx.now,
-      authorizationLive: loaded.authorization_live,
-    });
-    if (status === "expired") throw expired();
-    if (status === "revoked") {
+/**
+ * What the stored state already decides: the replay of an earlier handoff with the same consent,
+ * or the refusal (expired, revoked, not eligible, no current commercial evidence); null when the
+ * ticket may move now.
+ */
+function settle(
+  ctx: TicketContext,
+  loaded: LoadedTicket,
+  input: HandOffInput,
+  disclosureVersion: string | null,
+): { created: false; handoff: HandoffResponse } | null {
+  const status = effectiveStatus({
+    stored: loaded.status,
+    expiresAt: new Date(loaded.expires_at),
+    now: ctx.now,
+    authorizationLive: loaded.authorization_live,
+  });
+  if (status === "expired") throw expired();
+  if (status === "revoked") {
+    throw new DomainError("conflict", "AUTHORIZATION_REVOKED", "This ticket's authorization was revoked.", notCharged);
+  }
+  if (loaded.handoff) {
+    if (loaded.handoff.intent_disclosure_consent_version !== disclosureVersion) {
       throw new DomainError(
         "conflict",
-        "AUTHORIZATION_REVOKED",
-        "This ticket's authorization was revoked.",
+        "HANDOFF_CONFLICT",
+        "This ticket was already handed off with a different controlled-intent disclosure consent.",
         notCharged,
       );
     }
-    if (loaded.handoff) {
-      if (loaded.handoff.intent_disclosure_consent_version !== disclosureVersion) {
-        throw new DomainError(
-          "conflict",
-          "HANDOFF_CONFLICT",
-          "This ticket was already handed off with a different controlled-intent disclosure consent.",
-          notCharged,
-        );
-      }
-      return { created: false, handoff: handoffBody(loaded.handoff, loaded, status, input.bearer, true) };
-    }
-    const decision = decideHandoff(status);
-    if (!decision.ok) {
-      throw new DomainError(
-        "conflict",
-        "TICKET_NOT_ELIGIBLE",
-        `This ticket is ${status}: it cannot be handed off.`,
-        notCharged,
-      );
-    }
-    if (!loaded.evidence_live) {
-      throw new DomainError(
-        "conflict",
-        "COMMERCIAL_EVIDENCE_UNAVAILABLE",
-        "The offer's exact terms carry no current, owner-verified provider acceptance.",
-        notCharged,
-      );
-    }
-    return null;
-  };
-  const early = settle(ticket);
-  if (early) return early;
+    return { created: false, handoff: handoffBody(loaded.handoff, loaded, status, input.bearer, true) };
+  }
+  if (!decideHandoff(status).ok) {
+    throw new DomainError(
+      "conflict",
+      "TICKET_NOT_ELIGIBLE",
+      `This ticket is ${status}: it cannot be handed off.`,
+      notCharged,
+    );
+  }
+  if (!loaded.evidence_live) {
+    throw new DomainError(
+      "conflict",
+      "COMMERCIAL_EVIDENCE_UNAVAILABLE",
+      "The offer's exact terms carry no current, owner-verified provider acceptance.",
+      notCharged,
+    );
+  }
+  return null;
+}
 
-  // One statement: the ticket moves from created only while every condition still holds, and the
-  // receipt exists only if it moved; the unique ticket_id settles any race that slips through.
+/**
+ * One statement: the ticket moves from created only while every condition still holds, and the
+ * receipt exists only if it moved; the unique ticket_id settles any race that slips through.
+ */
+async function moveAndRecord(
+  ctx: TicketContext,
+  ticketId: string,
+  disclosureVersion: string | null,
+  now: string,
+): Promise<HandoffRow | undefined> {
   const result = await ctx.db.execute(sql`
     with moved as (
       update action_tickets t set status = 'redirected', status_changed_at = ${now}::timestamptz
-      where t.id = ${input.ticketId} and t.status = 'created' and t.expires_at > ${now}::timestamptz
+      where t.id = ${ticketId} and t.status = 'created' and t.expires_at > ${now}::timestamptz
         and ${authorizationLive("t", now)}
         and exists (select 1 from provider_offers o where o.id = t.offer_id and ${evidenceValidUntil("o", now)} is not null)
       returning t.*
@@ -185,13 +213,5 @@ export async function handOffTicket({
       ${HANDOFF_CONSENT_VERSION}, ${disclosureVersion}, ${now}::timestamptz
     from moved
     returning *`);
-  const row = result.rows[0] as HandoffRow | undefined;
-  if (row) return { created: true, handoff: handoffBody(row, ticket, "redirected", input.bearer, false) };
-
-  // Nothing written: a concurrent handoff won (replay it) or the state moved on (say why).
-  const reloaded = await loadTicket(ctx, input.ticketId, now);
-  if (!reloaded) throw notFound();
-  const settled = settle(reloaded);
-  if (settled) return settled;
-  throw new DomainError("conflict", "TICKET_NOT_ELIGIBLE", "This ticket cannot be handed off now.", notCharged);
+  return result.rows[0] as HandoffRow | undefined;
 }
