@@ -81,17 +81,63 @@ export async function registerMonitor({
   const domain = parseMonitorDomain(input.domain, ctx.allowPrivate);
   if (!ctx.mailer) throw monitorMailUnavailable();
   const email = normalizeEmail(input.email);
-  const indexed = await ctx.db.execute(sql`select 1 from sites where domain = ${domain}`);
-  if (indexed.rows.length === 0) {
-    // Nothing is fetched now, but a name behind which sits a private address is not crawled.
-    const refusal = await ctx.vetHost(domain);
-    if (refusal) throw nonPublicDomainError(refusal);
+  const indexed = await isIndexedOrCrawlable(ctx, domain);
+  const tokens = await newMonitorTokens();
+  const { registered, confirmationDue } = await storeRegistration(ctx, email, domain, tokens);
+  if (!registered) {
+    throw new DomainError(
+      "rate_limited",
+      "MONITOR_LIMIT_REACHED",
+      `An address may watch at most ${MAX_MONITORS_PER_EMAIL} domains: unsubscribe from one first.`,
+    );
   }
+  const unsubscribeUrl = unsubscribeLink(ctx.origin, tokens.unsubscribe);
+  if (confirmationDue) await sendConfirmation(ctx, ctx.mailer, { email, domain, tokens, unsubscribeUrl });
+  if (!indexed) {
+    await requestCrawls({ ctx, input: { targets: [{ domain, origin: `https://${domain}` }], reason: "monitor" } });
+  }
+  const state = await ctx.db.execute(sql`select confirmed_at from monitor_subscribers where email = ${email}`);
+  const confirmed = (state.rows[0] as { confirmed_at: unknown } | undefined)?.confirmed_at != null;
+  return { domain, unsubscribeUrl, confirmationSent: confirmationDue, confirmed };
+}
 
-  const unsubscribeToken = newSecret("monitorUnsubscribe");
-  const unsubscribeHash = await sha256Hex(unsubscribeToken);
-  const confirmToken = newSecret("monitorConfirm");
-  const confirmHash = await sha256Hex(confirmToken);
+/**
+ * Whether the domain is in the index. One that is not must be crawlable: nothing is fetched now,
+ * but a name behind which sits a private address is refused (400 DOMAIN_NOT_ALLOWED).
+ */
+async function isIndexedOrCrawlable(ctx: MonitorContext, domain: string): Promise<boolean> {
+  const indexed = await ctx.db.execute(sql`select 1 from sites where domain = ${domain}`);
+  if (indexed.rows.length > 0) return true;
+  const refusal = await ctx.vetHost(domain);
+  if (refusal) throw nonPublicDomainError(refusal);
+  return false;
+}
+
+interface MonitorTokens {
+  unsubscribe: string;
+  unsubscribeHash: string;
+  confirm: string;
+  confirmHash: string;
+}
+
+/** The monitor's unsubscribe token and the address's confirmation token (stored only hashed). */
+async function newMonitorTokens(): Promise<MonitorTokens> {
+  const unsubscribe = newSecret("monitorUnsubscribe");
+  const confirm = newSecret("monitorConfirm");
+  return { unsubscribe, unsubscribeHash: await sha256Hex(unsubscribe), confirm, confirmHash: await sha256Hex(confirm) };
+}
+
+/**
+ * One batch under the address's lock: the subscriber, the monitor (new, or renewed from
+ * unsubscribed; refused at the limit), its unsubscribe token, and a confirmation due for an
+ * unconfirmed address at most once per resend interval.
+ */
+async function storeRegistration(
+  ctx: MonitorContext,
+  email: string,
+  domain: string,
+  tokens: MonitorTokens,
+): Promise<{ registered: boolean; confirmationDue: boolean }> {
   const [, , registered, , confirmation] = await ctx.db.batch([
     // One registration of an address at a time, so the limit below counts what is committed.
     ctx.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`monitor-subscriber:${email}`}, 0))`),
@@ -111,47 +157,40 @@ export async function registerMonitor({
       returning id`),
     ctx.db.execute(sql`
       insert into monitor_tokens (token_sha256, monitor_id)
-      select ${unsubscribeHash}, id from monitors
+      select ${tokens.unsubscribeHash}, id from monitors
       where email = ${email} and domain = ${domain} and unsubscribed_at is null`),
-    // A confirmation link for an unconfirmed address, at most once per resend interval.
     ctx.db.execute(sql`
       update monitor_subscribers
-      set confirm_token_sha256 = ${confirmHash}, confirmation_sent_at = now()
+      set confirm_token_sha256 = ${tokens.confirmHash}, confirmation_sent_at = now()
       where email = ${email} and confirmed_at is null
         and exists (select 1 from monitors where email = ${email} and domain = ${domain} and unsubscribed_at is null)
         and (confirmation_sent_at is null
              or confirmation_sent_at < now() - make_interval(secs => ${CONFIRMATION_RESEND_AFTER_SECONDS}))
       returning confirmed_at`),
   ]);
-  if (registered.rows.length === 0) {
-    throw new DomainError(
-      "rate_limited",
-      "MONITOR_LIMIT_REACHED",
-      `An address may watch at most ${MAX_MONITORS_PER_EMAIL} domains: unsubscribe from one first.`,
+  return { registered: registered.rows.length > 0, confirmationDue: confirmation.rows.length > 0 };
+}
+
+/** Mails the confirmation link; when it is not delivered, the next registration may send one at once. */
+async function sendConfirmation(
+  ctx: MonitorContext,
+  mailer: Mailer,
+  input: { email: string; domain: string; tokens: MonitorTokens; unsubscribeUrl: string },
+): Promise<void> {
+  const { email, domain, tokens, unsubscribeUrl } = input;
+  try {
+    await mailer.send(
+      confirmationMail({ email, domain, origin: ctx.origin, confirmToken: tokens.confirm, unsubscribeUrl }),
     );
+  } catch (error) {
+    await ctx.db
+      .execute(sql`
+        update monitor_subscribers set confirm_token_sha256 = null, confirmation_sent_at = null
+        where email = ${email} and confirm_token_sha256 = ${tokens.confirmHash}`)
+      .catch(() => {});
+    console.error("monitor confirmation mail not sent", error);
+    throw monitorMailUnavailable();
   }
-  const unsubscribeUrl = unsubscribeLink(ctx.origin, unsubscribeToken);
-  const confirmationSent = confirmation.rows.length > 0;
-  if (confirmationSent) {
-    try {
-      await ctx.mailer.send(confirmationMail({ email, domain, origin: ctx.origin, confirmToken, unsubscribeUrl }));
-    } catch (error) {
-      // Not delivered: the next registration may send one at once.
-      await ctx.db
-        .execute(sql`
-          update monitor_subscribers set confirm_token_sha256 = null, confirmation_sent_at = null
-          where email = ${email} and confirm_token_sha256 = ${confirmHash}`)
-        .catch(() => {});
-      console.error("monitor confirmation mail not sent", error);
-      throw monitorMailUnavailable();
-    }
-  }
-  if (indexed.rows.length === 0) {
-    await requestCrawls({ ctx, input: { targets: [{ domain, origin: `https://${domain}` }], reason: "monitor" } });
-  }
-  const state = await ctx.db.execute(sql`select confirmed_at from monitor_subscribers where email = ${email}`);
-  const confirmed = (state.rows[0] as { confirmed_at: unknown } | undefined)?.confirmed_at != null;
-  return { domain, unsubscribeUrl, confirmationSent, confirmed };
 }
 
 function confirmationMail(input: {
