@@ -803,7 +803,8 @@ describe("the six detectors together", () => {
     }
     for (const [url, requests] of requestsByUrl) expect([url, requests.size]).toEqual([url, 1]);
     const count = (url: string) => calls.filter((call) => call.url === url).length;
-    expect(count(`${ORIGIN}/`)).toBe(2);
+    // The OpenAPI (Link header), schema.org and AI-rules (Content-Usage header) detectors.
+    expect(count(`${ORIGIN}/`)).toBe(3);
     expect(count(`${ORIGIN}/.well-known/api-catalog`)).toBe(2);
     expect(count(`${ORIGIN}/.well-known/ai-plugin.json`)).toBe(2);
     expect(calls.every((call) => !call.url.includes("//", 8))).toBe(true);

@@ -7,7 +7,14 @@
  * The state belongs to the crawl's fetcher: every detector of a crawl is given the same one, so a
  * detector run alone (tests, /verify-mcp) gets a state of its own without any setup.
  */
-import { AI_CATALOG_PATH, type AiCatalog, readAiCatalog } from "./ai-catalog.ts";
+import {
+  AI_CATALOG_PATH,
+  type AiCatalog,
+  MAX_NESTED_FETCHES,
+  MAX_NESTING_DEPTH,
+  readAiCatalog,
+  readAiCatalogDocument,
+} from "./ai-catalog.ts";
 import { describeUnusable, displayUrl, type ProbeVerdict, type SignalStatus, siteUrl } from "./blocking.ts";
 import {
   type CatchAllCheck,
@@ -44,6 +51,22 @@ export interface ServerCardFinding {
   endpoint: string | null;
 }
 
+/** A nested catalog an AI Catalog entry named, and what became of it. */
+export interface NestedCatalogFinding {
+  /** Where it was fetched; null for one carried inline in `data`. */
+  url: string | null;
+  /** The catalog whose entry named it. */
+  parentUrl: string;
+  /** 1 for a catalog the site's catalog names, 2 for one that one names, … */
+  depth: number;
+  /** present: read; absent: not a catalog there; blocked or error: could not tell; skipped: not fetched. */
+  status: SignalStatus | "skipped";
+  /** A clause saying what was seen, or why it was not followed. */
+  reason: string;
+  /** The answer, when it was fetched. */
+  response: ProbeResponse | null;
+}
+
 /** The AI Catalog as the crawl read it. */
 export interface AiCatalogFinding {
   url: string;
@@ -55,6 +78,8 @@ export interface AiCatalogFinding {
   response: ProbeResponse;
   /** What the control request said of it, when one was asked. */
   control: CatchAllCheck | null;
+  /** The nested catalogs its entries named, in the order they were read. */
+  nested: NestedCatalogFinding[];
 }
 
 /**
@@ -109,6 +134,7 @@ async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequ
     catalog: null,
     response,
     control,
+    nested: [],
   });
   if (!response.ok || unusable) return none(unusable!.status, unusable!.reason);
   if (response.status !== 200) return none("absent", `${where} answered ${response.status}, not 200`);
@@ -116,6 +142,7 @@ async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequ
   if ("problem" in read) return none("absent", `${where} ${read.problem}`);
   const control = await checkCatchAll(context, response);
   if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
+  const nested = await followNestedCatalogs(context, read, [response.url]);
   return {
     url: read.url,
     status: "present",
@@ -123,7 +150,113 @@ async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequ
     catalog: read,
     response,
     control,
+    nested,
   };
+}
+
+/**
+ * Follows the nested catalogs of a catalog (entries typed `application/ai-catalog+json`, by `url`
+ * or inline in `data`), level by level, and appends every entry they hold to `root.reachable`
+ * with the chain it was reached through. Bounded as the AI Catalog specification asks
+ * ("Nested Catalog Depth and Circular References"): at most MAX_NESTING_DEPTH levels deep, a URL
+ * already read in this traversal (the site's catalog included, and after redirects) is not read
+ * again, so cycles end; and at most MAX_NESTED_FETCHES catalogs are fetched per crawl. Every
+ * fetch goes through the crawl's fetcher, so each hop and each redirect is vetted by the guard.
+ * A nested catalog is read like the site's: HTML, non-JSON or a catch-all answer is none.
+ */
+async function followNestedCatalogs(
+  context: ProbeContext & { controls: ControlRequests },
+  root: AiCatalog,
+  seen: string[],
+): Promise<NestedCatalogFinding[]> {
+  const visited = new Set<string>([root.url, ...seen]);
+  const findings: NestedCatalogFinding[] = [];
+  let fetches = 0;
+  let level: { catalog: AiCatalog; depth: number }[] = [{ catalog: root, depth: 0 }];
+  while (level.length > 0) {
+    const next: { catalog: AiCatalog; depth: number }[] = [];
+    const pending: { entry: AiCatalog["entries"][number]; parent: AiCatalog; depth: number }[] = [];
+    for (const { catalog, depth } of level) {
+      for (const entry of catalog.entries) {
+        if (entry.kind !== "ai-catalog") continue;
+        const depthOf = depth + 1;
+        const base = { url: entry.url, parentUrl: catalog.url, depth: depthOf, response: null };
+        if (depthOf > MAX_NESTING_DEPTH) {
+          findings.push({
+            ...base,
+            status: "skipped",
+            reason: `nested more than ${MAX_NESTING_DEPTH} catalogs deep, so not followed`,
+          });
+          continue;
+        }
+        if (entry.url === null) {
+          if (entry.data === null) continue;
+          const read = readAiCatalogDocument(entry.data, catalog.url, [...entry.via, null]);
+          if ("problem" in read) {
+            findings.push({ ...base, status: "absent", reason: `a catalog carried inline ${read.problem}` });
+            continue;
+          }
+          findings.push({ ...base, status: "present", reason: "a catalog carried inline" });
+          next.push({ catalog: read, depth: depthOf });
+          continue;
+        }
+        if (visited.has(entry.url)) {
+          findings.push({ ...base, status: "skipped", reason: "already read in this traversal (a cycle), so not read again" });
+          continue;
+        }
+        if (fetches >= MAX_NESTED_FETCHES) {
+          findings.push({
+            ...base,
+            status: "skipped",
+            reason: `beyond the ${MAX_NESTED_FETCHES} nested catalogs a crawl fetches, so not followed`,
+          });
+          continue;
+        }
+        visited.add(entry.url);
+        fetches += 1;
+        pending.push({ entry, parent: catalog, depth: depthOf });
+      }
+    }
+    const responses = await Promise.all(pending.map(({ entry }) => context.fetch(entry.url!)));
+    for (const [i, { entry, parent, depth }] of pending.entries()) {
+      const response = responses[i]!;
+      const where = displayUrl(entry.url!, context.origin);
+      const finding = (status: NestedCatalogFinding["status"], reason: string): void => {
+        findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
+      };
+      const unusable = describeUnusable(response, context.origin);
+      if (!response.ok || unusable) {
+        finding(unusable!.status, unusable!.reason);
+        continue;
+      }
+      const finalUrl = response.finalUrl || response.url;
+      if (finalUrl !== entry.url && visited.has(finalUrl)) {
+        finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
+        continue;
+      }
+      visited.add(finalUrl);
+      if (response.status !== 200) {
+        finding("absent", `${where} answered ${response.status}, not 200`);
+        continue;
+      }
+      const read = readAiCatalog(response);
+      if ("problem" in read) {
+        finding("absent", `${where} ${read.problem}`);
+        continue;
+      }
+      const control = await checkCatchAll(context, response);
+      if (control.catchAll) {
+        finding("absent", `${where} is ${control.clause}`);
+        continue;
+      }
+      finding("present", `the nested catalog ${where}`);
+      const withVia = { ...read, entries: read.entries.map((own) => ({ ...own, via: [...entry.via, read.url] })) };
+      next.push({ catalog: withVia, depth });
+    }
+    for (const { catalog } of next) root.reachable.push(...catalog.entries);
+    level = next;
+  }
+  return findings;
 }
 
 /**

@@ -27,7 +27,7 @@
  *   the Streamable HTTP transport agents use today.
  */
 
-import { describeEntries } from "./ai-catalog.ts";
+import { type AiCatalogEntry, describeEntries } from "./ai-catalog.ts";
 import {
   combineStatus,
   describeUnusable,
@@ -213,7 +213,13 @@ async function catalogLeads(
   const read = catalog.catalog;
   if (!read) return { leads: [], fetched: [], readings: [] };
   const at = displayUrl(read.url, origin);
-  const entries = read.entries
+  // "the AI Catalog /a names the nested catalog /b, which": the chain an entry was reached through.
+  const from = (entry: AiCatalogEntry): string =>
+    `the AI Catalog ${at}` +
+    entry.via
+      .map((url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`)
+      .join("");
+  const entries = read.reachable
     .filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint")
     .slice(0, MAX_CATALOG_ENTRIES);
   const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
@@ -234,7 +240,7 @@ async function catalogLeads(
       if (endpoint) {
         leads.push({
           endpoint,
-          route: `the AI Catalog ${at} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
+          route: `${from(entry)} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
         });
       }
       continue;
@@ -243,7 +249,7 @@ async function catalogLeads(
     if (entry.kind === "mcp-endpoint") {
       leads.push({
         endpoint: entry.url,
-        route: `the AI Catalog ${at} names the MCP endpoint ${displayUrl(entry.url, origin)}`,
+        route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, origin)}`,
       });
       continue;
     }
@@ -262,7 +268,7 @@ async function catalogLeads(
     if (reading.endpoint) {
       leads.push({
         endpoint: reading.endpoint,
-        route: `the AI Catalog ${at} names the server card ${cardAt}, which names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+        route: `${from(entry)} names the server card ${cardAt}, which names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
       });
       continue;
     }
@@ -276,7 +282,7 @@ async function catalogLeads(
       : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
     leads.push({
       endpoint,
-      route: `the AI Catalog ${at} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
+      route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
     });
   }
   return { leads, fetched: responses, readings };
@@ -421,6 +427,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     reason,
     fetched: [
       fetchRecord(catalog.response),
+      ...catalog.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
       ...fromCatalog.fetched.map(fetchRecord),
       ...discoveryResponses.map(fetchRecord),
       ...[...controls.values()].map(fetchRecord),

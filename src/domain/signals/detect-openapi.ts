@@ -165,7 +165,7 @@ function discoverDocuments(
   manifest: ProbeResponse,
 ): [string, OpenApiSource][] {
   const found: [string, OpenApiSource][] = [];
-  for (const entry of aiCatalog.catalog?.entries ?? []) {
+  for (const entry of aiCatalog.catalog?.reachable ?? []) {
     if (entry.kind === "openapi" && entry.url) found.push([entry.url, "ai-catalog"]);
   }
   const catalogAnswer = answerOf(catalog);
@@ -246,6 +246,7 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     home,
     manifest,
     aiCatalog.response,
+    ...aiCatalog.nested.flatMap((nested) => (nested.response ? [nested.response] : [])),
     ...discoveredResponses,
     ...frameworkResponses,
     ...controlsOf(controls.map((control) => ({ control }))),
@@ -260,7 +261,7 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
         ? ""
         : source === "framework default"
           ? " (a web framework's default path)"
-          : ` (named by the ${describeSource(source)})`;
+          : ` (named by the ${describeSource(source)}${nestedChain(aiCatalog, discovered, foundAt - commonResponses.length, origin)})`;
     return {
       status: "present",
       reason: toSentence(`${reason}${via}`),
@@ -295,6 +296,21 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     ),
     fetched,
   };
+}
+
+/** ", through the nested catalog /b.json": how a document a nested AI Catalog named was reached. */
+function nestedChain(
+  aiCatalog: AiCatalogFinding,
+  discovered: [string, OpenApiSource][],
+  index: number,
+  origin: string,
+): string {
+  const named = discovered[index];
+  if (!named || named[1] !== "ai-catalog") return "";
+  const entry = aiCatalog.catalog?.reachable.find((each) => each.kind === "openapi" && each.url === named[0]);
+  if (!entry || entry.via.length === 0) return "";
+  const hops = entry.via.map((url) => (url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"));
+  return `, through ${hops.join(", then ")}`;
 }
 
 function describeSource(source: Exclude<OpenApiSource, "common path" | "framework default">): string {
