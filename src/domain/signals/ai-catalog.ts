@@ -33,7 +33,7 @@ export const MCP_CATALOG_PATH = "/.well-known/mcp/catalog.json";
 export const MAX_NESTING_DEPTH = 4;
 
 /** At most this many nested catalogs are fetched by `url` per crawl (inline ones cost nothing). */
-export const MAX_NESTED_FETCHES = 3;
+export const MAX_NESTED_FETCHES = 4;
 
 /** What an entry names, by its media type. */
 export type AiCatalogEntryKind =

@@ -201,7 +201,11 @@ async function followNestedCatalogs(
           continue;
         }
         if (visited.has(entry.url)) {
-          findings.push({ ...base, status: "skipped", reason: "already read in this traversal (a cycle), so not read again" });
+          findings.push({
+            ...base,
+            status: "skipped",
+            reason: "already read in this traversal (a cycle), so not read again",
+          });
           continue;
         }
         if (fetches >= MAX_NESTED_FETCHES) {

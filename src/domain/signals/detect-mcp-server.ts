@@ -94,14 +94,44 @@ function readTransportType(entry: Record<string, unknown>): string | null {
   return null;
 }
 
+/**
+ * A server card's URL template filled in from its remote's `variables` map (the MCP server-card
+ * extension's schema: "Variables in {curly_braces} are substituted from the Remote.variables map
+ * before the client connects"), each variable by its preset `value`, else its `default`. Null when
+ * a variable has neither (a client would have to ask its user) or braces are left over.
+ */
+export function fillTemplate(template: string, variables: unknown): string | null {
+  if (!isRecord(variables)) return null;
+  let missing = false;
+  const filled = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_all, name: string) => {
+    const variable = variables[name];
+    const value = isRecord(variable)
+      ? typeof variable.value === "string"
+        ? variable.value
+        : typeof variable.default === "string"
+          ? variable.default
+          : null
+      : null;
+    if (value === null || /[{}/?#@\s]/.test(value)) {
+      missing = true;
+      return "";
+    }
+    return value;
+  });
+  return missing || /[{}]/.test(filled) ? null : filled;
+}
+
 function collectCandidates(entry: Record<string, unknown>, base: string, depth: number, into: Candidate[]): void {
   const type = readTransportType(entry);
   if (type && STDIO_TYPES.has(type)) return;
   const rank = type && STREAMABLE_TYPES.has(type) ? 0 : type && LEGACY_TYPES.has(type) ? 2 : 1;
   for (const key of URL_KEYS) {
-    const value = entry[key];
-    // A URL template ("https://{tenant}.example.com/mcp") names no endpoint until filled in.
-    if (typeof value !== "string" || /[{}]/.test(value)) continue;
+    const raw = entry[key];
+    if (typeof raw !== "string") continue;
+    // A URL template ("https://{tenant}.example.com/mcp") names an endpoint only once filled in:
+    // from the remote's `variables`, each with a preset `value` or a `default` (SEP-2127's Remote).
+    const value = /[{}]/.test(raw) ? fillTemplate(raw, entry.variables) : raw;
+    if (value === null) continue;
     const url = resolveHttpUrl(value, base);
     if (url) into.push({ url, rank });
   }
@@ -156,6 +186,11 @@ interface DiscoveryReading {
   card: Record<string, unknown> | null;
   /** The control request asked about it, when one was. */
   control: ProbeResponse | null;
+  /**
+   * When the document was only a JSON Reference (`{"$ref": "…"}`) that was followed: the answer
+   * at its target, and " refers by $ref to /x, which" for the route.
+   */
+  referred: { response: ProbeResponse; clause: string } | null;
 }
 
 /** At most this many MCP entries of an AI Catalog are followed. */
@@ -168,10 +203,13 @@ const MAX_PROBED_LEADS = 3;
 async function readDiscovery(
   context: ProbeContext & { controls: CrawlState["controls"] },
   response: ProbeResponse,
+  followReference = true,
 ): Promise<DiscoveryReading> {
   const { origin } = context;
   const unusable = describeUnusable(response, origin);
-  if (unusable || !response.ok) return { response, verdict: unusable!, endpoint: null, card: null, control: null };
+  if (unusable || !response.ok) {
+    return { response, verdict: unusable!, endpoint: null, card: null, control: null, referred: null };
+  }
   const answer = response;
   const where = displayUrl(answer.url, origin);
   const none = (reason: string, control: ProbeResponse | null = null): DiscoveryReading => ({
@@ -180,6 +218,7 @@ async function readDiscovery(
     endpoint: null,
     card: null,
     control,
+    referred: null,
   });
   if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
   if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
@@ -189,8 +228,60 @@ async function readDiscovery(
   const control = await checkCatchAll(context, answer);
   if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
   const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
-  const reason = endpoint ? `${where} names ${displayUrl(endpoint, origin)}` : `${where} names no MCP endpoint`;
-  return { response, verdict: { status: "absent", reason }, endpoint, card: document, control: control.control };
+  const target = endpoint ? null : referenceOf(document, answer.finalUrl || answer.url, origin);
+  if (target && followReference) {
+    // A document that is only a JSON Reference stands for the document it refers to: one hop, on
+    // the site's own origin, through the crawl's fetcher (memoised: a target that is one of the
+    // probed paths costs nothing more).
+    const referred = await readDiscovery(context, await context.fetch(target), false);
+    const clause = ` refers by $ref to ${displayUrl(target, origin)}, which`;
+    const reason = referred.endpoint
+      ? `${where}${clause} names ${displayUrl(referred.endpoint, origin)}`
+      : `${where}${clause} ${referred.verdict.reason.replace(/^\S+ /, "")}`;
+    return {
+      response,
+      verdict: referred.verdict.status === "absent" ? { status: "absent", reason } : referred.verdict,
+      endpoint: referred.endpoint,
+      card: referred.card,
+      control: referred.control ?? control.control,
+      referred: { response: referred.response, clause },
+    };
+  }
+  const reason = endpoint
+    ? `${where} names ${displayUrl(endpoint, origin)}`
+    : target
+      ? `${where} only refers by $ref to ${displayUrl(target, origin)}`
+      : `${where} names no MCP endpoint`;
+  return {
+    response,
+    verdict: { status: "absent", reason },
+    endpoint,
+    card: document,
+    control: control.control,
+    referred: null,
+  };
+}
+
+/**
+ * The target of a document that is only a JSON Reference (`{"$ref": "card.json"}`, besides at most
+ * `$schema` and `$comment`), resolved against the document's URL as RFC 3986 resolves a relative
+ * reference, when it lies on the site's origin; else null. The server-card schema has no `$ref`
+ * member (its objects take no other members), so such a document is not a card: it is read as
+ * the JSON Reference it is (draft-pbryan-zyp-json-ref), which stands for the document referred to.
+ */
+export function referenceOf(document: Record<string, unknown>, documentUrl: string, origin: string): string | null {
+  const ref = document.$ref;
+  if (typeof ref !== "string") return null;
+  if (Object.keys(document).some((key) => !["$ref", "$schema", "$comment"].includes(key))) return null;
+  const target = resolveHttpUrl(ref.replace(/#.*$/, ""), documentUrl);
+  if (!target || new URL(target).origin !== origin || target === documentUrl) return null;
+  return target;
+}
+
+/** Where a reading's card was fetched: the target of a JSON Reference that was followed, else the document. */
+function cardUrlOf(reading: DiscoveryReading): string {
+  const response = reading.referred?.response ?? reading.response;
+  return response.finalUrl || response.url;
 }
 
 function schemaOf(card: Record<string, unknown>): string | null {
@@ -217,7 +308,9 @@ async function catalogLeads(
   const from = (entry: AiCatalogEntry): string =>
     `the AI Catalog ${at}` +
     entry.via
-      .map((url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`)
+      .map(
+        (url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`,
+      )
       .join("");
   const entries = read.reachable
     .filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint")
@@ -258,7 +351,7 @@ async function catalogLeads(
     if (reading.card) {
       state.serverCards.push({
         route: "ai-catalog",
-        url: reading.response.finalUrl || reading.response.url,
+        url: cardUrlOf(reading),
         catalogUrl: read.url,
         schema: schemaOf(reading.card),
         card: reading.card,
@@ -268,7 +361,7 @@ async function catalogLeads(
     if (reading.endpoint) {
       leads.push({
         endpoint: reading.endpoint,
-        route: `${from(entry)} names the server card ${cardAt}, which names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+        route: `${from(entry)} names the server card ${cardAt}, which${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
       });
       continue;
     }
@@ -326,7 +419,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     if (!reading.card) continue;
     state.serverCards.push({
       route: "well-known",
-      url: reading.response.finalUrl || reading.response.url,
+      url: cardUrlOf(reading),
       catalogUrl: null,
       schema: schemaOf(reading.card),
       card: reading.card,
@@ -340,7 +433,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     if (reading.endpoint) {
       leads.push({
         endpoint: reading.endpoint,
-        route: `${displayUrl(reading.response.url, origin)} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+        route: `${displayUrl(reading.response.url, origin)}${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
       });
     }
   }
@@ -430,6 +523,9 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       ...catalog.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
       ...fromCatalog.fetched.map(fetchRecord),
       ...discoveryResponses.map(fetchRecord),
+      ...[...discoveries, ...fromCatalog.readings].flatMap((r) =>
+        r.referred ? [fetchRecord(r.referred.response)] : [],
+      ),
       ...[...controls.values()].map(fetchRecord),
       ...probes.flatMap(([, result]) => result.fetched),
     ],

@@ -309,7 +309,9 @@ function nestedChain(
   if (!named || named[1] !== "ai-catalog") return "";
   const entry = aiCatalog.catalog?.reachable.find((each) => each.kind === "openapi" && each.url === named[0]);
   if (!entry || entry.via.length === 0) return "";
-  const hops = entry.via.map((url) => (url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"));
+  const hops = entry.via.map((url) =>
+    url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline",
+  );
   return `, through ${hops.join(", then ")}`;
 }
 

@@ -236,13 +236,17 @@ function judgeRobotsAnswer(answer: ProbeAnswer, where: string): ProbeVerdict & {
 }
 
 /** The home page's `Content-Usage` header, read as AI rules when it states a preference. */
-function judgeUsageHeader(home: ProbeResponse, origin: string): (ProbeVerdict & { details?: Record<string, unknown> }) | null {
+function judgeUsageHeader(
+  home: ProbeResponse,
+  origin: string,
+): (ProbeVerdict & { details?: Record<string, unknown> }) | null {
   if (!home.ok || home.status < 200 || home.status >= 300) return null;
   const value = home.headers.get("content-usage");
   if (!value) return null;
   const preferences = readUsagePreferences(value);
   const where = `${displayUrl(home.finalUrl || home.url, origin)}'s Content-Usage header`;
-  if (!preferences) return { status: "absent", reason: `${where} states no y/n preference that parses as an RFC 9651 dictionary` };
+  if (!preferences)
+    return { status: "absent", reason: `${where} states no y/n preference that parses as an RFC 9651 dictionary` };
   const shown = Object.entries(preferences)
     .map(([key, pref]) => `${key}=${pref}`)
     .join(", ");
