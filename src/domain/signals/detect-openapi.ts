@@ -306,7 +306,7 @@ function nestedChain(
   origin: string,
 ): string {
   const named = discovered[index];
-  if (!named || named[1] !== "ai-catalog") return "";
+  if (named?.[1] !== "ai-catalog") return "";
   const entry = aiCatalog.catalog?.reachable.find((each) => each.kind === "openapi" && each.url === named[0]);
   if (!entry || entry.via.length === 0) return "";
   const hops = entry.via.map((url) =>
