@@ -132,6 +132,18 @@ describe("nested catalogs, the MCP Catalog, references and templates name their 
     );
   });
 
+  it("a catalog the home page links to (rel=ai-catalog) comes first in the route", () => {
+    expect(reason("aic-link-header")).toMatch(
+      /^The home page's Link header names the AI Catalog \/agents\/catalog\.json, which names the server card \/lh\/mcp\/server-card, which names the MCP endpoint \/lh\/mcp\. MCP handshake/,
+    );
+    expect(reason("aic-link-html")).toMatch(
+      /^The home page's HTML link names the AI Catalog \/\.well-known\/mcp\/catalog\.json, which names the server card/,
+    );
+    expect(reason("aic-link-openapi", "has_openapi")).toContain(
+      "named by the AI Catalog /ai/catalog.json, which the home page's Link header names",
+    );
+  });
+
   it("a cycle of catalogs ends: each catalog is fetched once", () => {
     expect(requestsTo("aic-nested-cycle", "/catalogs/a.json")).toBe(1);
     expect(requestsTo("aic-nested-cycle", "/catalogs/b.json")).toBe(1);

@@ -18,6 +18,7 @@
  * Nested catalogs (an entry typed `application/ai-catalog+json`, by `url` or inline in `data`) are
  * followed by crawl-state.ts within a depth and request budget (see MAX_NESTING_DEPTH).
  */
+import { walkHtml } from "../classification/site-metadata.ts";
 import { isHtmlAnswer, isRecord, parseJson, resolveHttpUrl } from "./blocking.ts";
 import type { ProbeAnswer } from "./types.ts";
 
@@ -92,6 +93,44 @@ export function entryKindOf(type: string | null): AiCatalogEntryKind {
   if (base === "application/linkset+json") return "api-catalog";
   if (base === "application/ai-catalog+json") return "ai-catalog";
   return "other";
+}
+
+/** Where the home page names its AI Catalog: the `ai-catalog` link relation, and how. */
+export interface LinkedCatalog {
+  url: string;
+  via: "Link header" | "HTML link";
+}
+
+/**
+ * The AI Catalog the home page names with the `ai-catalog` link relation (AI Catalog v0.9, "Link
+ * Relation Discovery"; registered with IANA): first a `Link: <…>; rel="ai-catalog"` header
+ * (RFC 8288, relation lists included), else, on an HTML page, a `<link rel="ai-catalog" href>`
+ * element (resolved against the page's `<base>` when it has one). Null when neither names one.
+ */
+export function linkedCatalogOf(home: ProbeAnswer): LinkedCatalog | null {
+  const pageUrl = home.finalUrl || home.url;
+  const header = home.headers.get("link");
+  if (header) {
+    const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
+    for (const match of header.matchAll(link)) {
+      const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match[2] ?? "");
+      const relations = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
+      if (!relations.includes("ai-catalog")) continue;
+      const url = resolveHttpUrl(match[1] ?? "", pageUrl);
+      if (url) return { url, via: "Link header" };
+    }
+  }
+  if (!isHtmlAnswer(home)) return null;
+  let base = pageUrl;
+  let found: string | null = null;
+  walkHtml(home.body, (tag) => {
+    if (found) return;
+    if (tag.name === "base" && tag.attributes.href) base = resolveHttpUrl(tag.attributes.href, base) ?? base;
+    if (tag.name !== "link" || !tag.attributes.href) return;
+    if (!(tag.attributes.rel ?? "").toLowerCase().split(/\s+/).includes("ai-catalog")) return;
+    found = resolveHttpUrl(tag.attributes.href, base);
+  });
+  return found ? { url: found, via: "HTML link" } : null;
 }
 
 /** Reads an AI Catalog answer, or says why it is not one. */

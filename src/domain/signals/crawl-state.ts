@@ -10,6 +10,8 @@
 import {
   AI_CATALOG_PATH,
   type AiCatalog,
+  type LinkedCatalog,
+  linkedCatalogOf,
   MAX_NESTED_FETCHES,
   MAX_NESTING_DEPTH,
   readAiCatalog,
@@ -70,6 +72,8 @@ export interface NestedCatalogFinding {
 /** The AI Catalog as the crawl read it. */
 export interface AiCatalogFinding {
   url: string;
+  /** How the site names it: the well-known path, or the home page's `ai-catalog` link relation. */
+  source: "well-known" | LinkedCatalog["via"];
   /** present: a catalog; absent: none there (or a catch-all page); blocked or error: could not tell. */
   status: SignalStatus;
   /** A clause saying what was seen. */
@@ -96,8 +100,13 @@ export interface CrawlDiscovery {
 
 export interface CrawlState {
   controls: ControlRequests;
-  /** The AI Catalog, fetched and read once per crawl. */
+  /** The AI Catalog at the well-known path, fetched and read once per crawl. */
   aiCatalog(): Promise<AiCatalogFinding>;
+  /**
+   * The AI Catalog the home page names with the `ai-catalog` link relation, when it names one
+   * other than the well-known path's (and not one of its nested catalogs): read once per crawl.
+   */
+  linkedAiCatalog(): Promise<AiCatalogFinding | null>;
   /** Server cards found, in the order they were read. */
   serverCards: ServerCardFinding[];
 }
@@ -110,11 +119,17 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
   if (!state) {
     const controls = createControlRequests(context);
     let catalog: Promise<AiCatalogFinding> | null = null;
+    let linked: Promise<AiCatalogFinding | null> | null = null;
+    const aiCatalog = () => {
+      catalog ??= readSiteAiCatalog({ ...context, controls });
+      return catalog;
+    };
     state = {
       controls,
-      aiCatalog: () => {
-        catalog ??= readSiteAiCatalog({ ...context, controls });
-        return catalog;
+      aiCatalog,
+      linkedAiCatalog: () => {
+        linked ??= readLinkedAiCatalog({ ...context, controls }, aiCatalog());
+        return linked;
       },
       serverCards: [],
     };
@@ -125,10 +140,43 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
 
 async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequests }): Promise<AiCatalogFinding> {
   const response = await context.fetch(siteUrl(context.origin, AI_CATALOG_PATH));
+  return readCatalogAnswer(context, response, "well-known", []);
+}
+
+/**
+ * The catalog the home page's `ai-catalog` link relation names (the home page is fetched by every
+ * crawl, so looking costs nothing): fetched only when it is another URL than the well-known
+ * catalog and those it nests, then read like it.
+ */
+async function readLinkedAiCatalog(
+  context: ProbeContext & { controls: ControlRequests },
+  wellKnown: Promise<AiCatalogFinding>,
+): Promise<AiCatalogFinding | null> {
+  const [home, known] = await Promise.all([context.fetch(`${context.origin}/`), wellKnown]);
+  if (!home.ok || home.status < 200 || home.status >= 300) return null;
+  const linked = linkedCatalogOf(home);
+  if (!linked) return null;
+  const read = new Set<string>([
+    known.url,
+    known.response.url,
+    ...known.nested.flatMap((each) => (each.url ? [each.url] : [])),
+  ]);
+  if (read.has(linked.url)) return null;
+  const response = await context.fetch(linked.url);
+  return readCatalogAnswer(context, response, linked.via, [...read]);
+}
+
+async function readCatalogAnswer(
+  context: ProbeContext & { controls: ControlRequests },
+  response: ProbeResponse,
+  source: AiCatalogFinding["source"],
+  seen: string[],
+): Promise<AiCatalogFinding> {
   const where = displayUrl(response.url, context.origin);
   const unusable = describeUnusable(response, context.origin);
   const none = (status: SignalStatus, reason: string, control: CatchAllCheck | null = null): AiCatalogFinding => ({
     url: response.url,
+    source,
     status,
     reason,
     catalog: null,
@@ -142,9 +190,10 @@ async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequ
   if ("problem" in read) return none("absent", `${where} ${read.problem}`);
   const control = await checkCatchAll(context, response);
   if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
-  const nested = await followNestedCatalogs(context, read, [response.url]);
+  const nested = await followNestedCatalogs(context, read, [response.url, ...seen]);
   return {
     url: read.url,
+    source,
     status: "present",
     reason: `the AI Catalog at ${where}`,
     catalog: read,

@@ -176,6 +176,8 @@ interface Lead {
   endpoint: string;
   /** "the AI Catalog /.well-known/ai-catalog.json names the server card /x/server-card, which names". */
   route: string;
+  /** The AI Catalog the lead came from, when it came from one. */
+  catalogUrl?: string;
 }
 
 /** One well-known discovery document's reading. */
@@ -304,9 +306,14 @@ async function catalogLeads(
   const read = catalog.catalog;
   if (!read) return { leads: [], fetched: [], readings: [] };
   const at = displayUrl(read.url, origin);
-  // "the AI Catalog /a names the nested catalog /b, which": the chain an entry was reached through.
+  // "the AI Catalog /a names the nested catalog /b, which": the chain an entry was reached through;
+  // a catalog the home page links to says so first.
+  const opening =
+    catalog.source === "well-known"
+      ? `the AI Catalog ${at}`
+      : `the home page's ${catalog.source} names the AI Catalog ${at}, which`;
   const from = (entry: AiCatalogEntry): string =>
-    `the AI Catalog ${at}` +
+    opening +
     entry.via
       .map(
         (url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`,
@@ -378,7 +385,7 @@ async function catalogLeads(
       route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
     });
   }
-  return { leads, fetched: responses, readings };
+  return { leads: leads.map((lead) => ({ ...lead, catalogUrl: read.url })), fetched: responses, readings };
 }
 
 /** The signal status a probe result alone gives (see the module comment). */
@@ -406,15 +413,24 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
   // Most sites name no endpoint: the conventional one is probed while the documents are read,
   // rather than after.
   const defaultEndpoint = siteUrl(origin, DEFAULT_MCP_PATH);
-  const [defaultProbe, discoveryResponses, catalog] = await Promise.all([
+  const [defaultProbe, discoveryResponses, catalog, linkedCatalog] = await Promise.all([
     probeMcpEndpoint(fetch, defaultEndpoint, probeOptions),
     Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch(siteUrl(origin, path)))),
     state.aiCatalog(),
+    state.linkedAiCatalog(),
   ]);
-  const [discoveries, fromCatalog] = await Promise.all([
+  // The AI Catalog Link Relation Discovery procedure asks the home page's link first, then the
+  // well-known path: leads from a linked catalog come first.
+  const catalogs = linkedCatalog ? [linkedCatalog, catalog] : [catalog];
+  const [discoveries, catalogReadings] = await Promise.all([
     Promise.all(discoveryResponses.map((response) => readDiscovery(shared, response))),
-    catalogLeads(shared, state, catalog),
+    Promise.all(catalogs.map((each) => catalogLeads(shared, state, each))),
   ]);
+  const fromCatalog = {
+    leads: catalogReadings.flatMap((each) => each.leads),
+    fetched: catalogReadings.flatMap((each) => each.fetched),
+    readings: catalogReadings.flatMap((each) => each.readings),
+  };
   for (const reading of discoveries) {
     if (!reading.card) continue;
     state.serverCards.push({
@@ -480,7 +496,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
 
   const probeStatus = statusOfProbe(probe);
   const troubles = [...discoveries.map((reading) => reading.verdict)];
-  if (catalog.status === "blocked" || catalog.status === "error") troubles.push(catalog);
+  for (const each of catalogs) if (each.status === "blocked" || each.status === "error") troubles.push(each);
   const otherStatuses = present
     ? []
     : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict) => verdict.status)].filter(
@@ -488,9 +504,10 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       );
   const status = combineStatus([probeStatus, ...otherStatuses]);
 
+  const listed = catalogs.find((each) => each.catalog)?.catalog;
   const catalogNote =
-    !present && catalog.catalog && fromCatalog.leads.length === 0
-      ? ` The AI Catalog ${displayUrl(catalog.catalog.url, origin)} lists ${describeEntries(catalog.catalog)} and names no MCP server.`
+    !present && listed && fromCatalog.leads.length === 0
+      ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.`
       : "";
   let reason: string;
   if (status === probeStatus) {
@@ -509,7 +526,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
   // The control requests that ruled on this signal's documents, once each.
   const controls = new Map<string, ProbeResponse>();
   for (const asked of [
-    catalog.control?.control,
+    ...catalogs.map((each) => each.control?.control),
     ...discoveries.map((r) => r.control),
     ...fromCatalog.readings.map((r) => r.control),
   ]) {
@@ -519,8 +536,10 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     status,
     reason,
     fetched: [
-      fetchRecord(catalog.response),
-      ...catalog.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
+      ...catalogs.flatMap((each) => [
+        fetchRecord(each.response),
+        ...each.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
+      ]),
       ...fromCatalog.fetched.map(fetchRecord),
       ...discoveryResponses.map(fetchRecord),
       ...[...discoveries, ...fromCatalog.readings].flatMap((r) =>
@@ -535,16 +554,16 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       protocol_version: probe.protocolVersion ?? null,
       server_name: probe.serverName ?? null,
       tool_count: probe.toolCount ?? null,
-      discovery_url: discoveryUrlOf(lead, discoveries, catalog),
+      discovery_url: discoveryUrlOf(lead, discoveries),
       route: lead.route,
     },
   };
 }
 
 /** The document that named the deciding endpoint, or null for the conventional /mcp. */
-function discoveryUrlOf(lead: Lead, discoveries: DiscoveryReading[], catalog: AiCatalogFinding): string | null {
+function discoveryUrlOf(lead: Lead, discoveries: DiscoveryReading[]): string | null {
   const document = discoveries.find((reading) => reading.endpoint === lead.endpoint);
   if (document) return document.response.finalUrl || document.response.url;
-  if (catalog.catalog && lead.route.startsWith("the AI Catalog")) return catalog.catalog.url;
+  if (lead.catalogUrl) return lead.catalogUrl;
   return null;
 }
