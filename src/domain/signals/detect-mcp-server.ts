@@ -2,8 +2,10 @@
  * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. Cards and
  * catalogs are leads, never proof; the endpoints they name are tried in order of trust:
  *
- * 1. the AI Catalog (/.well-known/ai-catalog.json): its server-card entries, by `url` (fetched)
- *    or inline in `data`, and entries typed as an MCP endpoint (see catalogLeads);
+ * 1. the AI Catalogs: the one the home page names with the `ai-catalog` link relation, then the
+ *    one at /.well-known/ai-catalog.json, each with the nested catalogs it names (crawl-state.ts):
+ *    their server-card entries, by `url` (fetched) or inline in `data`, and entries typed as an MCP
+ *    endpoint (see catalogLeads); a card that is only a JSON Reference stands for its target;
  * 2. the well-known discovery documents (/.well-known/mcp.json, /.well-known/mcp/server-card.json,
  *    /.well-known/mcp/server-card, /.well-known/mcp-server-card: SEP-1649 and SEP-2127 cards,
  *    registry server.json documents and flat shapes, fetched at once);
