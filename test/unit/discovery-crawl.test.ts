@@ -154,6 +154,29 @@ describe("nested catalogs, the MCP Catalog, references and templates name their 
     ]);
   });
 
+  it("a nested catalog's redirects, catch-all answers and refusals are read like any document", () => {
+    // The route names where the nested catalog was read, after its redirect (as evidence does).
+    expect(reason("aic-nested-redirect")).toMatch(
+      /names the nested catalog \/catalogs\/new\.json, which names the server card/,
+    );
+    expect(crawls.get("aic-nested-redirect-loop")!.crawl.discovery.aiCatalog!.nested).toMatchObject([
+      {
+        status: "skipped",
+        reason: "/catalogs/loop.json redirects to /.well-known/ai-catalog.json, already read (a cycle)",
+      },
+    ]);
+    expect(crawls.get("aic-nested-catchall")!.crawl.discovery.aiCatalog!.nested[0]).toMatchObject({
+      status: "absent",
+      reason: "/catalogs/gone.json is an HTML page",
+    });
+    expect(crawls.get("aic-nested-json-catchall")!.crawl.discovery.aiCatalog!.nested[0]!.reason).toMatch(
+      /the same as the site's answer to \/[0-9a-f]{20}\.txt/,
+    );
+    expect(reason("aic-nested-blocked")).toMatch(
+      /^The nested catalog \/catalogs\/private\.json refused the crawler \(403/,
+    );
+  });
+
   it("the depth and the request budget bound the traversal", () => {
     const deep = crawls.get("aic-nested-too-deep")!.crawl.discovery.aiCatalog!.nested;
     expect(deep.at(-1)).toMatchObject({ depth: 5, status: "skipped" });

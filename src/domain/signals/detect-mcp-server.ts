@@ -498,7 +498,16 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
 
   const probeStatus = statusOfProbe(probe);
   const troubles = [...discoveries.map((reading) => reading.verdict)];
-  for (const each of catalogs) if (each.status === "blocked" || each.status === "error") troubles.push(each);
+  for (const each of catalogs) {
+    if (each.status === "blocked" || each.status === "error") troubles.push(each);
+    // A nested catalog that refused the crawler or failed may have named a server: like any other
+    // discovery document, it makes the signal blocked or error when no endpoint proved itself.
+    for (const nested of each.nested) {
+      if (nested.status === "blocked" || nested.status === "error") {
+        troubles.push({ status: nested.status, reason: `the nested catalog ${nested.reason}` });
+      }
+    }
+  }
   const otherStatuses = present
     ? []
     : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict) => verdict.status)].filter(
