@@ -120,15 +120,17 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
     const controls = createControlRequests(context);
     let catalog: Promise<AiCatalogFinding> | null = null;
     let linked: Promise<AiCatalogFinding | null> | null = null;
+    // The nested catalogs' fetches are counted per crawl, across the catalogs that name them.
+    const nestedFetches = { left: MAX_NESTED_FETCHES };
     const aiCatalog = () => {
-      catalog ??= readSiteAiCatalog({ ...context, controls });
+      catalog ??= readSiteAiCatalog({ ...context, controls, nestedFetches });
       return catalog;
     };
     state = {
       controls,
       aiCatalog,
       linkedAiCatalog: () => {
-        linked ??= readLinkedAiCatalog({ ...context, controls }, aiCatalog());
+        linked ??= readLinkedAiCatalog({ ...context, controls, nestedFetches }, aiCatalog());
         return linked;
       },
       serverCards: [],
@@ -138,7 +140,10 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
   return state;
 }
 
-async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequests }): Promise<AiCatalogFinding> {
+/** What reading a catalog needs: the crawl's control requests and its nested-fetch allowance. */
+type CatalogContext = ProbeContext & { controls: ControlRequests; nestedFetches: { left: number } };
+
+async function readSiteAiCatalog(context: CatalogContext): Promise<AiCatalogFinding> {
   const response = await context.fetch(siteUrl(context.origin, AI_CATALOG_PATH));
   return readCatalogAnswer(context, response, "well-known", []);
 }
@@ -149,7 +154,7 @@ async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequ
  * catalog and those it nests, then read like it.
  */
 async function readLinkedAiCatalog(
-  context: ProbeContext & { controls: ControlRequests },
+  context: CatalogContext,
   wellKnown: Promise<AiCatalogFinding>,
 ): Promise<AiCatalogFinding | null> {
   const [home, known] = await Promise.all([context.fetch(`${context.origin}/`), wellKnown]);
@@ -167,7 +172,7 @@ async function readLinkedAiCatalog(
 }
 
 async function readCatalogAnswer(
-  context: ProbeContext & { controls: ControlRequests },
+  context: CatalogContext,
   response: ProbeResponse,
   source: AiCatalogFinding["source"],
   seen: string[],
@@ -214,13 +219,12 @@ async function readCatalogAnswer(
  * A nested catalog is read like the site's: HTML, non-JSON or a catch-all answer is none.
  */
 async function followNestedCatalogs(
-  context: ProbeContext & { controls: ControlRequests },
+  context: CatalogContext,
   root: AiCatalog,
   seen: string[],
 ): Promise<NestedCatalogFinding[]> {
   const visited = new Set<string>([root.url, ...seen]);
   const findings: NestedCatalogFinding[] = [];
-  let fetches = 0;
   let level: { catalog: AiCatalog; depth: number }[] = [{ catalog: root, depth: 0 }];
   while (level.length > 0) {
     const next: { catalog: AiCatalog; depth: number }[] = [];
@@ -257,7 +261,7 @@ async function followNestedCatalogs(
           });
           continue;
         }
-        if (fetches >= MAX_NESTED_FETCHES) {
+        if (context.nestedFetches.left <= 0) {
           findings.push({
             ...base,
             status: "skipped",
@@ -266,7 +270,7 @@ async function followNestedCatalogs(
           continue;
         }
         visited.add(entry.url);
-        fetches += 1;
+        context.nestedFetches.left -= 1;
         pending.push({ entry, parent: catalog, depth: depthOf });
       }
     }
