@@ -88,10 +88,14 @@ export const SIGNAL_GUIDES: Record<SignalField, SignalGuide> = {
     label: SIGNAL_LABELS.has_robots_ai,
     purpose: "Rules in robots.txt that say what AI crawlers and agents may do.",
     howToAdd:
-      "Add a group to /robots.txt that names AI crawlers (for example User-agent: GPTBot and User-agent: ClaudeBot) with the rules you want for them, a Content-Signal line such as Content-Signal: search=yes, ai-train=no, or an IETF AIPREF line such as Content-Usage: train-ai=n. A User-agent: * group alone says nothing about AI.",
+      "Add a group to /robots.txt that names AI crawlers (for example User-agent: GPTBot and User-agent: ClaudeBot) with the rules you want for them, a Content-Signal line such as Content-Signal: search=yes, ai-train=no, or an IETF AIPREF line such as Content-Usage: / train-ai=n; or send the same preferences as a Content-Usage: train-ai=n response header on your home page. A User-agent: * group alone says nothing about AI.",
     standards: [
       { label: "RFC 9309: the Robots Exclusion Protocol", href: "https://www.rfc-editor.org/rfc/rfc9309" },
       { label: "Content Signals", href: "https://contentsignals.org/" },
+      {
+        label: "IETF AIPREF: associating AI usage preferences with content",
+        href: "https://datatracker.ietf.org/doc/draft-ietf-aipref-attach/",
+      },
     ],
     example: (links) => ({ label: "this service's robots.txt", href: links.robotsTxt }),
   },

@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import { BASIC_SITES } from "../fixtures/web/basic-sites.ts";
 import { CHECKLIST_SITES } from "../fixtures/web/checklist-sites.ts";
 import { DISCOVERY_SITES } from "../fixtures/web/discovery-sites.ts";
+import { NESTED_DISCOVERY_SITES } from "../fixtures/web/discovery-sites-2.ts";
 import { MCP_SITES } from "../fixtures/web/mcp-sites.ts";
 import type { FixtureHandler } from "../fixtures/web/types.ts";
 
@@ -13,6 +14,7 @@ const HANDLERS: Record<string, FixtureHandler> = {
   ...BASIC_SITES,
   ...MCP_SITES,
   ...DISCOVERY_SITES,
+  ...NESTED_DISCOVERY_SITES,
   ...CHECKLIST_SITES,
 };
 

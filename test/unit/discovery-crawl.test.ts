@@ -111,6 +111,108 @@ describe("the evidence names the route that decided", () => {
   });
 });
 
+describe("nested catalogs, the MCP Catalog, references and templates name their route", () => {
+  const reason = (name: string, field: (typeof SIGNAL_FIELDS)[number] = "has_mcp_server") =>
+    crawls.get(name)!.crawl.signals[field].reason;
+  const requestsTo = (name: string, path: string) =>
+    crawls.get(name)!.requests.filter((line) => line.endsWith(`${web.origins[name]}${path}`)).length;
+
+  it("AI Catalog → nested catalog → card → endpoint", () => {
+    expect(reason("aic-nested-url")).toMatch(
+      /^The AI Catalog \/\.well-known\/ai-catalog\.json names the nested catalog \/catalogs\/freight\.json, which names the server card \/svc\/rpc\/server-card, which names the MCP endpoint \/svc\/rpc\. MCP handshake/,
+    );
+    expect(reason("aic-nested-inline")).toMatch(
+      /names a nested catalog inline, which names the server card \/pkg\/card\.json/,
+    );
+    expect(reason("mcp-catalog-nested")).toMatch(
+      /names the nested catalog \/\.well-known\/mcp\/catalog\.json, which names the server card \/weather\/mcp\/server-card/,
+    );
+    expect(reason("aic-nested-openapi", "has_openapi")).toContain(
+      "through the nested catalog /catalogs/apis.json, then the nested catalog /catalogs/v2/index.json",
+    );
+  });
+
+  it("a catalog the home page links to (rel=ai-catalog) comes first in the route", () => {
+    expect(reason("aic-link-header")).toMatch(
+      /^The home page's Link header names the AI Catalog \/agents\/catalog\.json, which names the server card \/lh\/mcp\/server-card, which names the MCP endpoint \/lh\/mcp\. MCP handshake/,
+    );
+    expect(reason("aic-link-html")).toMatch(
+      /^The home page's HTML link names the AI Catalog \/\.well-known\/mcp\/catalog\.json, which names the server card/,
+    );
+    expect(reason("aic-link-openapi", "has_openapi")).toContain(
+      "named by the AI Catalog /ai/catalog.json, which the home page's Link header names",
+    );
+  });
+
+  it("a cycle of catalogs ends: each catalog is fetched once", () => {
+    expect(requestsTo("aic-nested-cycle", "/catalogs/a.json")).toBe(1);
+    expect(requestsTo("aic-nested-cycle", "/catalogs/b.json")).toBe(1);
+    const nested = crawls.get("aic-nested-cycle")!.crawl.discovery.aiCatalog!.nested;
+    expect(nested.filter((each) => each.status === "skipped").map((each) => each.reason)).toEqual([
+      "already read in this traversal (a cycle), so not read again",
+      "already read in this traversal (a cycle), so not read again",
+    ]);
+  });
+
+  it("a nested catalog's redirects, catch-all answers and refusals are read like any document", () => {
+    // The route names where the nested catalog was read, after its redirect (as evidence does).
+    expect(reason("aic-nested-redirect")).toMatch(
+      /names the nested catalog \/catalogs\/new\.json, which names the server card/,
+    );
+    expect(crawls.get("aic-nested-redirect-loop")!.crawl.discovery.aiCatalog!.nested).toMatchObject([
+      {
+        status: "skipped",
+        reason: "/catalogs/loop.json redirects to /.well-known/ai-catalog.json, already read (a cycle)",
+      },
+    ]);
+    expect(crawls.get("aic-nested-catchall")!.crawl.discovery.aiCatalog!.nested[0]).toMatchObject({
+      status: "absent",
+      reason: "/catalogs/gone.json is an HTML page",
+    });
+    expect(crawls.get("aic-nested-json-catchall")!.crawl.discovery.aiCatalog!.nested[0]!.reason).toMatch(
+      /the same as the site's answer to \/[0-9a-f]{20}\.txt/,
+    );
+    expect(reason("aic-nested-blocked")).toMatch(
+      /^The nested catalog \/catalogs\/private\.json refused the crawler \(403/,
+    );
+  });
+
+  it("the depth and the request budget bound the traversal", () => {
+    const deep = crawls.get("aic-nested-too-deep")!.crawl.discovery.aiCatalog!.nested;
+    expect(deep.at(-1)).toMatchObject({ depth: 5, status: "skipped" });
+    expect(crawls.get("aic-nested-at-limit")!.crawl.discovery.aiCatalog!.nested.map((each) => each.depth)).toEqual([
+      1, 2, 3, 4,
+    ]);
+    for (const n of [1, 2, 3, 4]) expect(requestsTo("aic-nested-budget", `/catalogs/d${n}.json`)).toBe(1);
+    for (const n of [5, 6]) expect(requestsTo("aic-nested-budget", `/catalogs/d${n}.json`)).toBe(0);
+  });
+
+  it("a JSON Reference is followed once, on the site's origin only", () => {
+    expect(reason("wk-mcp-json-ref")).toMatch(
+      /^\/\.well-known\/mcp\.json refers by \$ref to \/cards\/server\.json, which names the MCP endpoint \/ref\/mcp\. MCP handshake/,
+    );
+    expect(reason("aic-card-ref")).toMatch(
+      /names the server card \/cards\/a\.json, which refers by \$ref to \/cards\/b\.json, which names the MCP endpoint \/b\/mcp/,
+    );
+    expect(crawls.get("wk-ref-cross-origin")!.requests.some((line) => line.includes("cards.example.net"))).toBe(false);
+  });
+
+  it("a card's URL template is filled from its variables' defaults", () => {
+    expect(reason("card-templated-default")).toMatch(/names the MCP endpoint \/acme\/mcp\. MCP handshake/);
+    expect(requestsTo("card-templated-required", "/acme/mcp")).toBe(0);
+  });
+
+  it("the Content-Usage header counts as AI rules, read as an RFC 9651 dictionary", () => {
+    expect(reason("content-usage-header", "has_robots_ai")).toBe(
+      "The home page's Content-Usage header states AIPREF Content-Usage preferences (train-ai=n, search=y).",
+    );
+    expect(reason("content-usage-header-params", "has_robots_ai")).toContain("(train-genai=n)");
+    expect(reason("content-usage-header-uppercase", "has_robots_ai")).toContain(
+      "Content-Usage header states no y/n preference",
+    );
+  });
+});
+
 describe("the crawl's discovery findings, for the checklist", () => {
   it("keeps the parsed AI Catalog", () => {
     const { discovery } = crawls.get("aic-card-relative")!.crawl;

@@ -803,7 +803,10 @@ describe("the six detectors together", () => {
     }
     for (const [url, requests] of requestsByUrl) expect([url, requests.size]).toEqual([url, 1]);
     const count = (url: string) => calls.filter((call) => call.url === url).length;
-    expect(count(`${ORIGIN}/`)).toBe(2);
+    // The OpenAPI (Link header), schema.org and AI-rules (Content-Usage header) detectors, and the
+    // crawl's look for a catalog the home page links to (rel="ai-catalog"); a crawl's fetcher is
+    // memoised, so the site sees one request.
+    expect(count(`${ORIGIN}/`)).toBe(4);
     expect(count(`${ORIGIN}/.well-known/api-catalog`)).toBe(2);
     expect(count(`${ORIGIN}/.well-known/ai-plugin.json`)).toBe(2);
     expect(calls.every((call) => !call.url.includes("//", 8))).toBe(true);
@@ -836,6 +839,8 @@ describe("the six detectors together", () => {
       await detection;
       widestWaves.push(Math.max(...waves));
     }
-    expect(widestWaves).toEqual([2, 15, 4]);
+    // OpenAPI: 11 common paths, the API catalog, the home page, the manifest, the AI Catalog, and
+    // the home page again for its ai-catalog link (unmemoised here).
+    expect(widestWaves).toEqual([2, 16, 4]);
   });
 });

@@ -7,7 +7,16 @@
  * The state belongs to the crawl's fetcher: every detector of a crawl is given the same one, so a
  * detector run alone (tests, /verify-mcp) gets a state of its own without any setup.
  */
-import { AI_CATALOG_PATH, type AiCatalog, readAiCatalog } from "./ai-catalog.ts";
+import {
+  AI_CATALOG_PATH,
+  type AiCatalog,
+  type LinkedCatalog,
+  linkedCatalogOf,
+  MAX_NESTED_FETCHES,
+  MAX_NESTING_DEPTH,
+  readAiCatalog,
+  readAiCatalogDocument,
+} from "./ai-catalog.ts";
 import { describeUnusable, displayUrl, type ProbeVerdict, type SignalStatus, siteUrl } from "./blocking.ts";
 import {
   type CatchAllCheck,
@@ -44,9 +53,27 @@ export interface ServerCardFinding {
   endpoint: string | null;
 }
 
+/** A nested catalog an AI Catalog entry named, and what became of it. */
+export interface NestedCatalogFinding {
+  /** Where it was fetched; null for one carried inline in `data`. */
+  url: string | null;
+  /** The catalog whose entry named it. */
+  parentUrl: string;
+  /** 1 for a catalog the site's catalog names, 2 for one that one names, … */
+  depth: number;
+  /** present: read; absent: not a catalog there; blocked or error: could not tell; skipped: not fetched. */
+  status: SignalStatus | "skipped";
+  /** A clause saying what was seen, or why it was not followed. */
+  reason: string;
+  /** The answer, when it was fetched. */
+  response: ProbeResponse | null;
+}
+
 /** The AI Catalog as the crawl read it. */
 export interface AiCatalogFinding {
   url: string;
+  /** How the site names it: the well-known path, or the home page's `ai-catalog` link relation. */
+  source: "well-known" | LinkedCatalog["via"];
   /** present: a catalog; absent: none there (or a catch-all page); blocked or error: could not tell. */
   status: SignalStatus;
   /** A clause saying what was seen. */
@@ -55,6 +82,8 @@ export interface AiCatalogFinding {
   response: ProbeResponse;
   /** What the control request said of it, when one was asked. */
   control: CatchAllCheck | null;
+  /** The nested catalogs its entries named, in the order they were read. */
+  nested: NestedCatalogFinding[];
 }
 
 /**
@@ -71,8 +100,13 @@ export interface CrawlDiscovery {
 
 export interface CrawlState {
   controls: ControlRequests;
-  /** The AI Catalog, fetched and read once per crawl. */
+  /** The AI Catalog at the well-known path, fetched and read once per crawl. */
   aiCatalog(): Promise<AiCatalogFinding>;
+  /**
+   * The AI Catalog the home page names with the `ai-catalog` link relation, when it names one
+   * other than the well-known path's (and not one of its nested catalogs): read once per crawl.
+   */
+  linkedAiCatalog(): Promise<AiCatalogFinding | null>;
   /** Server cards found, in the order they were read. */
   serverCards: ServerCardFinding[];
 }
@@ -85,11 +119,19 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
   if (!state) {
     const controls = createControlRequests(context);
     let catalog: Promise<AiCatalogFinding> | null = null;
+    let linked: Promise<AiCatalogFinding | null> | null = null;
+    // The nested catalogs' fetches are counted per crawl, across the catalogs that name them.
+    const nestedFetches = { left: MAX_NESTED_FETCHES };
+    const aiCatalog = () => {
+      catalog ??= readSiteAiCatalog({ ...context, controls, nestedFetches });
+      return catalog;
+    };
     state = {
       controls,
-      aiCatalog: () => {
-        catalog ??= readSiteAiCatalog({ ...context, controls });
-        return catalog;
+      aiCatalog,
+      linkedAiCatalog: () => {
+        linked ??= readLinkedAiCatalog({ ...context, controls, nestedFetches }, aiCatalog());
+        return linked;
       },
       serverCards: [],
     };
@@ -98,17 +140,54 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
   return state;
 }
 
-async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequests }): Promise<AiCatalogFinding> {
+/** What reading a catalog needs: the crawl's control requests and its nested-fetch allowance. */
+type CatalogContext = ProbeContext & { controls: ControlRequests; nestedFetches: { left: number } };
+
+async function readSiteAiCatalog(context: CatalogContext): Promise<AiCatalogFinding> {
   const response = await context.fetch(siteUrl(context.origin, AI_CATALOG_PATH));
+  return readCatalogAnswer(context, response, "well-known", []);
+}
+
+/**
+ * The catalog the home page's `ai-catalog` link relation names (the home page is fetched by every
+ * crawl, so looking costs nothing): fetched only when it is another URL than the well-known
+ * catalog and those it nests, then read like it.
+ */
+async function readLinkedAiCatalog(
+  context: CatalogContext,
+  wellKnown: Promise<AiCatalogFinding>,
+): Promise<AiCatalogFinding | null> {
+  const [home, known] = await Promise.all([context.fetch(`${context.origin}/`), wellKnown]);
+  if (!home.ok || home.status < 200 || home.status >= 300) return null;
+  const linked = linkedCatalogOf(home);
+  if (!linked) return null;
+  const read = new Set<string>([
+    known.url,
+    known.response.url,
+    ...known.nested.flatMap((each) => (each.url ? [each.url] : [])),
+  ]);
+  if (read.has(linked.url)) return null;
+  const response = await context.fetch(linked.url);
+  return readCatalogAnswer(context, response, linked.via, [...read]);
+}
+
+async function readCatalogAnswer(
+  context: CatalogContext,
+  response: ProbeResponse,
+  source: AiCatalogFinding["source"],
+  seen: string[],
+): Promise<AiCatalogFinding> {
   const where = displayUrl(response.url, context.origin);
   const unusable = describeUnusable(response, context.origin);
   const none = (status: SignalStatus, reason: string, control: CatchAllCheck | null = null): AiCatalogFinding => ({
     url: response.url,
+    source,
     status,
     reason,
     catalog: null,
     response,
     control,
+    nested: [],
   });
   if (!response.ok || unusable) return none(unusable!.status, unusable!.reason);
   if (response.status !== 200) return none("absent", `${where} answered ${response.status}, not 200`);
@@ -116,14 +195,125 @@ async function readSiteAiCatalog(context: ProbeContext & { controls: ControlRequ
   if ("problem" in read) return none("absent", `${where} ${read.problem}`);
   const control = await checkCatchAll(context, response);
   if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
+  const nested = await followNestedCatalogs(context, read, [response.url, ...seen]);
   return {
     url: read.url,
+    source,
     status: "present",
     reason: `the AI Catalog at ${where}`,
     catalog: read,
     response,
     control,
+    nested,
   };
+}
+
+/**
+ * Follows the nested catalogs of a catalog (entries typed `application/ai-catalog+json`, by `url`
+ * or inline in `data`), level by level, and appends every entry they hold to `root.reachable`
+ * with the chain it was reached through. Bounded as the AI Catalog specification asks
+ * ("Nested Catalog Depth and Circular References"): at most MAX_NESTING_DEPTH levels deep, a URL
+ * already read in this traversal (the site's catalog included, and after redirects) is not read
+ * again, so cycles end; and at most MAX_NESTED_FETCHES catalogs are fetched per crawl. Every
+ * fetch goes through the crawl's fetcher, so each hop and each redirect is vetted by the guard.
+ * A nested catalog is read like the site's: HTML, non-JSON or a catch-all answer is none.
+ */
+async function followNestedCatalogs(
+  context: CatalogContext,
+  root: AiCatalog,
+  seen: string[],
+): Promise<NestedCatalogFinding[]> {
+  const visited = new Set<string>([root.url, ...seen]);
+  const findings: NestedCatalogFinding[] = [];
+  let level: { catalog: AiCatalog; depth: number }[] = [{ catalog: root, depth: 0 }];
+  while (level.length > 0) {
+    const next: { catalog: AiCatalog; depth: number }[] = [];
+    const pending: { entry: AiCatalog["entries"][number]; parent: AiCatalog; depth: number }[] = [];
+    for (const { catalog, depth } of level) {
+      for (const entry of catalog.entries) {
+        if (entry.kind !== "ai-catalog") continue;
+        const depthOf = depth + 1;
+        const base = { url: entry.url, parentUrl: catalog.url, depth: depthOf, response: null };
+        if (depthOf > MAX_NESTING_DEPTH) {
+          findings.push({
+            ...base,
+            status: "skipped",
+            reason: `nested more than ${MAX_NESTING_DEPTH} catalogs deep, so not followed`,
+          });
+          continue;
+        }
+        if (entry.url === null) {
+          if (entry.data === null) continue;
+          const read = readAiCatalogDocument(entry.data, catalog.url, [...entry.via, null]);
+          if ("problem" in read) {
+            findings.push({ ...base, status: "absent", reason: `a catalog carried inline ${read.problem}` });
+            continue;
+          }
+          findings.push({ ...base, status: "present", reason: "a catalog carried inline" });
+          next.push({ catalog: read, depth: depthOf });
+          continue;
+        }
+        if (visited.has(entry.url)) {
+          findings.push({
+            ...base,
+            status: "skipped",
+            reason: "already read in this traversal (a cycle), so not read again",
+          });
+          continue;
+        }
+        if (context.nestedFetches.left <= 0) {
+          findings.push({
+            ...base,
+            status: "skipped",
+            reason: `beyond the ${MAX_NESTED_FETCHES} nested catalogs a crawl fetches, so not followed`,
+          });
+          continue;
+        }
+        visited.add(entry.url);
+        context.nestedFetches.left -= 1;
+        pending.push({ entry, parent: catalog, depth: depthOf });
+      }
+    }
+    const responses = await Promise.all(pending.map(({ entry }) => context.fetch(entry.url!)));
+    for (const [i, { entry, parent, depth }] of pending.entries()) {
+      const response = responses[i]!;
+      const where = displayUrl(entry.url!, context.origin);
+      const finding = (status: NestedCatalogFinding["status"], reason: string): void => {
+        findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
+      };
+      const unusable = describeUnusable(response, context.origin);
+      if (!response.ok || unusable) {
+        finding(unusable!.status, unusable!.reason);
+        continue;
+      }
+      const finalUrl = response.finalUrl || response.url;
+      if (finalUrl !== entry.url && visited.has(finalUrl)) {
+        finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
+        continue;
+      }
+      visited.add(finalUrl);
+      if (response.status !== 200) {
+        finding("absent", `${where} answered ${response.status}, not 200`);
+        continue;
+      }
+      const read = readAiCatalog(response);
+      if ("problem" in read) {
+        finding("absent", `${where} ${read.problem}`);
+        continue;
+      }
+      const control = await checkCatchAll(context, response);
+      if (control.catchAll) {
+        finding("absent", `${where} is ${control.clause}`);
+        continue;
+      }
+      finding("present", `the nested catalog ${where}`);
+      const withVia = { ...read, entries: read.entries.map((own) => ({ ...own, via: [...entry.via, read.url] })) };
+      next.push({ catalog: withVia, depth });
+    }
+    for (const { catalog } of next) root.reachable.push(...catalog.entries);
+    level = next;
+  }
+  return findings;
 }
 
 /**

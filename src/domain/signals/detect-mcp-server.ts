@@ -2,8 +2,10 @@
  * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. Cards and
  * catalogs are leads, never proof; the endpoints they name are tried in order of trust:
  *
- * 1. the AI Catalog (/.well-known/ai-catalog.json): its server-card entries, by `url` (fetched)
- *    or inline in `data`, and entries typed as an MCP endpoint (see catalogLeads);
+ * 1. the AI Catalogs: the one the home page names with the `ai-catalog` link relation, then the
+ *    one at /.well-known/ai-catalog.json, each with the nested catalogs it names (crawl-state.ts):
+ *    their server-card entries, by `url` (fetched) or inline in `data`, and entries typed as an MCP
+ *    endpoint (see catalogLeads); a card that is only a JSON Reference stands for its target;
  * 2. the well-known discovery documents (/.well-known/mcp.json, /.well-known/mcp/server-card.json,
  *    /.well-known/mcp/server-card, /.well-known/mcp-server-card: SEP-1649 and SEP-2127 cards,
  *    registry server.json documents and flat shapes, fetched at once);
@@ -27,7 +29,7 @@
  *   the Streamable HTTP transport agents use today.
  */
 
-import { describeEntries } from "./ai-catalog.ts";
+import { type AiCatalogEntry, describeEntries } from "./ai-catalog.ts";
 import {
   combineStatus,
   describeUnusable,
@@ -94,14 +96,44 @@ function readTransportType(entry: Record<string, unknown>): string | null {
   return null;
 }
 
+/**
+ * A server card's URL template filled in from its remote's `variables` map (the MCP server-card
+ * extension's schema: "Variables in {curly_braces} are substituted from the Remote.variables map
+ * before the client connects"), each variable by its preset `value`, else its `default`. Null when
+ * a variable has neither (a client would have to ask its user) or braces are left over.
+ */
+export function fillTemplate(template: string, variables: unknown): string | null {
+  if (!isRecord(variables)) return null;
+  let missing = false;
+  const filled = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_all, name: string) => {
+    const variable = variables[name];
+    const value = isRecord(variable)
+      ? typeof variable.value === "string"
+        ? variable.value
+        : typeof variable.default === "string"
+          ? variable.default
+          : null
+      : null;
+    if (value === null || /[{}/?#@\s]/.test(value)) {
+      missing = true;
+      return "";
+    }
+    return value;
+  });
+  return missing || /[{}]/.test(filled) ? null : filled;
+}
+
 function collectCandidates(entry: Record<string, unknown>, base: string, depth: number, into: Candidate[]): void {
   const type = readTransportType(entry);
   if (type && STDIO_TYPES.has(type)) return;
   const rank = type && STREAMABLE_TYPES.has(type) ? 0 : type && LEGACY_TYPES.has(type) ? 2 : 1;
   for (const key of URL_KEYS) {
-    const value = entry[key];
-    // A URL template ("https://{tenant}.example.com/mcp") names no endpoint until filled in.
-    if (typeof value !== "string" || /[{}]/.test(value)) continue;
+    const raw = entry[key];
+    if (typeof raw !== "string") continue;
+    // A URL template ("https://{tenant}.example.com/mcp") names an endpoint only once filled in:
+    // from the remote's `variables`, each with a preset `value` or a `default` (SEP-2127's Remote).
+    const value = /[{}]/.test(raw) ? fillTemplate(raw, entry.variables) : raw;
+    if (value === null) continue;
     const url = resolveHttpUrl(value, base);
     if (url) into.push({ url, rank });
   }
@@ -146,6 +178,8 @@ interface Lead {
   endpoint: string;
   /** "the AI Catalog /.well-known/ai-catalog.json names the server card /x/server-card, which names". */
   route: string;
+  /** The AI Catalog the lead came from, when it came from one. */
+  catalogUrl?: string;
 }
 
 /** One well-known discovery document's reading. */
@@ -156,6 +190,11 @@ interface DiscoveryReading {
   card: Record<string, unknown> | null;
   /** The control request asked about it, when one was. */
   control: ProbeResponse | null;
+  /**
+   * When the document was only a JSON Reference (`{"$ref": "…"}`) that was followed: the answer
+   * at its target, and " refers by $ref to /x, which" for the route.
+   */
+  referred: { response: ProbeResponse; clause: string } | null;
 }
 
 /** At most this many MCP entries of an AI Catalog are followed. */
@@ -168,10 +207,13 @@ const MAX_PROBED_LEADS = 3;
 async function readDiscovery(
   context: ProbeContext & { controls: CrawlState["controls"] },
   response: ProbeResponse,
+  followReference = true,
 ): Promise<DiscoveryReading> {
   const { origin } = context;
   const unusable = describeUnusable(response, origin);
-  if (unusable || !response.ok) return { response, verdict: unusable!, endpoint: null, card: null, control: null };
+  if (unusable || !response.ok) {
+    return { response, verdict: unusable!, endpoint: null, card: null, control: null, referred: null };
+  }
   const answer = response;
   const where = displayUrl(answer.url, origin);
   const none = (reason: string, control: ProbeResponse | null = null): DiscoveryReading => ({
@@ -180,6 +222,7 @@ async function readDiscovery(
     endpoint: null,
     card: null,
     control,
+    referred: null,
   });
   if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
   if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
@@ -189,8 +232,60 @@ async function readDiscovery(
   const control = await checkCatchAll(context, answer);
   if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
   const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
-  const reason = endpoint ? `${where} names ${displayUrl(endpoint, origin)}` : `${where} names no MCP endpoint`;
-  return { response, verdict: { status: "absent", reason }, endpoint, card: document, control: control.control };
+  const target = endpoint ? null : referenceOf(document, answer.finalUrl || answer.url, origin);
+  if (target && followReference) {
+    // A document that is only a JSON Reference stands for the document it refers to: one hop, on
+    // the site's own origin, through the crawl's fetcher (memoised: a target that is one of the
+    // probed paths costs nothing more).
+    const referred = await readDiscovery(context, await context.fetch(target), false);
+    const clause = ` refers by $ref to ${displayUrl(target, origin)}, which`;
+    const reason = referred.endpoint
+      ? `${where}${clause} names ${displayUrl(referred.endpoint, origin)}`
+      : `${where}${clause} ${referred.verdict.reason.replace(/^\S+ /, "")}`;
+    return {
+      response,
+      verdict: referred.verdict.status === "absent" ? { status: "absent", reason } : referred.verdict,
+      endpoint: referred.endpoint,
+      card: referred.card,
+      control: referred.control ?? control.control,
+      referred: { response: referred.response, clause },
+    };
+  }
+  const reason = endpoint
+    ? `${where} names ${displayUrl(endpoint, origin)}`
+    : target
+      ? `${where} only refers by $ref to ${displayUrl(target, origin)}`
+      : `${where} names no MCP endpoint`;
+  return {
+    response,
+    verdict: { status: "absent", reason },
+    endpoint,
+    card: document,
+    control: control.control,
+    referred: null,
+  };
+}
+
+/**
+ * The target of a document that is only a JSON Reference (`{"$ref": "card.json"}`, besides at most
+ * `$schema` and `$comment`), resolved against the document's URL as RFC 3986 resolves a relative
+ * reference, when it lies on the site's origin; else null. The server-card schema has no `$ref`
+ * member (its objects take no other members), so such a document is not a card: it is read as
+ * the JSON Reference it is (draft-pbryan-zyp-json-ref), which stands for the document referred to.
+ */
+export function referenceOf(document: Record<string, unknown>, documentUrl: string, origin: string): string | null {
+  const ref = document.$ref;
+  if (typeof ref !== "string") return null;
+  if (Object.keys(document).some((key) => !["$ref", "$schema", "$comment"].includes(key))) return null;
+  const target = resolveHttpUrl(ref.replace(/#.*$/, ""), documentUrl);
+  if (!target || new URL(target).origin !== origin || target === documentUrl) return null;
+  return target;
+}
+
+/** Where a reading's card was fetched: the target of a JSON Reference that was followed, else the document. */
+function cardUrlOf(reading: DiscoveryReading): string {
+  const response = reading.referred?.response ?? reading.response;
+  return response.finalUrl || response.url;
 }
 
 function schemaOf(card: Record<string, unknown>): string | null {
@@ -213,7 +308,20 @@ async function catalogLeads(
   const read = catalog.catalog;
   if (!read) return { leads: [], fetched: [], readings: [] };
   const at = displayUrl(read.url, origin);
-  const entries = read.entries
+  // "the AI Catalog /a names the nested catalog /b, which": the chain an entry was reached through;
+  // a catalog the home page links to says so first.
+  const opening =
+    catalog.source === "well-known"
+      ? `the AI Catalog ${at}`
+      : `the home page's ${catalog.source} names the AI Catalog ${at}, which`;
+  const from = (entry: AiCatalogEntry): string =>
+    opening +
+    entry.via
+      .map(
+        (url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`,
+      )
+      .join("");
+  const entries = read.reachable
     .filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint")
     .slice(0, MAX_CATALOG_ENTRIES);
   const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
@@ -234,7 +342,7 @@ async function catalogLeads(
       if (endpoint) {
         leads.push({
           endpoint,
-          route: `the AI Catalog ${at} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
+          route: `${from(entry)} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
         });
       }
       continue;
@@ -243,7 +351,7 @@ async function catalogLeads(
     if (entry.kind === "mcp-endpoint") {
       leads.push({
         endpoint: entry.url,
-        route: `the AI Catalog ${at} names the MCP endpoint ${displayUrl(entry.url, origin)}`,
+        route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, origin)}`,
       });
       continue;
     }
@@ -252,7 +360,7 @@ async function catalogLeads(
     if (reading.card) {
       state.serverCards.push({
         route: "ai-catalog",
-        url: reading.response.finalUrl || reading.response.url,
+        url: cardUrlOf(reading),
         catalogUrl: read.url,
         schema: schemaOf(reading.card),
         card: reading.card,
@@ -262,7 +370,7 @@ async function catalogLeads(
     if (reading.endpoint) {
       leads.push({
         endpoint: reading.endpoint,
-        route: `the AI Catalog ${at} names the server card ${cardAt}, which names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+        route: `${from(entry)} names the server card ${cardAt}, which${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
       });
       continue;
     }
@@ -276,10 +384,10 @@ async function catalogLeads(
       : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
     leads.push({
       endpoint,
-      route: `the AI Catalog ${at} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
+      route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
     });
   }
-  return { leads, fetched: responses, readings };
+  return { leads: leads.map((lead) => ({ ...lead, catalogUrl: read.url })), fetched: responses, readings };
 }
 
 /** The signal status a probe result alone gives (see the module comment). */
@@ -307,20 +415,29 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
   // Most sites name no endpoint: the conventional one is probed while the documents are read,
   // rather than after.
   const defaultEndpoint = siteUrl(origin, DEFAULT_MCP_PATH);
-  const [defaultProbe, discoveryResponses, catalog] = await Promise.all([
+  const [defaultProbe, discoveryResponses, catalog, linkedCatalog] = await Promise.all([
     probeMcpEndpoint(fetch, defaultEndpoint, probeOptions),
     Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch(siteUrl(origin, path)))),
     state.aiCatalog(),
+    state.linkedAiCatalog(),
   ]);
-  const [discoveries, fromCatalog] = await Promise.all([
+  // The AI Catalog Link Relation Discovery procedure asks the home page's link first, then the
+  // well-known path: leads from a linked catalog come first.
+  const catalogs = linkedCatalog ? [linkedCatalog, catalog] : [catalog];
+  const [discoveries, catalogReadings] = await Promise.all([
     Promise.all(discoveryResponses.map((response) => readDiscovery(shared, response))),
-    catalogLeads(shared, state, catalog),
+    Promise.all(catalogs.map((each) => catalogLeads(shared, state, each))),
   ]);
+  const fromCatalog = {
+    leads: catalogReadings.flatMap((each) => each.leads),
+    fetched: catalogReadings.flatMap((each) => each.fetched),
+    readings: catalogReadings.flatMap((each) => each.readings),
+  };
   for (const reading of discoveries) {
     if (!reading.card) continue;
     state.serverCards.push({
       route: "well-known",
-      url: reading.response.finalUrl || reading.response.url,
+      url: cardUrlOf(reading),
       catalogUrl: null,
       schema: schemaOf(reading.card),
       card: reading.card,
@@ -334,7 +451,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     if (reading.endpoint) {
       leads.push({
         endpoint: reading.endpoint,
-        route: `${displayUrl(reading.response.url, origin)} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+        route: `${displayUrl(reading.response.url, origin)}${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
       });
     }
   }
@@ -381,7 +498,16 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
 
   const probeStatus = statusOfProbe(probe);
   const troubles = [...discoveries.map((reading) => reading.verdict)];
-  if (catalog.status === "blocked" || catalog.status === "error") troubles.push(catalog);
+  for (const each of catalogs) {
+    if (each.status === "blocked" || each.status === "error") troubles.push(each);
+    // A nested catalog that refused the crawler or failed may have named a server: like any other
+    // discovery document, it makes the signal blocked or error when no endpoint proved itself.
+    for (const nested of each.nested) {
+      if (nested.status === "blocked" || nested.status === "error") {
+        troubles.push({ status: nested.status, reason: `the nested catalog ${nested.reason}` });
+      }
+    }
+  }
   const otherStatuses = present
     ? []
     : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict) => verdict.status)].filter(
@@ -389,9 +515,10 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       );
   const status = combineStatus([probeStatus, ...otherStatuses]);
 
+  const listed = catalogs.find((each) => each.catalog)?.catalog;
   const catalogNote =
-    !present && catalog.catalog && fromCatalog.leads.length === 0
-      ? ` The AI Catalog ${displayUrl(catalog.catalog.url, origin)} lists ${describeEntries(catalog.catalog)} and names no MCP server.`
+    !present && listed && fromCatalog.leads.length === 0
+      ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.`
       : "";
   let reason: string;
   if (status === probeStatus) {
@@ -410,7 +537,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
   // The control requests that ruled on this signal's documents, once each.
   const controls = new Map<string, ProbeResponse>();
   for (const asked of [
-    catalog.control?.control,
+    ...catalogs.map((each) => each.control?.control),
     ...discoveries.map((r) => r.control),
     ...fromCatalog.readings.map((r) => r.control),
   ]) {
@@ -420,9 +547,15 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     status,
     reason,
     fetched: [
-      fetchRecord(catalog.response),
+      ...catalogs.flatMap((each) => [
+        fetchRecord(each.response),
+        ...each.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
+      ]),
       ...fromCatalog.fetched.map(fetchRecord),
       ...discoveryResponses.map(fetchRecord),
+      ...[...discoveries, ...fromCatalog.readings].flatMap((r) =>
+        r.referred ? [fetchRecord(r.referred.response)] : [],
+      ),
       ...[...controls.values()].map(fetchRecord),
       ...probes.flatMap(([, result]) => result.fetched),
     ],
@@ -432,16 +565,16 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       protocol_version: probe.protocolVersion ?? null,
       server_name: probe.serverName ?? null,
       tool_count: probe.toolCount ?? null,
-      discovery_url: discoveryUrlOf(lead, discoveries, catalog),
+      discovery_url: discoveryUrlOf(lead, discoveries),
       route: lead.route,
     },
   };
 }
 
 /** The document that named the deciding endpoint, or null for the conventional /mcp. */
-function discoveryUrlOf(lead: Lead, discoveries: DiscoveryReading[], catalog: AiCatalogFinding): string | null {
+function discoveryUrlOf(lead: Lead, discoveries: DiscoveryReading[]): string | null {
   const document = discoveries.find((reading) => reading.endpoint === lead.endpoint);
   if (document) return document.response.finalUrl || document.response.url;
-  if (catalog.catalog && lead.route.startsWith("the AI Catalog")) return catalog.catalog.url;
+  if (lead.catalogUrl) return lead.catalogUrl;
   return null;
 }

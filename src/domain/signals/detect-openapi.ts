@@ -159,13 +159,13 @@ function answerOf(response: ProbeResponse): ProbeAnswer | null {
 
 /** Documents named by the AI Catalog, the API catalog, the home page's Link headers and the plugin manifest. */
 function discoverDocuments(
-  aiCatalog: AiCatalogFinding,
+  aiCatalogs: AiCatalogFinding[],
   catalog: ProbeResponse,
   home: ProbeResponse,
   manifest: ProbeResponse,
 ): [string, OpenApiSource][] {
   const found: [string, OpenApiSource][] = [];
-  for (const entry of aiCatalog.catalog?.entries ?? []) {
+  for (const entry of aiCatalogs.flatMap((each) => each.catalog?.reachable ?? [])) {
     if (entry.kind === "openapi" && entry.url) found.push([entry.url, "ai-catalog"]);
   }
   const catalogAnswer = answerOf(catalog);
@@ -191,17 +191,20 @@ function discoverDocuments(
 export async function detectOpenApi(context: ProbeContext): Promise<SignalFinding> {
   const { origin } = context;
   const commonUrls = OPENAPI_COMMON_PATHS.map((path) => siteUrl(origin, path));
-  const [commonResponses, catalog, home, manifest, aiCatalog] = await Promise.all([
+  const [commonResponses, catalog, home, manifest, wellKnownCatalog, linkedCatalog] = await Promise.all([
     Promise.all(commonUrls.map((url) => context.fetch(url))),
     context.fetch(siteUrl(origin, API_CATALOG_PATH)),
     context.fetch(`${origin}/`),
     context.fetch(siteUrl(origin, AI_PLUGIN_PATH)),
     crawlStateOf(context).aiCatalog(),
+    crawlStateOf(context).linkedAiCatalog(),
   ]);
+  // A catalog the home page links to first (AI Catalog "Link Relation Discovery"), then the well-known one.
+  const aiCatalogs = linkedCatalog ? [linkedCatalog, wellKnownCatalog] : [wellKnownCatalog];
 
   const seen = new Set<string>(commonUrls);
   const discovered: [string, OpenApiSource][] = [];
-  for (const [url, source] of discoverDocuments(aiCatalog, catalog, home, manifest)) {
+  for (const [url, source] of discoverDocuments(aiCatalogs, catalog, home, manifest)) {
     if (seen.has(url) || discovered.length >= MAX_DISCOVERED) continue;
     seen.add(url);
     discovered.push([url, source]);
@@ -245,7 +248,10 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     catalog,
     home,
     manifest,
-    aiCatalog.response,
+    ...aiCatalogs.flatMap((each) => [
+      each.response,
+      ...each.nested.flatMap((nested) => (nested.response ? [nested.response] : [])),
+    ]),
     ...discoveredResponses,
     ...frameworkResponses,
     ...controlsOf(controls.map((control) => ({ control }))),
@@ -260,7 +266,7 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
         ? ""
         : source === "framework default"
           ? " (a web framework's default path)"
-          : ` (named by the ${describeSource(source)})`;
+          : ` (named by the ${describeSource(source)}${nestedChain(aiCatalogs, discovered, foundAt - commonResponses.length, origin)})`;
     return {
       status: "present",
       reason: toSentence(`${reason}${via}`),
@@ -297,8 +303,36 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
   };
 }
 
+/**
+ * " /.well-known/ai-catalog.json, through the nested catalog /b.json": which AI Catalog named a
+ * document, and through which nested catalogs.
+ */
+function nestedChain(
+  aiCatalogs: AiCatalogFinding[],
+  discovered: [string, OpenApiSource][],
+  index: number,
+  origin: string,
+): string {
+  const named = discovered[index];
+  if (named?.[1] !== "ai-catalog") return "";
+  const holder = aiCatalogs.find((each) =>
+    each.catalog?.reachable.some((entry) => entry.kind === "openapi" && entry.url === named[0]),
+  );
+  const entry = holder?.catalog?.reachable.find((each) => each.kind === "openapi" && each.url === named[0]);
+  if (!holder || !entry) return "";
+  const linked =
+    holder.source === "well-known"
+      ? ` ${displayUrl(holder.url, origin)}`
+      : ` ${displayUrl(holder.url, origin)}, which the home page's ${holder.source} names`;
+  if (entry.via.length === 0) return linked;
+  const hops = entry.via.map((url) =>
+    url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline",
+  );
+  return `${linked}, through ${hops.join(", then ")}`;
+}
+
 function describeSource(source: Exclude<OpenApiSource, "common path" | "framework default">): string {
-  if (source === "ai-catalog") return "AI Catalog /.well-known/ai-catalog.json";
+  if (source === "ai-catalog") return "AI Catalog";
   if (source === "api-catalog") return "API catalog /.well-known/api-catalog";
   if (source === "link header") return "home page's Link header";
   return "AI plugin manifest";

@@ -9,12 +9,21 @@
  * `User-agent: *` group alone says nothing about AI in particular. A robots.txt that is the
  * site's catch-all answer (see catch-all.ts) is none.
  *
+ * The attach draft's other attachment, the `Content-Usage` HTTP header field, counts too when the
+ * home page's answer carries one with at least one `y`/`n` preference (the home page is fetched by
+ * every crawl, so reading its header costs no request). Both are read as the vocabulary's
+ * processing algorithm says: the expression is parsed as an RFC 9651 Dictionary (with the
+ * structured-headers library); a parse failure means every preference is unknown; only a Token
+ * `y` or `n` is a preference; parameters and unknown keys are ignored; a repeated key keeps its
+ * last value.
+ *
  * Only a 2xx answer's body is read: a 4xx (other than 401, 403 and 429, which are blocks) means no
  * rules, a 5xx is an error, and an HTML page is a soft 404.
  */
-import { decideVerdict, isHtmlAnswer, judgeProbe, type ProbeVerdict, siteUrl } from "./blocking.ts";
+import { parseDictionary, Token } from "structured-headers";
+import { decideVerdict, displayUrl, isHtmlAnswer, judgeProbe, type ProbeVerdict, siteUrl } from "./blocking.ts";
 import { controlsOf, ruleOutCatchAll } from "./crawl-state.ts";
-import { fetchRecord, type ProbeAnswer, type ProbeContext, type SignalFinding } from "./types.ts";
+import { fetchRecord, type ProbeAnswer, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
 
 /** Product tokens of crawlers and fetchers that gather content for AI models or AI answers. */
 export const AI_USER_AGENTS = [
@@ -128,24 +137,44 @@ export function parseRobotsTxt(text: string): RobotsTxt {
 }
 
 /**
- * An AIPREF `Content-Usage` rule: an optional path, then the preference expression, an RFC 9651
- * structured-field dictionary whose members are vocabulary keys with the token `y` or `n`
- * (`Content-Usage: train-ai=n` or `Content-Usage: /blog/ train-ai=n, search=y`). Members with
- * other values or parameters are ignored, as the vocabulary says of unknown keys; a rule without a
- * single `y`/`n` preference is null.
+ * An AIPREF `Content-Usage` rule: an optional path (the attach draft starts every robots.txt rule
+ * with one; earlier drafts did not), then the preference expression, an RFC 9651 structured-field
+ * dictionary whose members are vocabulary keys with the Token `y` or `n`
+ * (`Content-Usage: train-ai=n` or `Content-Usage: /blog/ train-ai=n, search=y`). A rule whose
+ * expression has no single `y`/`n` preference is null (see readUsagePreferences).
  */
 export function parseContentUsage(value: string): ContentUsageRule | null {
   const trimmed = value.trim();
   const pathMatch = /^([/*][^\s]*)\s+(.*)$/.exec(trimmed);
   const path = pathMatch ? pathMatch[1]! : null;
   const expression = pathMatch ? pathMatch[2]! : trimmed;
-  const preferences: Record<string, "y" | "n"> = {};
-  for (const member of expression.split(",")) {
-    const match = /^\s*([a-z*][a-z0-9_.*-]*)\s*=\s*([yn])\s*(?:;.*)?$/.exec(member);
-    if (!match) continue;
-    if (!(match[1]! in preferences)) preferences[match[1]!] = match[2] as "y" | "n";
+  const preferences = readUsagePreferences(expression);
+  return preferences ? { path, preferences } : null;
+}
+
+/**
+ * The `y`/`n` preferences of an AIPREF preference expression, as draft-ietf-aipref-vocab's
+ * processing algorithm reads it: parsed as a Dictionary (RFC 9651 §4.2.2, with the maintained
+ * structured-headers library), a failed parse leaving every preference unknown (so upper-case
+ * keys, which the format does not allow, void the whole expression); a member counts only when
+ * its value is the Token `y` or `n`; parameters are ignored; a repeated key keeps its last value,
+ * as the Dictionary parser does. Null when no preference is stated.
+ */
+export function readUsagePreferences(expression: string): Record<string, "y" | "n"> | null {
+  let dictionary: ReturnType<typeof parseDictionary>;
+  try {
+    dictionary = parseDictionary(expression);
+  } catch {
+    return null;
   }
-  return Object.keys(preferences).length > 0 ? { path, preferences } : null;
+  const preferences: Record<string, "y" | "n"> = {};
+  for (const [key, member] of dictionary) {
+    const [value] = member;
+    if (!(value instanceof Token)) continue;
+    const token = value.toString();
+    if (token === "y" || token === "n") preferences[key] = token;
+  }
+  return Object.keys(preferences).length > 0 ? preferences : null;
 }
 
 /** The `name=yes|no` pairs of a Content-Signal value; other pairs are ignored. */
@@ -206,18 +235,62 @@ function judgeRobotsAnswer(answer: ProbeAnswer, where: string): ProbeVerdict & {
   };
 }
 
-/** Detects AI rules in robots.txt (see the module comment). */
+/** The home page's `Content-Usage` header, read as AI rules when it states a preference. */
+function judgeUsageHeader(
+  home: ProbeResponse,
+  origin: string,
+): (ProbeVerdict & { details?: Record<string, unknown> }) | null {
+  if (!home.ok || home.status < 200 || home.status >= 300) return null;
+  const value = home.headers.get("content-usage");
+  if (!value) return null;
+  const preferences = readUsagePreferences(value);
+  const where = `${displayUrl(home.finalUrl || home.url, origin)}'s Content-Usage header`;
+  if (!preferences)
+    return { status: "absent", reason: `${where} states no y/n preference that parses as an RFC 9651 dictionary` };
+  const shown = Object.entries(preferences)
+    .map(([key, pref]) => `${key}=${pref}`)
+    .join(", ");
+  return {
+    status: "present",
+    reason: `${where} states AIPREF Content-Usage preferences (${shown})`,
+    details: { content_usage_header: preferences },
+  };
+}
+
+/** Detects AI rules in robots.txt or the home page's Content-Usage header (see the module comment). */
 export async function detectRobotsAi(context: ProbeContext): Promise<SignalFinding> {
-  const response = await context.fetch(siteUrl(context.origin, "/robots.txt"));
+  const [response, home] = await Promise.all([
+    context.fetch(siteUrl(context.origin, "/robots.txt")),
+    context.fetch(`${context.origin}/`),
+  ]);
   const judged = await ruleOutCatchAll(
     context,
     response,
     judgeProbe(response, context.origin, judgeRobotsAnswer) as ProbeVerdict & { details?: Record<string, unknown> },
   );
-  const verdict: ProbeVerdict & { details?: Record<string, unknown> } = judged.verdict;
+  const robots: ProbeVerdict & { details?: Record<string, unknown> } = judged.verdict;
+  const header = judgeUsageHeader(home, context.origin);
+  const fetched = [response, ...controlsOf([judged])];
+  // robots.txt decides when it holds rules; else the header does when it states a preference;
+  // else robots.txt's verdict (absent, blocked or error) stands, with the header's reading added.
+  let verdict = robots;
+  if (robots.status !== "present" && header?.status === "present") {
+    verdict = header;
+    fetched.push(home);
+  } else if (robots.status === "present" && header?.status === "present") {
+    verdict = {
+      ...robots,
+      reason: `${robots.reason}, and ${header.reason}`,
+      details: { ...robots.details, ...header.details },
+    };
+    fetched.push(home);
+  } else if (robots.status === "absent" && header) {
+    verdict = { ...robots, reason: `${robots.reason}, and ${header.reason}` };
+    fetched.push(home);
+  }
   const finding: SignalFinding = {
     ...decideVerdict([verdict]),
-    fetched: [response, ...controlsOf([judged])].map(fetchRecord),
+    fetched: fetched.map(fetchRecord),
   };
   if (verdict.status === "present" && verdict.details) finding.details = verdict.details;
   return finding;
