@@ -12,11 +12,12 @@ import type { SiteFetcher } from "../../src/domain/signals/types.ts";
 import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
 import { BASIC_EXPECTATIONS } from "../fixtures/web/basic-expectations.ts";
 import { DISCOVERY_EXPECTATIONS } from "../fixtures/web/discovery-expectations.ts";
+import { fixtureWebBasePort } from "../fixtures/web/expectations.ts";
 import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 
 /** Each fixture web of the unit project has its own 100 ports (see fixture-detectors.test.ts). */
-const BASE_PORT = process.env.TEST_FIXTURE_PORT ? Number(process.env.TEST_FIXTURE_PORT) + 200 : 15800;
+const BASE_PORT = fixtureWebBasePort(1);
 
 let web: FixtureWeb;
 const crawls = new Map<string, { crawl: SiteCrawl; requests: string[] }>();

@@ -23,6 +23,7 @@ import type {
 } from "../../src/domain/signals/types.ts";
 import type { SignalField } from "../../src/domain/sites/site-fields.ts";
 import { BASIC_EXPECTATIONS } from "../fixtures/web/basic-expectations.ts";
+import { fixtureWebBasePort } from "../fixtures/web/expectations.ts";
 import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 
@@ -30,7 +31,7 @@ import { createPlainFetcher } from "../support/plain-fetcher.ts";
  * The fixture web holds about 75 sites: each unit test that serves it gets its own 100 ports,
  * beside the integration tests' (TEST_FIXTURE_PORT, one worktree's range when set).
  */
-const BASE_PORT = process.env.TEST_FIXTURE_PORT ? Number(process.env.TEST_FIXTURE_PORT) + 300 : 15900;
+const BASE_PORT = fixtureWebBasePort(2);
 
 /** The guarded fetcher's body cap, imitated: the plain fetcher has none. */
 const MAX_BODY_CHARS = 1_048_576;

@@ -5,6 +5,7 @@ import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/c
 import { detectMcpServer, findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
 import { parseSseEvents, probeMcpEndpoint, resolveVerifyTarget } from "../../src/domain/signals/mcp-probe.ts";
 import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/signals/types.ts";
+import { fixtureWebBasePort } from "../fixtures/web/expectations.ts";
 import { MCP_EXPECTATIONS } from "../fixtures/web/mcp-expectations.ts";
 import {
   countMcpSseSessions,
@@ -20,7 +21,7 @@ let web: FixtureWeb;
 
 beforeAll(async () => {
   // Its own 100 ports (see fixture-detectors.test.ts).
-  web = await startFixtureWeb(process.env.TEST_FIXTURE_PORT ? Number(process.env.TEST_FIXTURE_PORT) + 400 : 16000);
+  web = await startFixtureWeb(fixtureWebBasePort(3));
 });
 
 afterAll(async () => {
