@@ -1,16 +1,27 @@
 /**
- * `npm test`: lint, typecheck, the OpenAPI document's lint (Redocly and Spectral),
- * `wrangler deploy --dry-run` of every environment (with its gzip size), then every test project: unit and protocol (Node), integration (inside workerd) and
+ * `npm test`: lint, typecheck, the OpenAPI document's lint (Redocly and Spectral) and
+ * `wrangler deploy --dry-run` of every environment (with its gzip size), side by side, then every
+ * test project: unit and protocol (Node), integration (inside workerd) and
  * e2e (`npm start` as a user runs it) and browser (the pages in Chromium against `npm start`).
  *
  * TEST_DATABASE_URL / TEST_REDIS_URL put the test stacks in front of real Postgres and Redis
  * servers (CI does this); without them the embedded defaults are used.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { gzipSync } from "node:zlib";
 
 const bin = (name: string) => `node_modules/.bin/${name}`;
+
+interface Step {
+  title: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Checked once the step has passed; a message fails the run. */
+  after?: () => string | undefined;
+}
 
 function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
   console.log(`\n== ${title}`);
@@ -21,12 +32,42 @@ function run(title: string, command: string, args: string[], env: NodeJS.Process
   }
 }
 
-run("lint (biome)", bin("biome"), ["check", "."]);
-run("typecheck (tsc)", bin("tsc"), ["--noEmit"]);
+/**
+ * The checks and builds before the tests, side by side (each is mostly one process waiting on
+ * itself, and they share nothing): each step's output is printed whole when it ends, so the log
+ * reads as if they ran one after another. The first failure stops the run.
+ */
+async function runSideBySide(steps: Step[], concurrency: number): Promise<void> {
+  const queue = [...steps];
+  const runOne = (step: Step) =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const child = spawn(step.command, step.args, { env: { ...process.env, ...step.env } });
+      let output = "";
+      child.stdout.on("data", (chunk) => {
+        output += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        output += chunk;
+      });
+      child.on("close", (code, signal) => {
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(`\n== ${step.title} (${seconds} s)\n${output.trimEnd()}`);
+        const failure = code !== 0 ? `exit ${code ?? signal}` : step.after?.();
+        if (failure) {
+          console.error(`\n${step.title} failed (${failure})`);
+          process.exit(code || 1);
+        }
+        resolve();
+      });
+    });
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let step = queue.shift(); step; step = queue.shift()) await runOne(step);
+    }),
+  );
+}
 
-// The OpenAPI document exactly as GET /openapi.json builds it (from every group's route
-// definitions), served as if from `npm start`'s origin. Imported here, not at the top, so a module
-// that fails to load is reported after lint and typecheck have said why.
 const { createGroups } = await import("../src/routes/groups.ts");
 const { buildOpenApiDocument, withOrigin } = await import("../src/routes/openapi-spec.ts");
 mkdirSync("dist", { recursive: true });
@@ -34,32 +75,18 @@ writeFileSync(
   "dist/openapi.json",
   `${JSON.stringify(withOrigin(buildOpenApiDocument(createGroups()), "http://127.0.0.1:8787"), null, 2)}\n`,
 );
-// Both linters run offline: Redocly with telemetry and the update check off (redocly.yaml too),
-// Spectral with its built-in ruleset only (.spectral.yaml).
-run("OpenAPI lint (redocly, recommended)", bin("redocly"), ["lint", "dist/openapi.json"], {
-  REDOCLY_TELEMETRY: "off",
-  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-});
-run("OpenAPI lint (spectral, spectral:oas)", bin("spectral"), [
-  "lint",
-  "dist/openapi.json",
-  "--ruleset",
-  ".spectral.yaml",
-  "--fail-severity",
-  "error",
-]);
 
 const environments = [
   "",
   ...[...readFileSync("wrangler.toml", "utf8").matchAll(/^\[env\.([a-z0-9-]+)\]/gm)].map((m) => m[1] as string),
 ];
 const sizes: string[] = [];
-for (const environment of environments) {
+const builds: Step[] = environments.map((environment) => {
   const name = environment || "all";
-  run(
-    `wrangler deploy --dry-run ${environment ? `--env ${environment}` : "(all-in-one)"}`,
-    bin("wrangler"),
-    [
+  return {
+    title: `wrangler deploy --dry-run ${environment ? `--env ${environment}` : "(all-in-one)"}`,
+    command: bin("wrangler"),
+    args: [
       "deploy",
       "--dry-run",
       "--outdir",
@@ -68,19 +95,37 @@ for (const environment of environments) {
       `dist/${name}.meta.json`,
       ...(environment ? ["--env", environment] : []),
     ],
-    { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  );
-  const bundle = `dist/${name}/${environment ? environment : "all"}.js`;
-  const gzipKiB = gzipSync(readFileSync(bundle)).length / 1024;
-  sizes.push(`${name}: ${(statSync(bundle).size / 1024).toFixed(1)} KiB, gzip ${gzipKiB.toFixed(1)} KiB`);
-  if (gzipKiB > 1024) {
-    console.error(`bundle ${name} is over the 1 MiB gzip budget`);
-    process.exit(1);
-  }
-}
-console.log(`\nbundle sizes:\n  ${sizes.join("\n  ")}`);
+    env: { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    after: () => {
+      const bundle = `dist/${name}/${environment ? environment : "all"}.js`;
+      const gzipKiB = gzipSync(readFileSync(bundle)).length / 1024;
+      sizes.push(`${name}: ${(statSync(bundle).size / 1024).toFixed(1)} KiB, gzip ${gzipKiB.toFixed(1)} KiB`);
+      return gzipKiB > 1024 ? `bundle ${name} is over the 1 MiB gzip budget` : undefined;
+    },
+  };
+});
 
-// The bundles project reads the bundles built above instead of building them again.
+await runSideBySide(
+  [
+    { title: "typecheck (tsc)", command: bin("tsc"), args: ["--noEmit"] },
+    { title: "lint (biome)", command: bin("biome"), args: ["check", "."] },
+    {
+      title: "OpenAPI lint (redocly, recommended)",
+      command: bin("redocly"),
+      args: ["lint", "dist/openapi.json"],
+      env: { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    },
+    {
+      title: "OpenAPI lint (spectral, spectral:oas)",
+      command: bin("spectral"),
+      args: ["lint", "dist/openapi.json", "--ruleset", ".spectral.yaml", "--fail-severity", "error"],
+    },
+    ...builds,
+  ],
+  Math.max(2, availableParallelism()),
+);
+console.log(`\nbundle sizes:\n  ${sizes.sort().join("\n  ")}`);
+
 run(
   "tests (vitest: unit, bundles, protocol, integration in workerd, e2e, browser)",
   bin("vitest"),
