@@ -86,7 +86,7 @@ export const sites = pgTable(
      * codes are indexes of CHECK_STATUSES), or null with `checklist`. The daily adoption rollup
      * counts checks from it: a few bytes a site rather than the TOASTed JSON (migration 0033).
      */
-    checklistStatuses: smallint("checklist_statuses").array(),
+    checklistStatuses: smallint("checklist_statuses").array().$type<(number | null)[]>(),
     /**
      * How the MCP endpoint a site advertises (an AI Catalog, server card, discovery document or an
      * MCP Registry lead named one) answered the last crawl's handshake, as an index of

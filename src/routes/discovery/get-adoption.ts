@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import {
   ADOPTION_CACHE_SECONDS,
   ADOPTION_DEFAULT_DAYS,
+  ADOPTION_KINDS,
   ADOPTION_MAX_DAYS,
   adoptionFigures,
 } from "../../domain/stats/adoption-figures.ts";
@@ -22,17 +23,22 @@ export function toAdoptionInput(query: z.output<typeof AdoptionQuerySchema>) {
 const AdoptionRowSchema = z.object({
   day: z.iso.date(),
   category: z.string().openapi({ description: "The category, or '' for every category together" }),
-  item: z.string().openapi({ description: "A signal's Site field name (has_llms_txt, …) or a checklist check id" }),
-  kind: z.enum(["signal", "check"]),
+  item: z.string().openapi({
+    description:
+      "A signal's Site field name (has_llms_txt, …), a checklist check id, or a class of MCP endpoint health: mcp_endpoint_handshake, mcp_endpoint_auth_gated, mcp_endpoint_not_mcp, mcp_endpoint_unreachable",
+  }),
+  kind: z.enum(ADOPTION_KINDS).openapi({
+    description:
+      "signal, check, or mcp_endpoint (how the MCP endpoints sites advertise answered the crawl's handshake)",
+  }),
   sites: z.number().int().min(0).openapi({
     description:
-      "Sites counted: every indexed site for a signal; sites whose latest checklist has the check for a check",
+      "Sites counted: every indexed site for a signal; sites whose latest checklist has the check for a check; sites that advertise an MCP endpoint (an AI Catalog, server card, discovery document or MCP Registry entry names one) for mcp_endpoint",
   }),
-  with_item: z
-    .number()
-    .int()
-    .min(0)
-    .openapi({ description: "Of them, sites with the signal, or whose check passed (warn is not counted)" }),
+  with_item: z.number().int().min(0).openapi({
+    description:
+      "Of them, sites with the signal, whose check passed (warn is not counted), or whose advertised endpoint answered in that class",
+  }),
   share: z.number().min(0).max(1).openapi({ description: "with_item / sites, 4 decimals; 0 when sites is 0" }),
 });
 
@@ -53,7 +59,7 @@ export const getAdoptionRoute = createRoute({
   tags: ["discovery"],
   summary: "Daily adoption of each signal and checklist check, cached 5 minutes per parameter set",
   description:
-    "The daily rollups of the last `days` UTC days (1 to 365, default 90, today included), over every category or one `category`: per day and item, the sites counted, those with the item and the share. A signal counts every indexed site; a check counts the sites whose latest checklist has it, adopted only at `pass`. Rows by day, then signals before checks. Also as CSV at `/stats/adoption.csv`.",
+    "The daily rollups of the last `days` UTC days (1 to 365, default 90, today included), over every category or one `category`: per day and item, the sites counted, those with the item and the share. A signal counts every indexed site; a check counts the sites whose latest checklist has it, adopted only at `pass`; MCP endpoint health (kind `mcp_endpoint`) counts, among the sites that advertise an MCP endpoint, those whose endpoint completed a handshake, was auth-gated, answered HTTP but not as MCP, or was unreachable. Rows by day, then signals, checks and MCP endpoint health. Also as CSV at `/stats/adoption.csv`.",
   security: [],
   request: { query: AdoptionQuerySchema },
   responses: {
