@@ -69,7 +69,9 @@ async function expectedRows(): Promise<Map<string, Row>> {
     for (const signal of SIGNALS) add(site.category, signal, site[signal] === true);
     for (const check of site.checklist?.checks ?? []) add(site.category, check.id, check.status === "pass");
     if (site.mcp_endpoint_health !== null) {
-      MCP_ITEMS.forEach((item, code) => add(site.category, item, Number(site.mcp_endpoint_health) === code));
+      for (const [code, item] of MCP_ITEMS.entries()) {
+        add(site.category, item, Number(site.mcp_endpoint_health) === code);
+      }
     }
   }
   return expected;

@@ -43,7 +43,7 @@ export function mcpEndpointHealthOf(outcome: McpProbeOutcome): McpEndpointHealth
 
 /** The stored code of the MCP signal's finding details, or null when no endpoint was advertised. */
 export function mcpEndpointHealthCode(details: Record<string, unknown> | undefined): number | null {
-  if (!details || details.advertised !== true) return null;
+  if (details?.advertised !== true) return null;
   const outcome = details.outcome as McpProbeOutcome | undefined;
   if (!outcome) return null;
   return MCP_ENDPOINT_HEALTH.indexOf(mcpEndpointHealthOf(outcome));

@@ -115,6 +115,10 @@ function addSlice(tally: Tally, counts: number[]): void {
   for (let i = 0; i < MCP_ENDPOINT_HEALTH.length; i++) tally.health[i]! += next();
 }
 
+function addInto(sum: number[], counts: readonly number[]): void {
+  for (let i = 0; i < counts.length; i++) sum[i]! += counts[i]!;
+}
+
 /** The stored rows of one category's tally: every signal, each check some site has, MCP health. */
 export function tallyRows(
   category: string,
@@ -179,10 +183,10 @@ export async function rollupAdoption(
   for (const tally of tallies.values()) {
     all.sites += tally.sites;
     all.advertised += tally.advertised;
-    tally.signals.forEach((n, i) => (all.signals[i]! += n));
-    tally.checkSites.forEach((n, i) => (all.checkSites[i]! += n));
-    tally.checkPasses.forEach((n, i) => (all.checkPasses[i]! += n));
-    tally.health.forEach((n, i) => (all.health[i]! += n));
+    addInto(all.signals, tally.signals);
+    addInto(all.checkSites, tally.checkSites);
+    addInto(all.checkPasses, tally.checkPasses);
+    addInto(all.health, tally.health);
   }
   const rows = [
     ...tallyRows(ALL_CATEGORIES, all),
