@@ -44,6 +44,7 @@ table.stacking td{padding:.1rem 0;border:0}
 table.stacking td:first-child{font-weight:600}
 table.stacking td:empty{display:none}
 table.stacking td[data-label]:not(:first-child)::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
+table.stacking td.number{text-align:left}
 }
 input,select,textarea{font:inherit;color:inherit;background:#fff;border:1px solid #64748b;border-radius:.375rem;padding:.5rem .7rem;max-width:100%}
 input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c;border-width:2px}
