@@ -1,9 +1,12 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { accepts } from "hono/accepts";
 import {
   ADOPTION_CACHE_SECONDS,
   ADOPTION_DEFAULT_DAYS,
   ADOPTION_KINDS,
   ADOPTION_MAX_DAYS,
+  adoptionCsv,
   adoptionFigures,
 } from "../../domain/stats/adoption-figures.ts";
 import type { AppEnv } from "../../http/context.ts";
@@ -14,6 +17,27 @@ export const AdoptionQuerySchema = z.strictObject({
   days: integerParam(1, ADOPTION_MAX_DAYS, `How many UTC days back, today included, default ${ADOPTION_DEFAULT_DAYS}`),
   category: categoryParam.openapi({ description: "Only this category's figures; without it, every category together" }),
 });
+
+/** The JSON route's parameters: the CSV's, and `format` to ask for CSV without a header. */
+export const AdoptionFormatQuerySchema = AdoptionQuerySchema.extend({
+  format: z
+    .enum(["json", "csv"])
+    .optional()
+    .openapi({ description: "json (the default) or csv; without it, the Accept header decides (text/csv gives CSV)" }),
+});
+
+/**
+ * Which representation a request of /stats/adoption gets: `format` when given (a bad one is left
+ * to validation, which refuses it), else CSV when the Accept header prefers text/csv to JSON.
+ */
+export function adoptionFormat(c: Context<AppEnv>): "json" | "csv" {
+  const format = c.req.query("format");
+  if (format === "csv" || format === "json") return format;
+  return accepts(c, { header: "Accept", supports: ["application/json", "text/csv"], default: "application/json" }) ===
+    "text/csv"
+    ? "csv"
+    : "json";
+}
 
 /** The domain input of the adoption figures from validated parameters (JSON and CSV alike). */
 export function toAdoptionInput(query: z.output<typeof AdoptionQuerySchema>) {
@@ -59,11 +83,18 @@ export const getAdoptionRoute = createRoute({
   tags: ["discovery"],
   summary: "Daily adoption of each signal and checklist check, cached 5 minutes per parameter set",
   description:
-    "The daily rollups of the last `days` UTC days (1 to 365, default 90, today included), over every category or one `category`: per day and item, the sites counted, those with the item and the share. A signal counts every indexed site; a check counts the sites whose latest checklist has it, adopted only at `pass`; MCP endpoint health (kind `mcp_endpoint`) counts, among the sites that advertise an MCP endpoint, those whose endpoint completed a handshake, was auth-gated, answered HTTP but not as MCP, or was unreachable. Rows by day, then signals, checks and MCP endpoint health. Also as CSV at `/stats/adoption.csv`.",
+    "The daily rollups of the last `days` UTC days (1 to 365, default 90, today included), over every category or one `category`: per day and item, the sites counted, those with the item and the share. A signal counts every indexed site; a check counts the sites whose latest checklist has it, adopted only at `pass`; MCP endpoint health (kind `mcp_endpoint`) counts, among the sites that advertise an MCP endpoint, those whose endpoint completed a handshake, was auth-gated, answered HTTP but not as MCP, or was unreachable. Rows by day, then signals, checks and MCP endpoint health. As CSV with `format=csv`, `Accept: text/csv`, or at `/stats/adoption.csv`.",
   security: [],
-  request: { query: AdoptionQuerySchema },
+  request: { query: AdoptionFormatQuerySchema },
   responses: {
-    200: { description: "Adoption figures", content: { "application/json": { schema: AdoptionResponseSchema } } },
+    200: {
+      description: "Adoption figures; as CSV (the columns of /stats/adoption.csv) with format=csv or Accept: text/csv",
+      headers: { Vary: { schema: { type: "string" }, description: "Accept: the representation follows it" } },
+      content: {
+        "application/json": { schema: AdoptionResponseSchema },
+        "text/csv": { schema: z.string().openapi({ example: "day,category,item,sites,with_item,share\r\n" }) },
+      },
+    },
     ...problemResponses(400),
   },
 });
@@ -76,6 +107,11 @@ export function registerGetAdoption(app: OpenAPIHono<AppEnv>) {
     });
     c.header("X-Cache", cacheHit ? "HIT" : "MISS");
     c.header("Cache-Control", `public, max-age=${ADOPTION_CACHE_SECONDS}`);
+    c.header("Vary", "Accept");
+    if (adoptionFormat(c) === "csv") {
+      c.header("Content-Disposition", 'attachment; filename="adoption.csv"');
+      return c.body(adoptionCsv(figures.rows), 200, { "Content-Type": "text/csv; charset=utf-8" });
+    }
     return c.json(figures, 200);
   });
 }
