@@ -258,3 +258,117 @@ export async function queueDueLeads({
     throw error;
   }
 }
+
+/** The counts an import reports as it goes, and at the end. */
+export interface ImportProgress {
+  /** Lines or registry entries read so far (of `total`). */
+  done: number;
+  total: number;
+  queued: number;
+  skipped: number;
+  invalid: number;
+}
+
+export interface ImportSummary extends ImportProgress {
+  source: LeadSource;
+  /** Why items were skipped, by reason. */
+  skippedBy: Record<string, number>;
+  /** When the first and last crawl this import queued may be sent, or null when it queued none. */
+  firstCrawlAfter: string | null;
+  lastCrawlAfter: string | null;
+  perMinute: number;
+}
+
+/** A skipped or invalid item, as the import reports it. */
+export interface ImportNote {
+  kind: "skip" | "invalid";
+  at: string;
+  reason: string;
+}
+
+export const IMPORT_DEFAULT_PER_MINUTE = 60;
+export const IMPORT_BATCH_SIZE = 500;
+
+/**
+ * Imports a file's leads (see the module comment): parsed whole, deduplicated (the first line
+ * naming a domain wins), written in batches of `batchSize`, each new site's crawl spread at
+ * `perMinute`. Reports every skipped or invalid item to `onNote` and the counts after each batch
+ * to `onProgress`. Bad items are counted, never fatal; only the database failing stops it.
+ */
+export async function importLeads({
+  db,
+  text,
+  now = new Date(),
+  perMinute = IMPORT_DEFAULT_PER_MINUTE,
+  batchSize = IMPORT_BATCH_SIZE,
+  allowPrivate = false,
+  onProgress = () => undefined,
+  onNote = () => undefined,
+}: {
+  db: Database;
+  text: string;
+  now?: Date;
+  perMinute?: number;
+  batchSize?: number;
+  allowPrivate?: boolean;
+  onProgress?: (progress: ImportProgress) => void;
+  onNote?: (note: ImportNote) => void;
+}): Promise<ImportSummary> {
+  const parsed = parseImportFile(text, { allowPrivate });
+  const summary: ImportSummary = {
+    source: parsed.source,
+    done: 0,
+    total: parsed.items.length,
+    queued: 0,
+    skipped: 0,
+    invalid: 0,
+    skippedBy: {},
+    firstCrawlAfter: null,
+    lastCrawlAfter: null,
+    perMinute,
+  };
+  const skip = (at: string, reason: string) => {
+    summary.skipped++;
+    summary.skippedBy[reason] = (summary.skippedBy[reason] ?? 0) + 1;
+    onNote({ kind: "skip", at, reason });
+  };
+  const start = await importStart(db, now);
+  const seen = new Set<string>();
+  let batch: ImportLead[] = [];
+  let pending = 0;
+  const flush = async () => {
+    const outcome = await recordImportLeads(db, {
+      leads: batch,
+      source: parsed.source,
+      start,
+      offset: summary.queued,
+      perMinute,
+    });
+    summary.queued += outcome.queued.length;
+    for (const { lead, reason } of outcome.skipped) skip(lead.at, reason);
+    summary.done += pending;
+    batch = [];
+    pending = 0;
+    onProgress({ ...summary });
+  };
+  for (const item of parsed.items) {
+    pending++;
+    if (item.kind === "invalid") {
+      summary.invalid++;
+      onNote(item);
+    } else if (item.kind === "skip") skip(item.at, item.reason);
+    else if (seen.has(item.domain)) skip(item.at, "named earlier in the file");
+    else {
+      seen.add(item.domain);
+      batch.push(item);
+    }
+    if (pending >= batchSize) await flush();
+  }
+  if (pending > 0 || summary.total === 0) await flush();
+  if (summary.queued > 0) {
+    const spacingMs = 60_000 / perMinute;
+    summary.firstCrawlAfter = start.toISOString();
+    summary.lastCrawlAfter = new Date(start.getTime() + (summary.queued - 1) * spacingMs).toISOString();
+  }
+  return summary;
+}
