@@ -8,7 +8,7 @@
  * sites' triggers off (session_replication_role = replica): the search postings and top counts
  * play no part in the rollup. Use a database of your own: it is filled, never emptied.
  *
- * Usage: DATABASE_URL=postgres://…/agent_readiness_adoption_bench SITES=1000000 npx tsx scripts/bench-adoption.ts
+ * Usage: DATABASE_URL=postgres://…/agent_readiness_adoption_bench SITES=1000000 [SLICE=20000] npx tsx scripts/bench-adoption.ts
  * (the script applies db/migrations to it first).
  */
 import { sql } from "drizzle-orm";
@@ -20,6 +20,8 @@ import { startLocalStack } from "./local-stack.ts";
 import { migrate } from "./migrate.ts";
 
 const target = Number(process.env.SITES ?? 1_000_000);
+// SLICE=n reads n sites a statement instead of the job's ADOPTION_SLICE_SIZE.
+const sliceSize = process.env.SLICE ? Number(process.env.SLICE) : undefined;
 // Over the same SQL-over-HTTP path as the Worker, so the time is the job's as it runs.
 const stack = await startLocalStack({ databaseUrl: process.env.DATABASE_URL as string, sqlPort: 0, redisPort: 0 });
 await migrate({ databaseUrl: stack.databaseUrl, localHttp: true, log: console.log });
@@ -61,7 +63,7 @@ while (have < target) {
 if (Date.now() - fillStarted > 1000) console.log(`\nfilled in ${((Date.now() - fillStarted) / 1000).toFixed(0)} s`);
 await db.execute(sql`vacuum analyze sites`);
 for (let run = 1; run <= 2; run++) {
-  const summary = await rollupAdoption(db, utcDay(new Date()));
+  const summary = await rollupAdoption(db, utcDay(new Date()), sliceSize ? { sliceSize } : {});
   console.log(
     `run ${run}: ${summary.rows} rows over ${have} sites in ${summary.durationMs} ms: ${summary.slices} statements over sites, the slowest ${summary.slowestSliceMs} ms`,
   );

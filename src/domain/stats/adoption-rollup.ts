@@ -37,7 +37,7 @@ export const ADOPTED_CHECK_STATUS = "pass";
 export const MCP_ENDPOINT_ITEMS = MCP_ENDPOINT_HEALTH.map((health) => `mcp_endpoint_${health}` as const);
 
 /** Sites read per statement: small enough for any statement to stay well under a second. */
-export const ADOPTION_SLICE_SIZE = 50_000;
+export const ADOPTION_SLICE_SIZE = 20_000;
 
 /** A share of `sites` to 4 decimals (0 when no site was counted), as /stats gives its shares. */
 export function adoptionShare(withItem: number, sites: number): number {
