@@ -126,7 +126,7 @@ code.url{word-break:break-all}
 .legend{list-style:none;padding:0;margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.2rem 1rem}
 .swatch{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-.1rem;border-radius:.15rem}
 .swatch-0{background:#15803d}.swatch-1{background:#b45309}.swatch-2{background:#6d28d9}.swatch-3{background:#b91c1c}
-td.number,th.number{text-align:right;font-variant-numeric:tabular-nums}
+td.number,th.number{text-align:right;font-variant-numeric:tabular-nums}td.number{white-space:nowrap}
 textarea.snippet{display:block;width:100%;margin:.25rem 0 .75rem;font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
 form.stack label{display:block;margin-bottom:.25rem}form.stack input[type=email]{width:100%;max-width:28rem}
 .status-offer-active{color:#14532d;background:#dcfce7}.status-offer-draft{color:#1e3a8a;background:#dbeafe}.status-offer-paused{color:#374151;background:#e5e7eb}
