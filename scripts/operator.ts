@@ -12,13 +12,28 @@
  *   npm run operator -- owner-verify-acceptance <acceptance_id> --by <name>
  *   npm run operator -- activate-offer <offer_id> --by <name>
  *   npm run operator -- retention-status
+ *   npm run operator -- import <file> [--rate <crawls per minute>] [--batch <lines>] [--allow-private]
+ *
+ * `import` (src/domain/crawling/crawl-leads.ts; docs/operations.md, "Seed imports") reads a plain
+ * list of domains or URLs, or the MCP Registry's server list JSON, and records each site not yet
+ * indexed or imported as a lead whose crawl the checks group's cron queues at the given rate. It
+ * changes nobody's rights or money, so it names no operator; the leads themselves record when and
+ * from what kind of list they came. Bad lines are reported on stderr and counted, never fatal; a
+ * progress line follows each batch; the summary is the JSON on stdout.
  *
  * Prints one JSON object on success (exit 0); on refusal prints the reason on stderr (exit 1);
  * a usage error exits 2.
  */
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createDatabase } from "../src/adapters/db.ts";
 import { parseSettings } from "../src/config.ts";
+import {
+  IMPORT_BATCH_SIZE,
+  IMPORT_DEFAULT_PER_MINUTE,
+  type ImportProgress,
+  importLeads,
+} from "../src/domain/crawling/crawl-leads.ts";
 import { DomainError } from "../src/domain/errors.ts";
 import { checkRetentionLag } from "../src/domain/health/retention-lag.ts";
 import { activateOffer, listPending, ownerVerifyAcceptance } from "../src/domain/offers/operator-acts.ts";
@@ -29,15 +44,43 @@ const USAGE = `usage: npm run operator -- <command> [argument] [--by <operator>]
   owner-verify-acceptance <acceptance_id>   record that the owner confirmed this provider acceptance
   activate-offer <offer_id>                 activate a draft whose current terms carry a verified acceptance
   retention-status                          how long the oldest record past its retention has been overdue
-The operator is --by <name>, or the OPERATOR environment variable.
+  import <file> [--rate N] [--batch N] [--allow-private]
+                                            queue crawls of the sites a list names (domains or URLs, one a
+                                            line, or the MCP Registry's server list JSON) at N a minute
+                                            (default 60), N lines a batch (default 500); --allow-private
+                                            takes local names (development only, as FETCH_ALLOW_PRIVATE)
+The operator is --by <name>, or the OPERATOR environment variable (not needed for import).
 The database is DATABASE_URL's or, unset, the running \`npm start\`'s (PORT picks one of several).`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OperatorCommand {
-  command: "list-pending" | "owner-verify-acceptance" | "activate-offer" | "retention-status";
+  command: "list-pending" | "owner-verify-acceptance" | "activate-offer" | "retention-status" | "import";
   id?: string;
   operator?: string;
+  /** import: the file to read, its crawl rate per minute, lines per batch, local names allowed. */
+  file?: string;
+  rate?: number;
+  batch?: number;
+  allowPrivate?: boolean;
+}
+
+/** Removes `--name <value>` from args; its value, or undefined when absent. */
+function takeOption(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  if (index < 0) return undefined;
+  const value = args[index + 1];
+  if (value === undefined || value.startsWith("--")) throw new Error(`${name} needs a value`);
+  args.splice(index, 2);
+  return value;
+}
+
+/** A whole number from min to max given on the command line. */
+function wholeNumber(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  }
+  return Number(value);
 }
 
 /** Parses the command line; throws a usage message when it does not fit. */
@@ -49,6 +92,22 @@ export function parseOperatorArgs(argv: string[], env: Record<string, string | u
     operator = args[byIndex + 1];
     if (!operator) throw new Error("--by needs the operator's name");
     args.splice(byIndex, 2);
+  }
+  if (args[0] === "import") {
+    const rate = takeOption(args, "--rate");
+    const batch = takeOption(args, "--batch");
+    const allowIndex = args.indexOf("--allow-private");
+    if (allowIndex >= 0) args.splice(allowIndex, 1);
+    const [, file, ...extra] = args;
+    if (!file || file.startsWith("--")) throw new Error("import needs a file: npm run operator -- import <file>");
+    if (extra.length > 0) throw new Error(`unexpected arguments: ${extra.join(" ")}`);
+    return {
+      command: "import",
+      file,
+      rate: rate === undefined ? IMPORT_DEFAULT_PER_MINUTE : wholeNumber("--rate", rate, 1, 100_000),
+      batch: batch === undefined ? IMPORT_BATCH_SIZE : wholeNumber("--batch", batch, 1, 5_000),
+      allowPrivate: allowIndex >= 0,
+    };
   }
   const [command, id, ...rest] = args;
   if (rest.length > 0) throw new Error(`unexpected arguments: ${rest.join(" ")}`);
@@ -82,13 +141,52 @@ export function operatorDatabase(
   };
 }
 
+/** Where an import reports as it goes: a progress line and each bad or skipped item. */
+export interface ImportReporter {
+  progress: (line: string) => void;
+  note: (line: string) => void;
+}
+
+/** The progress line of an import: done / queued / skipped / invalid. */
+export function progressLine(progress: ImportProgress): string {
+  return `import: done ${progress.done}/${progress.total} · queued ${progress.queued} · skipped ${progress.skipped} · invalid ${progress.invalid}`;
+}
+
+const stderrReporter: ImportReporter = {
+  // On a terminal the line is rewritten in place; in a log each batch gets its own line.
+  progress: (line) => process.stderr.write(process.stderr.isTTY ? `\r${line}` : `${line}\n`),
+  note: (line) => process.stderr.write(`${process.stderr.isTTY ? "\r\x1b[K" : ""}${line}\n`),
+};
+
 /** Runs one parsed command against the database; the JSON-ready result. */
 export async function runOperatorCommand(
   parsed: OperatorCommand,
   settings: { DATABASE_URL: string; DATABASE_LOCAL_HTTP: boolean },
   now: Date = new Date(),
+  reporter: ImportReporter = stderrReporter,
 ) {
   const db = createDatabase(settings);
+  if (parsed.command === "import") {
+    const started = Date.now();
+    const text = readFileSync(parsed.file!, "utf8");
+    const summary = await importLeads({
+      db,
+      text,
+      now,
+      perMinute: parsed.rate,
+      batchSize: parsed.batch,
+      allowPrivate: parsed.allowPrivate,
+      onProgress: (progress) => reporter.progress(progressLine(progress)),
+      onNote: (note) => {
+        // Already-known sites are the expected majority of a rerun: counted, not listed one by one.
+        if (note.kind === "invalid") reporter.note(`invalid ${note.at}: ${note.reason}`);
+        else if (note.reason !== "already indexed" && note.reason !== "already imported")
+          reporter.note(`skipped ${note.at}: ${note.reason}`);
+      },
+    });
+    if (process.stderr.isTTY && reporter === stderrReporter) process.stderr.write("\n");
+    return { file: parsed.file, ...summary, duration_ms: Date.now() - started };
+  }
   const ctx = { db, now, operator: parsed.operator ?? "" };
   switch (parsed.command) {
     case "list-pending":
@@ -100,6 +198,8 @@ export async function runOperatorCommand(
     case "retention-status":
       // Read only; the same figure /healthz reports, with a longer deadline.
       return checkRetentionLag(db, 30_000);
+    default:
+      throw new Error(`unknown command: ${parsed.command}`);
   }
 }
 
@@ -126,6 +226,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (error instanceof DomainError) {
       console.error(`${error.code}: ${error.message}`);
       process.exit(1);
+    }
+    // The import's file could not be read: a usage error, nothing was done.
+    if ((error as NodeJS.ErrnoException).syscall === "open") {
+      console.error(`cannot read ${parsed.file}: ${(error as Error).message}`);
+      process.exit(2);
     }
     // A database that cannot be reached or refuses the credentials: say so in one line.
     const cause = (error as { cause?: unknown }).cause;

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { eq, sql } from "drizzle-orm";
 import { siteScoreHistory, sites } from "../db/schema/index.ts";
 import { seedDemoAdoption } from "../db/seed/demo-adoption.ts";
+import { withDemoChecklist } from "../db/seed/demo-checklists.ts";
 import { type DemoScoreEntry, generateDemoIndex } from "../db/seed/demo-index.ts";
 import { createDatabase, type Database } from "../src/adapters/db.ts";
 import { parseSettings } from "../src/config.ts";
@@ -58,7 +59,8 @@ export async function loadDemoIndexIfEmpty(options: { databaseUrl: string; local
     else historyByDomain.set(entry.domain, [entry]);
   }
   for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    const batch = rows.slice(start, start + BATCH_ROWS);
+    // Each site's checklist and MCP endpoint health (db/seed/demo-checklists.ts), for /state.
+    const batch = rows.slice(start, start + BATCH_ROWS).map(withDemoChecklist);
     const entries = batch.flatMap((row) => historyByDomain.get(row.domain) ?? []);
     // One transaction per batch, so no site is left without its history. On conflict: a
     // concurrent loader may have begun too; each domain and each past score is inserted once.

@@ -130,6 +130,8 @@ const CrawlSettings = z.object({
   RECRAWL_AFTER_HOURS: integerSetting(1, 24 * 365).default(168),
   /** How many of the stalest sites one cron run enqueues. */
   RECRAWL_BATCH_SIZE: integerSetting(1, 5000).default(500),
+  /** How many due leads of seed imports one run of the recrawl's cron queues (crawl-leads.ts). */
+  IMPORT_CRAWL_BATCH_SIZE: integerSetting(1, 5000).default(500),
 });
 
 /** DNS ownership proofs of provider claims. */

@@ -9,7 +9,7 @@ export const crawlRequests = pgTable("crawl_requests", {
   domain: text("domain").primaryKey(),
   /** The origin the crawl starts from, e.g. https://example.com. */
   url: text("url").notNull(),
-  /** What asked for it: submit, recrawl or check. */
+  /** What asked for it: submit, recrawl, check, monitor or import (a seed import's lead). */
   reason: text("reason").notNull(),
   queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -2,6 +2,7 @@ export * from "./accounts.ts";
 export * from "./adoption-daily.ts";
 export * from "./checklist-history.ts";
 export * from "./commerce.ts";
+export * from "./crawl-leads.ts";
 export * from "./crawl-requests.ts";
 export * from "./demand.ts";
 export * from "./monitors.ts";

@@ -81,6 +81,20 @@ export const sites = pgTable(
      * `checks_summary`), or null for a site not crawled since the checklist existed.
      */
     checklist: jsonb("checklist").$type<StoredChecklist>(),
+    /**
+     * The same checklist's statuses, packed as site_checklist_history packs them (CHECK_IDS order,
+     * codes are indexes of CHECK_STATUSES), or null with `checklist`. The daily adoption rollup
+     * counts checks from it: a few bytes a site rather than the TOASTed JSON (migration 0033).
+     */
+    checklistStatuses: smallint("checklist_statuses").array().$type<(number | null)[]>(),
+    /**
+     * How the MCP endpoint a site advertises (an AI Catalog, server card, discovery document or an
+     * MCP Registry lead named one) answered the last crawl's handshake, as an index of
+     * MCP_ENDPOINT_HEALTH (src/domain/signals/mcp-health.ts: 0 handshake, 1 auth-gated, 2 HTTP but
+     * not MCP, 3 unreachable); null when the site advertises no MCP endpoint or was not crawled
+     * since this was kept (migration 0033).
+     */
+    mcpEndpointHealth: smallint("mcp_endpoint_health"),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -121,6 +135,7 @@ export const sites = pgTable(
     check("sites_agentic_score_range", sql`${table.agenticScore} between 0 and 100`),
     check("sites_category_known", sql`${table.category} in (${categoryList})`),
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
+    check("sites_mcp_endpoint_health_known", sql`${table.mcpEndpointHealth} between 0 and 3`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
     // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
     // The domain column has the "C" collation (migration 0005): byte order on every server.

@@ -303,7 +303,7 @@ export function demoSiteSignals(site: NewSiteRow): Signals {
 }
 
 /** FNV-1a: a 32-bit hash of a string, to seed a site's own random stream. */
-function hashText(text: string): number {
+export function hashText(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;

@@ -9,7 +9,7 @@ export const CrawlJobSchema = z.strictObject({
   domain: z.string().min(1).max(260),
   /** The origin to crawl, e.g. https://example.com. */
   url: z.url({ protocol: /^https?$/ }),
-  reason: z.enum(["submit", "recrawl", "check", "monitor"]),
+  reason: z.enum(["submit", "recrawl", "check", "monitor", "import"]),
   requested_at: z.iso.datetime(),
 });
 

@@ -19,6 +19,7 @@ import {
   FIRST_PRIORITY,
   WORKER_CONNECTION_LIMIT,
 } from "../domain/crawling/crawl-fetcher.ts";
+import { loadMcpLeads } from "../domain/crawling/crawl-leads.ts";
 import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawling/crawl-site.ts";
 import { recordCrawl } from "../domain/crawling/record-crawl.ts";
 import type { OpenFetcher } from "../domain/signals/types.ts";
@@ -51,6 +52,7 @@ async function processMessage(
   message: Message<unknown>,
   limiter: ConcurrencyLimiter,
   rank: number,
+  mcpLeads: ReadonlyMap<string, string[]>,
 ) {
   const parsed = CrawlJobSchema.safeParse(message.body);
   if (!parsed.success) {
@@ -66,6 +68,7 @@ async function processMessage(
       limiter,
       rank,
       signalsOnlyOnSuccess: true,
+      mcpLeads: mcpLeads.get(job.domain),
     });
     if (crawl.crawlStatus === "unreachable" && message.attempts < CRAWL_MAX_ATTEMPTS) {
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
@@ -78,6 +81,14 @@ async function processMessage(
     console.error("crawl job failed", job.domain, String(error));
     message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
   }
+}
+
+/** The domains of a batch's well-formed jobs. */
+function domainsOf(messages: readonly Message<unknown>[]): string[] {
+  return messages.flatMap((message) => {
+    const parsed = CrawlJobSchema.safeParse(message.body);
+    return parsed.success ? [parsed.data.domain] : [];
+  });
 }
 
 /**
@@ -98,7 +109,7 @@ export async function consumeCrawlBatch(ctx: CrawlConsumerContext, batch: Messag
     if (!message) return;
     active++;
     crawls.push(
-      processMessage(ctx, message, scheduler.run, rank).finally(() => {
+      processMessage(ctx, message, scheduler.run, rank, mcpLeads).finally(() => {
         active--;
         // A crawl that ended may leave nothing waiting and no connection busy.
         maybeStart();
@@ -112,6 +123,16 @@ export async function consumeCrawlBatch(ctx: CrawlConsumerContext, batch: Messag
   };
   scheduler.onRelease(maybeStart);
   if (messages.length === 0) return;
+  // The MCP endpoints seed imports named for these sites, in one read for the batch. Without them
+  // a crawl would record the site as advertising nothing, so a failed read retries the batch.
+  let mcpLeads: ReadonlyMap<string, string[]>;
+  try {
+    mcpLeads = await loadMcpLeads(ctx.db, domainsOf(messages));
+  } catch (error) {
+    console.error("crawl leads could not be read", String(error));
+    for (const message of messages) message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    return;
+  }
   startNext();
   await started;
   await Promise.all(crawls);

@@ -108,6 +108,9 @@ export function Layout({ origin, url, title, description, current, head, childre
               <nav aria-label="More">
                 <ul>
                   <li>
+                    <a href={links.state}>The state of the agent web</a>
+                  </li>
+                  <li>
                     <a href={links.submit}>Submit a site</a>
                   </li>
                   <li>

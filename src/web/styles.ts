@@ -44,6 +44,7 @@ table.stacking td{padding:.1rem 0;border:0}
 table.stacking td:first-child{font-weight:600}
 table.stacking td:empty{display:none}
 table.stacking td[data-label]:not(:first-child)::before{content:attr(data-label) ": ";font-weight:600;color:var(--muted)}
+table.stacking td.number{text-align:left}
 }
 input,select,textarea{font:inherit;color:inherit;background:#fff;border:1px solid #64748b;border-radius:.375rem;padding:.5rem .7rem;max-width:100%}
 input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c;border-width:2px}
@@ -119,6 +120,13 @@ code.url{word-break:break-all}
 .chart{margin:.5rem 0}
 .chart svg{display:block;width:100%;max-width:30rem;height:auto}
 .chart figcaption{font-size:.92rem;color:var(--muted)}
+.choice-list{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}.choice-list a[aria-current]{font-weight:700;color:var(--text)}
+.chart-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,17rem),1fr));gap:.5rem 1.5rem}
+.chart-grid .chart figcaption{color:var(--text)}
+.legend{list-style:none;padding:0;margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.2rem 1rem}
+.swatch{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-.1rem;border-radius:.15rem}
+.swatch-0{background:#15803d}.swatch-1{background:#b45309}.swatch-2{background:#6d28d9}.swatch-3{background:#b91c1c}
+td.number,th.number{text-align:right;font-variant-numeric:tabular-nums}td.number{white-space:nowrap}
 textarea.snippet{display:block;width:100%;margin:.25rem 0 .75rem;font:.85rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
 form.stack label{display:block;margin-bottom:.25rem}form.stack input[type=email]{width:100%;max-width:28rem}
 .status-offer-active{color:#14532d;background:#dcfce7}.status-offer-draft{color:#1e3a8a;background:#dbeafe}.status-offer-paused{color:#374151;background:#e5e7eb}

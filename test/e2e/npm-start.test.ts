@@ -10,7 +10,10 @@
  * of real servers.
  */
 import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { pollStatus, type RunningService, startService } from "../support/npm-start.ts";
@@ -139,6 +142,19 @@ async function cronsAndOperator(origin: string, output: string) {
   const operator = await run("npm", ["run", "-s", "operator", "--", "list-pending"], { env });
   expect(operator.stderr).toContain(`operator: acting on the database of the \`npm start\` on port ${env.PORT}`);
   expect(JSON.parse(operator.stdout)).toHaveProperty("offers_ready_to_activate");
+
+  // A seed import queues each new site once and reports the rest; a second run queues nothing.
+  const list = join(mkdtempSync(join(tmpdir(), "seed-import-")), "seeds.txt");
+  writeFileSync(
+    list,
+    "e2e-one.seed-example.com\nhttps://e2e-two.seed-example.com/about\nE2E-ONE.seed-example.com\nnot a domain\n",
+  );
+  const first = await run("npm", ["run", "-s", "operator", "--", "import", list], { env });
+  expect(first.stderr).toContain("import: done 4/4 · queued 2 · skipped 1 · invalid 1");
+  expect(first.stderr).toContain("invalid line 4: more than one word on the line");
+  expect(JSON.parse(first.stdout)).toMatchObject({ queued: 2, skipped: 1, invalid: 1 });
+  const second = await run("npm", ["run", "-s", "operator", "--", "import", list], { env });
+  expect(JSON.parse(second.stdout)).toMatchObject({ queued: 0, skipped: 3, skippedBy: { "already imported": 2 } });
 }
 
 const postJson = (url: string, body: unknown) =>

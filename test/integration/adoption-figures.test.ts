@@ -91,6 +91,24 @@ describe("GET /api/v1/stats/adoption", () => {
         "",
       ].join("\r\n"),
     );
+    // The same CSV from the JSON path, by `format` or by the Accept header; JSON stays the default.
+    const expectedCsv = await (await get("/api/v1/stats/adoption.csv?category=jobs&days=7")).text();
+    const byFormat = await get("/api/v1/stats/adoption?category=jobs&days=7&format=csv");
+    expect(byFormat.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(await byFormat.text()).toBe(expectedCsv);
+    const byAccept = await get("/api/v1/stats/adoption?category=jobs&days=7", { headers: { Accept: "text/csv" } });
+    expect(byAccept.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(byAccept.headers.get("vary")).toBe("Accept");
+    expect(await byAccept.text()).toBe(expectedCsv);
+    const preferJson = await get("/api/v1/stats/adoption?category=jobs&days=7", {
+      headers: { Accept: "application/json, text/csv;q=0.5" },
+    });
+    expect(preferJson.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await preferJson.json()).toEqual(body);
+    const asJson = await get("/api/v1/stats/adoption?category=jobs&days=7&format=json", {
+      headers: { Accept: "text/csv" },
+    });
+    expect(await asJson.json()).toEqual(body);
   });
 
   it("answers 400 problems for bad parameters, JSON and CSV alike", async () => {
@@ -100,7 +118,9 @@ describe("GET /api/v1/stats/adoption", () => {
       await expectInvalid(await get(`${path}?days=366`), "query", ["days"]);
       await expectInvalid(await get(`${path}?days=ten`), "query", ["days"]);
       await expectInvalid(await get(`${path}?category=gardening`), "query", ["category"]);
-      await expectInvalid(await get(`${path}?format=csv`), "query", ["format"]);
     }
+    await expectInvalid(await get("/api/v1/stats/adoption?format=xml"), "query", ["format"]);
+    // The CSV path is CSV already: it takes no format.
+    await expectInvalid(await get("/api/v1/stats/adoption.csv?format=csv"), "query", ["format"]);
   });
 });

@@ -3,8 +3,9 @@ import { createExecutionContext, createScheduledController } from "cloudflare:te
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { StoredChecklist } from "../../db/schema/sites.ts";
+import { rollupAdoption } from "../../src/domain/stats/adoption-rollup.ts";
 import worker from "../support/all-in-one-jobs.ts";
-import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
+import { insertSites, sqlRows, testDatabase, uniqueToken } from "../support/sites.ts";
 
 const SIGNALS = [
   "has_llms_txt",
@@ -14,6 +15,14 @@ const SIGNALS = [
   "has_mcp_server",
   "has_robots_ai",
   "has_schema_org",
+];
+
+/** MCP endpoint health classes in their stored order, as docs/discovery.md lists them. */
+const MCP_ITEMS = [
+  "mcp_endpoint_handshake",
+  "mcp_endpoint_auth_gated",
+  "mcp_endpoint_not_mcp",
+  "mcp_endpoint_unreachable",
 ];
 
 const checklist = (statuses: Record<string, string>): StoredChecklist => ({
@@ -49,12 +58,21 @@ async function expectedRows(): Promise<Map<string, Row>> {
       expected.set(key(row), row);
     }
   };
-  const all = await sqlRows<Record<string, unknown> & { category: string; checklist: StoredChecklist | null }>(
-    `select category, checklist, ${SIGNALS.join(", ")} from sites`,
-  );
+  const all = await sqlRows<
+    Record<string, unknown> & {
+      category: string;
+      checklist: StoredChecklist | null;
+      mcp_endpoint_health: number | null;
+    }
+  >(`select category, checklist, mcp_endpoint_health, ${SIGNALS.join(", ")} from sites`);
   for (const site of all) {
     for (const signal of SIGNALS) add(site.category, signal, site[signal] === true);
     for (const check of site.checklist?.checks ?? []) add(site.category, check.id, check.status === "pass");
+    if (site.mcp_endpoint_health !== null) {
+      for (const [code, item] of MCP_ITEMS.entries()) {
+        add(site.category, item, Number(site.mcp_endpoint_health) === code);
+      }
+    }
   }
   return expected;
 }
@@ -84,12 +102,14 @@ describe("the adoption rollup cron", () => {
         category: "finance",
         hasLlmsTxt: true,
         hasMcpServer: true,
+        mcpEndpointHealth: 0,
         checklist: checklist({ robots_txt: "pass", llms_txt: "warn", sitemap: "fail" }),
       },
       {
         domain: `b-${token}.example`,
         category: "finance",
         hasOpenapi: true,
+        mcpEndpointHealth: 3,
         checklist: checklist({ robots_txt: "pass", llms_txt: "pass", sitemap: "blocked" }),
       },
       { domain: `c-${token}.example`, category: "health", hasSchemaOrg: true },
@@ -119,7 +139,42 @@ describe("the adoption rollup cron", () => {
     expect(llms.sites - llms.with_item).toBeGreaterThanOrEqual(1);
     const sitemap = stored.get("finance|sitemap")!;
     expect(sitemap.sites).toBeGreaterThanOrEqual(2);
+    // MCP endpoint health: among advertising sites, one row per class with the same `sites`.
+    const handshake = stored.get("finance|mcp_endpoint_handshake")!;
+    const unreachable = stored.get("finance|mcp_endpoint_unreachable")!;
+    expect(handshake.sites).toBeGreaterThanOrEqual(2);
+    expect(unreachable.sites).toBe(handshake.sites);
+    expect(handshake.with_item).toBeGreaterThanOrEqual(1);
+    expect(unreachable.with_item).toBeGreaterThanOrEqual(1);
     // Other days are left alone.
     expect((await storedRows("2031-05-16")).size).toBe(0);
+  });
+
+  it("reads the index in slices whose counts add up to the same rows as one slice", async () => {
+    const token = uniqueToken();
+    await insertSites(
+      Array.from({ length: 7 }, (_, i) => ({
+        domain: `s${i}-${token}.example`,
+        category: i % 2 ? "finance" : "health",
+        hasLlmsTxt: i % 3 === 0,
+        mcpEndpointHealth: i % 4 === 0 ? i % 3 : null,
+        checklist: checklist({ robots_txt: i % 2 ? "pass" : "warn", webmcp: "neutral" }),
+      })),
+    );
+    const db = testDatabase();
+    // Other files insert sites meanwhile: retry until both runs saw the same index.
+    let sliced = new Map<string, Row>();
+    let whole = new Map<string, Row>();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const small = await rollupAdoption(db, "2031-06-01", { sliceSize: 3 });
+      const large = await rollupAdoption(db, "2031-06-02", { sliceSize: 1_000_000 });
+      sliced = await storedRows("2031-06-01");
+      whole = await storedRows("2031-06-02");
+      expect(small.slices).toBeGreaterThan(2);
+      expect(large.slices).toBe(1);
+      if (JSON.stringify([...sliced].sort()) === JSON.stringify([...whole].sort())) break;
+    }
+    expect(Object.fromEntries([...sliced].sort())).toEqual(Object.fromEntries([...whole].sort()));
+    expect(Object.fromEntries([...whole].sort())).toEqual(Object.fromEntries([...(await expectedRows())].sort()));
   });
 });

@@ -125,6 +125,39 @@ describe("the crawl queue consumer", () => {
     expect(packed[0]!.statuses).toEqual(
       stored!.checklist.checks.map((check) => CHECK_STATUSES.indexOf(check.status as (typeof CHECK_STATUSES)[number])),
     );
+    // The same statuses on the site row, for the adoption rollup; no MCP endpoint advertised.
+    const [row] = await sqlRows<{ checklist_statuses: number[]; mcp_endpoint_health: number | null }>(
+      "select checklist_statuses, mcp_endpoint_health from sites where id = $1",
+      [site!.id],
+    );
+    expect(row).toEqual({ checklist_statuses: packed[0]!.statuses, mcp_endpoint_health: null });
+  });
+
+  it("tries a seed import's MCP Registry endpoint for the site, and records how the advertised endpoint answered", async () => {
+    const token = uniqueToken();
+    const withLead = `lead-${token}.example`;
+    const brokenLead = `broken-lead-${token}.example`;
+    const endpoint = `${fixture("mcp-sse")}/agents/mcp`;
+    await sqlRows(
+      `insert into crawl_leads (domain, origin, mcp_endpoint, source) values
+        ($1, $2, $3, 'mcp-registry'), ($4, $2, $5, 'mcp-registry')`,
+      [withLead, fixture("mcp-not-mcp"), endpoint, brokenLead, `${fixture("mcp-not-mcp")}/registry/mcp`],
+    );
+    const result = await consume([
+      crawlJob(withLead, fixture("mcp-not-mcp")),
+      crawlJob(brokenLead, fixture("mcp-not-mcp")),
+    ]);
+    expect(result.explicitAcks).toHaveLength(2);
+    const rows = await sqlRows<{ domain: string; has_mcp_server: boolean; mcp_endpoint_health: number | null }>(
+      "select domain, has_mcp_server, mcp_endpoint_health from sites where domain in ($1, $2) order by domain",
+      [withLead, brokenLead],
+    );
+    expect(rows).toEqual([
+      // The fixture's own /mcp is an HTML page: the registry's endpoint is HTTP but not MCP.
+      { domain: brokenLead, has_mcp_server: false, mcp_endpoint_health: 2 },
+      // The registry's endpoint completes a handshake.
+      { domain: withLead, has_mcp_server: true, mcp_endpoint_health: 0 },
+    ]);
   });
 
   it("crawls a batch of ten sites through one connection scheduler, each written as a lone crawl finds it", async () => {

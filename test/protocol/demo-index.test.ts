@@ -11,8 +11,10 @@ import { migrate } from "../../scripts/migrate.ts";
 import { loadDemoIndexIfEmpty } from "../../scripts/seed-demo.ts";
 import type { JsonCache } from "../../src/adapters/cache.ts";
 import { createDatabase, type Database } from "../../src/adapters/db.ts";
+import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
 import { getSiteDetail } from "../../src/domain/sites/get-site-detail.ts";
 import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
+import { MCP_ENDPOINT_ITEMS } from "../../src/domain/stats/adoption-rollup.ts";
 import { freshServerDatabase } from "../support/server-database.ts";
 
 const serverDatabase = process.env.TEST_DATABASE_URL || undefined;
@@ -112,13 +114,21 @@ describe.each(variants)("the demo index loaded into $name", ({ server }) => {
     const llms = all.rows.find((row) => row.item === "has_llms_txt");
     expect(Number(llms?.sites)).toBe(DEMO_COUNT);
     expect(Number(llms?.with_item)).toBe(Number(sites.rows[0]?.llms));
-    expect(all.rows.map((row) => row.item).sort()).toEqual([...SIGNAL_FIELDS].sort());
+    // Every signal, every check (each demo site has a full checklist) and the MCP endpoint classes.
+    expect(all.rows.map((row) => row.item).sort()).toEqual(
+      [...SIGNAL_FIELDS, ...CHECK_IDS, ...MCP_ENDPOINT_ITEMS].sort(),
+    );
+    const robots = all.rows.find((row) => row.item === "robots_txt");
+    expect(Number(robots?.sites)).toBe(DEMO_COUNT);
+    const handshake = all.rows.find((row) => row.item === "mcp_endpoint_handshake");
+    expect(Number(handshake?.sites)).toBeGreaterThan(0);
+    expect(Number(handshake?.with_item)).toBeGreaterThan(0);
     // A year back: a smaller index and a lower share of each signal it has today.
     const yearAgo = await db.execute(sql`
       select item, sites, with_item from adoption_daily where day = ${today}::date - 364 and category = ''`);
     for (const row of yearAgo.rows) {
       const now = all.rows.find((current) => current.item === row.item);
-      expect(Number(row.sites)).toBe(Math.floor(DEMO_COUNT * 0.4));
+      expect(Number(row.sites)).toBe(Math.floor(Number(now?.sites) * 0.4));
       if (Number(now?.with_item) > 0) {
         expect(Number(row.with_item) / Number(row.sites)).toBeLessThan(Number(now?.with_item) / Number(now?.sites));
       }

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { type NewSiteRow, type SiteRow, siteScoreHistory, sites } from "../../db/schema/index.ts";
 import { createDatabase, createSqlClient } from "../../src/adapters/db.ts";
 import { parseSettings } from "../../src/config.ts";
+import { packPresentStatuses } from "../../src/domain/checklist/checklist-definition.ts";
 
 const settings = () =>
   parseSettings(env as unknown as Record<string, unknown>, ["DATABASE_URL", "DATABASE_LOCAL_HTTP"]);
@@ -46,6 +47,9 @@ export function siteRow(overrides: Partial<NewSiteRow> & { domain: string }): Ne
     createdAt: CRAWLED_AT,
     updatedAt: CRAWLED_AT,
     ...overrides,
+    // As a crawl writes it (record-crawl.ts): the packed statuses beside the checklist.
+    checklistStatuses:
+      overrides.checklistStatuses ?? (overrides.checklist ? packPresentStatuses(overrides.checklist.checks) : null),
   };
 }
 

@@ -21,6 +21,7 @@ describe("parseConfig", () => {
       DOH_URL: "https://cloudflare-dns.com/dns-query",
       RECRAWL_AFTER_HOURS: 168,
       RECRAWL_BATCH_SIZE: 500,
+      IMPORT_CRAWL_BATCH_SIZE: 500,
       OWNERSHIP_DOH_URLS: ["https://cloudflare-dns.com/dns-query", "https://dns.google/resolve"],
       // Optional capabilities are off until their secrets are set.
       capabilities: { mail: null, payments: null, signing: null },

@@ -44,7 +44,7 @@ function tempDir(): string {
 describe("the crons npm start runs", () => {
   it("are wrangler.toml's top-level triggers, each with the task the Worker runs for it", () => {
     expect(localCronTable()).toEqual([
-      { cron: RECRAWL_CRON, tasks: ["recrawl-stale-sites"] },
+      { cron: RECRAWL_CRON, tasks: ["recrawl-stale-sites", "queue-imported-crawls"] },
       { cron: RECHECK_CLAIMS_CRON, tasks: ["recheck-claims"] },
       { cron: RETENTION_PURGE_CRON, tasks: ["retention-purge"] },
       { cron: MONITOR_ALERTS_CRON, tasks: ["monitor-alerts"] },

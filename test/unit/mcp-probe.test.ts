@@ -3,6 +3,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { detectMcpServer, findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
+import {
+  MCP_ENDPOINT_HEALTH,
+  mcpEndpointHealthCode,
+  mcpEndpointHealthOf,
+} from "../../src/domain/signals/mcp-health.ts";
 import { parseSseEvents, probeMcpEndpoint, resolveVerifyTarget } from "../../src/domain/signals/mcp-probe.ts";
 import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/signals/types.ts";
 import { fixtureWebBasePort } from "../fixtures/web/expectations.ts";
@@ -369,6 +374,7 @@ describe("detectMcpServer against the fixture web", () => {
     const finding = await detectMcpServer({ origin, fetch: createMemoisedFetcher() });
     expect(finding.details).toEqual({
       endpoint: `${origin}${MCP_SSE_PATH}`,
+      advertised: true,
       outcome: "compliant",
       protocol_version: "2025-11-25",
       server_name: "relay-agents",
@@ -392,6 +398,33 @@ describe("detectMcpServer against the fixture web", () => {
     const origin = originOf("mcp-json");
     const finding = await detectMcpServer({ origin, fetch: createMemoisedFetcher() });
     expect(finding.details).toMatchObject({ endpoint: `${origin}/mcp`, discovery_url: null, outcome: "compliant" });
+    // The conventional /mcp answered, but nothing advertised it: no MCP endpoint health for the site.
+    expect(finding.details).toMatchObject({ advertised: false });
+    expect(mcpEndpointHealthCode(finding.details)).toBeNull();
+  });
+
+  it("tries an MCP Registry lead after the site's own documents, and counts the site as advertising it", async () => {
+    const origin = originOf("mcp-not-mcp");
+    const broken = await detectMcpServer({
+      origin,
+      fetch: createMemoisedFetcher(),
+      mcpLeads: [`${origin}/registry/mcp`],
+    });
+    expect(broken.status).toBe("absent");
+    expect(broken.details).toMatchObject({
+      endpoint: `${origin}/registry/mcp`,
+      advertised: true,
+      outcome: "not_mcp",
+      route: "the MCP Registry lists the endpoint /registry/mcp",
+    });
+    expect(broken.fetched.map((record) => record.url)).toContain(`${origin}/registry/mcp`);
+    expect(mcpEndpointHealthCode(broken.details)).toBe(MCP_ENDPOINT_HEALTH.indexOf("not_mcp"));
+
+    const working = `${originOf("mcp-sse")}${MCP_SSE_PATH}`;
+    const found = await detectMcpServer({ origin, fetch: createMemoisedFetcher(), mcpLeads: [working] });
+    expect(found.status).toBe("present");
+    expect(found.details).toMatchObject({ endpoint: working, advertised: true, outcome: "compliant" });
+    expect(mcpEndpointHealthCode(found.details)).toBe(MCP_ENDPOINT_HEALTH.indexOf("handshake"));
   });
 
   it("explains that a legacy-SSE-only server does not count", async () => {
@@ -403,6 +436,16 @@ describe("detectMcpServer against the fixture web", () => {
   it("counts the OAuth-protected server as present", async () => {
     const finding = await detectMcpServer({ origin: originOf("mcp-gated"), fetch: createMemoisedFetcher() });
     expect(finding).toMatchObject({ status: "present", details: { outcome: "gated" } });
+  });
+
+  it("gives each probe outcome its class of MCP endpoint health", () => {
+    expect(
+      (["compliant", "gated", "wrong_transport", "not_mcp", "unreachable"] as const).map(mcpEndpointHealthOf),
+    ).toEqual(["handshake", "auth_gated", "not_mcp", "not_mcp", "unreachable"]);
+    expect(mcpEndpointHealthCode({ advertised: true, outcome: "gated" })).toBe(1);
+    expect(mcpEndpointHealthCode({ advertised: true, outcome: "unreachable" })).toBe(3);
+    expect(mcpEndpointHealthCode({ advertised: false, outcome: "compliant" })).toBeNull();
+    expect(mcpEndpointHealthCode(undefined)).toBeNull();
   });
 });
 

@@ -345,6 +345,20 @@ export function packStatuses(checks: readonly Pick<CheckResult, "id" | "status">
   return CHECK_IDS.map((id) => CHECK_STATUSES.indexOf(byId.get(id) ?? "error"));
 }
 
+/**
+ * The statuses of a stored checklist for `sites.checklist_statuses`: as packStatuses, but a check
+ * the checklist lacks is null (not counted at all by the adoption rollup) rather than error.
+ */
+export function packPresentStatuses(checks: readonly { id: string; status: string }[]): (number | null)[] {
+  const byId = new Map(checks.map((check) => [check.id, check.status]));
+  return CHECK_IDS.map((id) => {
+    const status = byId.get(id);
+    if (status === undefined) return null;
+    const code = CHECK_STATUSES.indexOf(status as CheckStatus);
+    return code < 0 ? CHECK_STATUSES.indexOf("error") : code;
+  });
+}
+
 /** The inverse of packStatuses (unknown codes read as error). */
 export function unpackStatuses(codes: readonly number[]): Partial<Record<CheckId, CheckStatus>> {
   const statuses: Partial<Record<CheckId, CheckStatus>> = {};

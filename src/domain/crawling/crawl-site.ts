@@ -151,6 +151,11 @@ export interface CrawlSiteInput {
    */
   signalsOnlyOnSuccess?: boolean;
   /**
+   * MCP endpoints a list named for this site (a seed import's MCP Registry `remotes` URLs,
+   * table crawl_leads): tried as leads for the MCP signal after the site's own documents.
+   */
+  mcpLeads?: readonly string[];
+  /**
    * Run the checklist beside the signals (the default). Off, the crawl makes only the signal
    * detectors' requests: how their own request count is measured (docs/crawling.md, "Request
    * budget"), and `checklist` is null.
@@ -212,6 +217,7 @@ export async function crawlSite({
   rank = 0,
   signalsOnlyOnSuccess = false,
   withChecklist = true,
+  mcpLeads,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
   const fetch = createCrawlFetcher(fetcher, limiter, {
@@ -219,7 +225,7 @@ export async function crawlSite({
     roleOf: roleOfRequests(origin),
     maxRequests: CRAWL_REQUEST_BUDGET,
   });
-  const context: ProbeContext = { origin, fetch };
+  const context: ProbeContext = { origin, fetch, ...(mcpLeads?.length ? { mcpLeads } : {}) };
 
   const homeProbe = probeHome(fetch, origin);
   const state = crawlStateOf(context);

@@ -8,8 +8,9 @@ import { eq, sql } from "drizzle-orm";
 import { siteChecklistHistory } from "../../../db/schema/checklist-history.ts";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
 import { sites } from "../../../db/schema/sites.ts";
-import { packStatuses, SITE_KINDS } from "../checklist/checklist-definition.ts";
+import { packPresentStatuses, packStatuses, SITE_KINDS } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
+import { mcpEndpointHealthCode } from "../signals/mcp-health.ts";
 import { type SiteCrawl, signalEvidence } from "./crawl-site.ts";
 
 export type CrawlWrite = "site" | "status" | "nothing";
@@ -55,6 +56,8 @@ export async function recordCrawl({
     crawlStatus: "success",
     signalEvidence: signalEvidence(crawl),
     checklist: crawl.checklist,
+    checklistStatuses: crawl.checklist ? packPresentStatuses(crawl.checklist.checks) : null,
+    mcpEndpointHealth: mcpEndpointHealthCode(crawl.signals.has_mcp_server.details),
   };
   const { domain: _key, ...changes } = row;
   const checklist = crawl.checklist;

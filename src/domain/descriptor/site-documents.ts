@@ -23,6 +23,7 @@ export const SITE_PATHS = {
   docs: "/docs",
   openApiDocument: "/openapi.json",
   privacy: "/privacy",
+  state: "/state",
   favicon: "/favicon.svg",
   llmsTxt: "/llms.txt",
   robotsTxt: "/robots.txt",
@@ -53,6 +54,8 @@ export interface SiteLinks {
   docs: string;
   mcp: string;
   privacy: string;
+  /** The state of the agent web: adoption of each signal and check over time. */
+  state: string;
   favicon: string;
   llmsTxt: string;
   robotsTxt: string;
@@ -80,6 +83,7 @@ export function buildSiteLinks(origin: string): SiteLinks {
     docs: at(SITE_PATHS.docs),
     mcp: descriptor.mcp_endpoint,
     privacy: at(SITE_PATHS.privacy),
+    state: at(SITE_PATHS.state),
     favicon: at(SITE_PATHS.favicon),
     llmsTxt: at(SITE_PATHS.llmsTxt),
     robotsTxt: at(SITE_PATHS.robotsTxt),

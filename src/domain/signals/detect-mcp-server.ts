@@ -9,7 +9,8 @@
  * 2. the well-known discovery documents (/.well-known/mcp.json, /.well-known/mcp/server-card.json,
  *    /.well-known/mcp/server-card, /.well-known/mcp-server-card: SEP-1649 and SEP-2127 cards,
  *    registry server.json documents and flat shapes, fetched at once);
- * 3. the conventional `<origin>/mcp`, probed while the documents are read and always tried.
+ * 3. endpoints an MCP Registry entry names for the site (a seed import's leads, `mcpLeads`);
+ * 4. the conventional `<origin>/mcp`, probed while the documents are read and always tried.
  *
  * At most 3 named endpoints are probed, one after another, stopping at the first that answers as a
  * server. A document that is the site's catch-all answer (see catch-all.ts) names nothing. Beside an
@@ -445,7 +446,8 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     });
   }
 
-  // Leads in order of trust: the catalog's, then the well-known documents', then /mcp.
+  // Leads in order of trust: the catalog's, then the well-known documents', then a registry's
+  // (a list outside the site), then /mcp.
   const leads: Lead[] = [...fromCatalog.leads];
   for (const reading of discoveries) {
     if (reading.endpoint) {
@@ -454,6 +456,10 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
         route: `${displayUrl(reading.response.url, origin)}${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
       });
     }
+  }
+  for (const endpoint of context.mcpLeads ?? []) {
+    const url = resolveHttpUrl(endpoint, `${origin}/`);
+    if (url) leads.push({ endpoint: url, route: `the MCP Registry lists the endpoint ${displayUrl(url, origin)}` });
   }
   const named = leads.length > 0;
   const distinct: Lead[] = [];
@@ -561,6 +567,8 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     ],
     details: {
       endpoint: lead.endpoint,
+      // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
+      advertised: named,
       outcome: probe.outcome,
       protocol_version: probe.protocolVersion ?? null,
       server_name: probe.serverName ?? null,

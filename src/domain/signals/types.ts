@@ -30,6 +30,11 @@ export interface ProbeContext {
    * and body are fetched once per crawl however many detectors ask for them.
    */
   fetch: SiteFetcher;
+  /**
+   * MCP endpoints named for the site by a list outside it (an MCP Registry entry of a seed import):
+   * leads for the MCP signal, tried after the site's own documents' (detect-mcp-server.ts).
+   */
+  mcpLeads?: readonly string[];
 }
 
 /** A detector's verdict on one signal, with its evidence and anything later steps may use. */

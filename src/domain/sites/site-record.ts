@@ -29,10 +29,21 @@ export interface SiteRecord {
   updated_at: string;
 }
 
-/** The stored columns a Site record is made of (never the search vectors, the evidence or the checklist). */
+/**
+ * The stored columns a Site record is made of (never the search vectors, the evidence, the
+ * checklist or what the adoption rollup reads of it).
+ */
 export type SiteRecordRow = Omit<
   SiteRow,
-  "searchVector" | "tierVector" | "organicTiebreak" | "siteKey" | "signalEvidence" | "scoreVersion" | "checklist"
+  | "searchVector"
+  | "tierVector"
+  | "organicTiebreak"
+  | "siteKey"
+  | "signalEvidence"
+  | "scoreVersion"
+  | "checklist"
+  | "checklistStatuses"
+  | "mcpEndpointHealth"
 >;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
@@ -73,6 +84,9 @@ const {
   scoreVersion: _version,
   // The last crawl's checklist is the site detail's, never part of the interface's Site record.
   checklist: _checklist,
+  // The adoption rollup's packed statuses and MCP endpoint health (migration 0033): not the interface's.
+  checklistStatuses: _statuses,
+  mcpEndpointHealth: _health,
   ...recordColumns
 } = getTableColumns(sites);
 

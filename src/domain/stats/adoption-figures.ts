@@ -9,7 +9,7 @@ import { CHECK_IDS } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
 import type { Category } from "../sites/site-fields.ts";
 import { SIGNAL_FIELDS } from "../sites/site-fields.ts";
-import { ALL_CATEGORIES, adoptionShare, utcDay } from "./adoption-rollup.ts";
+import { ALL_CATEGORIES, adoptionShare, MCP_ENDPOINT_ITEMS, utcDay } from "./adoption-rollup.ts";
 
 export const ADOPTION_CACHE_SECONDS = 300;
 export const ADOPTION_DEFAULT_DAYS = 90;
@@ -18,11 +18,16 @@ export const ADOPTION_MAX_DAYS = 365;
 /** The CSV's columns, in this order, always. */
 export const ADOPTION_CSV_COLUMNS = ["day", "category", "item", "sites", "with_item", "share"] as const;
 
+/** What an item is: a signal, a checklist check, or a class of MCP endpoint health. */
+export type AdoptionKind = "signal" | "check" | "mcp_endpoint";
+
+export const ADOPTION_KINDS = ["signal", "check", "mcp_endpoint"] as const satisfies readonly AdoptionKind[];
+
 export interface AdoptionRow {
   day: string;
   category: string;
   item: string;
-  kind: "signal" | "check";
+  kind: AdoptionKind;
   sites: number;
   with_item: number;
   share: number;
@@ -37,8 +42,19 @@ export interface AdoptionFigures {
 }
 
 const SIGNALS = new Set<string>(SIGNAL_FIELDS);
-/** Signals first, in the spec's order, then checks in the checklist's order; unknown items last by name. */
-const ITEM_ORDER = new Map<string, number>([...SIGNAL_FIELDS, ...CHECK_IDS].map((item, index) => [item, index]));
+const MCP_ITEMS = new Set<string>(MCP_ENDPOINT_ITEMS);
+/**
+ * Signals first, in the spec's order, then checks in the checklist's order, then MCP endpoint
+ * health; unknown items last by name.
+ */
+const ITEM_ORDER = new Map<string, number>(
+  [...SIGNAL_FIELDS, ...CHECK_IDS, ...MCP_ENDPOINT_ITEMS].map((item, index) => [item, index]),
+);
+
+/** The kind of a stored item. */
+export function kindOf(item: string): AdoptionKind {
+  return SIGNALS.has(item) ? "signal" : MCP_ITEMS.has(item) ? "mcp_endpoint" : "check";
+}
 
 export function compareItems(a: string, b: string): number {
   const ia = ITEM_ORDER.get(a) ?? Number.MAX_SAFE_INTEGER;
@@ -46,7 +62,7 @@ export function compareItems(a: string, b: string): number {
   return ia !== ib ? ia - ib : a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Rows ordered by day, then item (signals, then checks). */
+/** Rows ordered by day, then item (signals, then checks, then MCP endpoint health). */
 export function toAdoptionRows(
   stored: { day: string; category: string; item: string; sites: number; with_item: number }[],
 ): AdoptionRow[] {
@@ -55,7 +71,7 @@ export function toAdoptionRows(
       day: row.day,
       category: row.category,
       item: row.item,
-      kind: SIGNALS.has(row.item) ? ("signal" as const) : ("check" as const),
+      kind: kindOf(row.item),
       sites: Number(row.sites),
       with_item: Number(row.with_item),
       share: adoptionShare(Number(row.with_item), Number(row.sites)),
@@ -85,7 +101,7 @@ export async function adoptionFigures({
 }): Promise<AdoptionFigures & { cacheHit: boolean }> {
   const category = input.category ?? ALL_CATEGORIES;
   const { value, hit } = await ctx.cache.remember(
-    `adoption:v1:${input.days}:${category}`,
+    `adoption:v2:${input.days}:${category}`,
     ADOPTION_CACHE_SECONDS,
     async (): Promise<AdoptionFigures> => {
       // The last `days` UTC days, today included (today's rows appear once the day's cron ran).

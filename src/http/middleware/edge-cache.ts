@@ -8,7 +8,9 @@
  * - Only answers with status 200 and a `public` max-age > 0, without Set-Cookie, are stored; the
  *   Cache API itself drops them once that max-age has passed.
  * - The key is the request's URL with the deployment's REDIS_KEY_PREFIX before the path: Workers
- *   sharing one zone and one Redis keep their data apart by that prefix, and so do their edges.
+ *   sharing one zone and one Redis keep their data apart by that prefix, and so do their edges. A
+ *   route that picks its representation from a header names it (`variant`), and that is kept in
+ *   the key too.
  * - A hit carries this request's own X-Request-Id, and `X-Cache: HIT` where the route says
  *   whether its own cache answered.
  * - Where there is no Cache API (Node), and on workers.dev (where caches.default stores
@@ -22,6 +24,11 @@ import type { AppEnv } from "../context.ts";
 export interface EdgeCacheOptions {
   /** Whether this request may be answered from, and stored into, the edge (default: always). */
   when?: (c: Context<AppEnv>) => boolean;
+  /**
+   * The representation this request gets when the route negotiates one from headers (say CSV for
+   * `Accept: text/csv`): part of the key, so each representation is kept apart (default: one).
+   */
+  variant?: (c: Context<AppEnv>) => string;
 }
 
 const STORED_MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
@@ -38,10 +45,11 @@ function edgeCacheOf(): Cache | undefined {
   return typeof caches === "undefined" ? undefined : (caches as CacheStorage & { default: Cache }).default;
 }
 
-function keyOf(c: Context<AppEnv>): Request {
+function keyOf(c: Context<AppEnv>, variant: string): Request {
   const url = new URL(c.req.url);
   const prefix = encodeURIComponent(c.var.deps.config.REDIS_KEY_PREFIX || "-");
-  return new Request(`${url.origin}/.edge/${prefix}${url.pathname}${url.search}`);
+  const kept = variant ? `/.variant/${encodeURIComponent(variant)}` : "";
+  return new Request(`${url.origin}/.edge/${prefix}${kept}${url.pathname}${url.search}`);
 }
 
 /** Runs `work` past the answer when the platform allows it, else before answering. */
@@ -64,7 +72,7 @@ export function edgeCache(options: EdgeCacheOptions = {}): MiddlewareHandler<App
       await next();
       return;
     }
-    const key = keyOf(c);
+    const key = keyOf(c, options.variant?.(c) ?? "");
     const hit = await cache.match(key);
     if (hit) {
       const response = new Response(hit.body, hit);

@@ -4,7 +4,7 @@ import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
 import { rollupAdoptionTask } from "../../jobs/rollup-adoption.ts";
 import type { GroupDefinition } from "../group-definition.ts";
-import { registerGetAdoption } from "./get-adoption.ts";
+import { adoptionFormat, registerGetAdoption } from "./get-adoption.ts";
 import { registerGetAdoptionCsv } from "./get-adoption-csv.ts";
 import { registerGetCategories } from "./get-categories.ts";
 import { registerGetDescriptor } from "./get-descriptor.ts";
@@ -18,8 +18,9 @@ export function createDiscoveryGroup(): RouteGroup {
   const routes = createRoutes();
   // Reads that write nothing come from the edge while fresh (src/http/middleware/edge-cache.ts);
   // a site view with a search_id records a selection, so it always reaches its route.
-  for (const path of ["/top", "/categories", "/stats", "/stats/adoption", "/stats/adoption.csv"])
-    routes.use(path, edgeCache());
+  for (const path of ["/top", "/categories", "/stats", "/stats/adoption.csv"]) routes.use(path, edgeCache());
+  // JSON or CSV by Accept: each kept apart at the edge.
+  routes.use("/stats/adoption", edgeCache({ variant: adoptionFormat }));
   routes.use("/site/:domain", edgeCache({ when: (c) => c.req.query("search_id") === undefined }));
   registerGetDescriptor(routes);
   registerSearchSites(routes);

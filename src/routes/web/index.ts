@@ -2,7 +2,7 @@
  * The public web root: the OpenAPI document and its reference page, the documents agents look for
  * (llms.txt, robots.txt, the AI plugin manifest, the API catalog, the MCP discovery document), the
  * score badges, and the pages for people (home and search, site reports, the check, submit and
- * MCP verification forms, score-drop monitors, sign-in and the provider console, privacy), whose failures are pages too. Served at the site root, not
+ * MCP verification forms, score-drop monitors, sign-in and the provider console, privacy, the state of the agent web), whose failures are pages too. Served at the site root, not
  * under /api/v1.
  */
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
@@ -26,6 +26,7 @@ import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
 import { registerSignInPage } from "./sign-in-page.ts";
 import { registerSiteReportPage } from "./site-report-page.ts";
+import { registerStatePage } from "./state-page.ts";
 import { registerSubmitPage } from "./submit-page.ts";
 import { registerVerifyMcpPage } from "./verify-mcp-page.ts";
 
@@ -55,6 +56,7 @@ export function createWebGroup(): RouteGroup {
   registerConsolePilotStatusPage(pages);
   registerApiReference(pages);
   registerPrivacyPage(pages);
+  registerStatePage(pages);
   siteRoutes.route("/", pages);
 
   return { name: "web", routes: createRoutes(), siteRoutes };

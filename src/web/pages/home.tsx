@@ -90,6 +90,10 @@ export function HomePage({ origin, endpoints }: HomePageProps) {
       <p class="lead">{description}</p>
       <p>Search, the top list, site details, statistics and the live checks are free and need no credentials.</p>
       <SearchForm action={links.search} />
+      <p>
+        <a href={links.state}>The state of the agent web</a>: how many indexed sites publish each signal and pass each
+        check, day by day, and whether their MCP servers answer.
+      </p>
 
       <section id="for-owners">
         <h2>For site owners</h2>
