@@ -6,13 +6,13 @@
  * partition step (retention_drop_expired_partitions(), the very function the daily job calls),
  * timed; plus one live day that must survive (BENCH_LIVE_SEARCHES searches, default as many as an
  * expired day). Each day holds BENCH_SEARCHES_PER_DAY searches
- * (default 100,000) with 20 organic results each, 5 % of results selected and 0.5 % with an
- * action interest, the proportions bench:demand uses, so a day's rows are those of a service at
+ * (default 100,000) with 20 organic results each (held in the receipt row), 5 % of results
+ * selected and 0.5 % with an action interest, the proportions bench:demand uses, so a day's rows are those of a service at
  * that many searches a day; 10 million a day is 100 times the default, and the script reports the
  * figures per receipt so the arithmetic for 10 million a day and 30 days can be done from them.
  *
- * Reported: each day's storage (all five tables' partitions, heap and indexes), bytes per
- * receipt, how long dropping that day took, and after all days that no expired row of the family
+ * Reported: each day's storage (all four tables' partitions, heap and indexes, and per table),
+ * bytes per receipt and the size of one receipt row and of its list of domains, how long dropping that day took, and after all days that no expired row of the family
  * is left and every live row is. Exits 1 when a day's expiry takes BENCH_TARGET_SECONDS (default
  * 60) or more, or a row is wrong. The load bypasses triggers and foreign-key checks
  * (session_replication_role = replica): it measures expiry, not writes (bench:search does those).
@@ -31,13 +31,7 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.
 const BENCH_DATABASE = process.env.BENCH_RETENTION_DATABASE ?? "agent_readiness_bench_retention";
 const TARGET_SECONDS = Number(process.env.BENCH_TARGET_SECONDS ?? 60);
 const TEN_MILLION = 10_000_000;
-const FAMILY = [
-  "search_receipts",
-  "search_receipt_results",
-  "result_selections",
-  "action_interest_receipts",
-  "search_offer_disclosures",
-];
+const FAMILY = ["search_receipts", "result_selections", "action_interest_receipts", "search_offer_disclosures"];
 
 const log = (line: string) => console.log(`[bench:retention] ${line}`);
 
@@ -47,30 +41,36 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** Searches made 30 days before `day` (UTC), spread over it, and everything that hangs on them. */
+/**
+ * Searches made 30 days before `day` (UTC), spread over it, and everything that hangs on them: each
+ * receipt row holds its 20 returned domains (distinct, as the service's are); one selection per
+ * search (5 % of its 20 results) and an action interest on every tenth (0.5 %), the proportions
+ * bench:demand draws at random, here placed deterministically so a 10-million day stays one cheap
+ * statement.
+ */
 function daySql(day: string, count: number): string {
   return `
     with made as (
       select 'b' || to_char(date '${day}', 'YYYYMMDD') || lpad(g::text, 13, '0') as search_id,
              (date '${day}' - 30)::timestamp at time zone 'UTC' + make_interval(secs => (g::bigint * 86399 / ${count})::int) as created_at,
-             (array['web', 'rest', 'mcp'])[1 + g % 3] as surface, g
+             (array['web', 'rest', 'mcp'])[1 + g % 3] as surface, g,
+             array(select 'site' || ((g::bigint * 7919 + p * 104729) % 500000) || '-' || p || '.example'
+                     from generate_series(1, ${RESULTS}) p order by p) as domains
         from generate_series(1, ${count}) g
     ), receipts as (
-      insert into search_receipts (search_id, surface, synthetic, topic, result_count, created_at, expires_at)
-      select search_id, surface, false, 'other', ${RESULTS}, created_at, created_at + interval '30 days' from made
-    ), results as (
-      insert into search_receipt_results (search_id, domain, position, surface, topic, synthetic, created_at, expires_at)
-      select m.search_id, 'site' || ((m.g::bigint * 7919 + p * 104729) % 500000) || '-' || p || '.example', p, m.surface, 'other',
-             false, m.created_at, m.created_at + interval '30 days'
-        from made m cross join generate_series(1, ${RESULTS}) p
-      returning search_id, domain, created_at, expires_at
+      insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position,
+                                   created_at, expires_at)
+      select search_id, surface, false, 'other', ${RESULTS}, domains, 1, created_at, created_at + interval '30 days'
+        from made
     ), selected as (
       insert into result_selections (search_id, domain, synthetic, created_at, expires_at)
-      select search_id, domain, false, created_at + interval '1 minute', expires_at from results where random() < 0.05
+      select search_id, domains[1 + g % ${RESULTS}], false, created_at + interval '1 minute', created_at + interval '30 days'
+        from made
     )
     insert into action_interest_receipts (search_id, domain, action_type, confirmation_version, created_at, expires_at)
-    select search_id, domain, 'quote', 'svc-action-interest-v1', created_at + interval '2 minutes', expires_at
-      from results where random() < 0.005`;
+    select search_id, domains[1 + (g / 10) % ${RESULTS}], 'quote', 'svc-action-interest-v1',
+           created_at + interval '2 minutes', created_at + interval '30 days'
+      from made where g % 10 = 0`;
 }
 
 interface Counts {
@@ -82,7 +82,7 @@ interface Counts {
 
 const countsSql = (where: string) => `
   select (select count(*) from search_receipts where ${where})::bigint as receipts,
-         (select count(*) from search_receipt_results where ${where})::bigint as results,
+         (select coalesce(sum(cardinality(result_domains)), 0) from search_receipts where ${where})::bigint as results,
          (select count(*) from result_selections where ${where})::bigint as selections,
          (select count(*) from action_interest_receipts where ${where})::bigint as interests`;
 
@@ -146,6 +146,23 @@ async function main() {
           [FAMILY.map((table) => `${table}_p${day.replaceAll("-", "")}`)],
         )
       ).rows[0] as { bytes: string };
+      const tables = (
+        await client.query(
+          `select t as table, pg_total_relation_size(to_regclass(t))::bigint as bytes,
+                  pg_relation_size(to_regclass(t))::bigint as heap from unnest($1::text[]) t`,
+          [FAMILY.map((table) => `${table}_p${day.replaceAll("-", "")}`)],
+        )
+      ).rows as { table: string; bytes: string; heap: string }[];
+      log(
+        `day ${day} per table: ${tables.map((t) => `${t.table} ${mb(Number(t.bytes))} (heap ${mb(Number(t.heap))})`).join(", ")}`,
+      );
+      const row = (
+        await client.query(
+          `select avg(pg_column_size(r.*))::int as row_bytes, avg(pg_column_size(r.result_domains))::int as list_bytes
+             from ${`search_receipts_p${day.replaceAll("-", "")}`} r tablesample system (1)`,
+        )
+      ).rows[0] as { row_bytes: number; list_bytes: number };
+      log(`day ${day} receipt row: ${row.row_bytes} bytes on average, of which ${row.list_bytes} its list of domains`);
       const rows = await counts(client, `expires_at <= now()`);
       const dayRows = rows.receipts + rows.results + rows.selections + rows.interests;
       log(
