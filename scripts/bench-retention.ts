@@ -31,7 +31,21 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.
 const BENCH_DATABASE = process.env.BENCH_RETENTION_DATABASE ?? "agent_readiness_bench_retention";
 const TARGET_SECONDS = Number(process.env.BENCH_TARGET_SECONDS ?? 60);
 const TEN_MILLION = 10_000_000;
-const FAMILY = ["search_receipts", "result_selections", "action_interest_receipts", "search_offer_disclosures"];
+/**
+ * The daily demand rows of one day (distinct domain, surface and topic the day's results named).
+ * Not bounded by the searches but by the domains returned: up to 78 cells per domain a day. The
+ * default, 2 million cells (and a twentieth as many interest cells), is a day on which 10 million
+ * searches returned some 670,000 distinct domains on the 3 surfaces.
+ */
+const DEMAND_ROWS = Number(process.env.BENCH_DEMAND_ROWS_PER_DAY ?? 2_000_000);
+const FAMILY = [
+  "search_receipts",
+  "result_selections",
+  "action_interest_receipts",
+  "search_offer_disclosures",
+  "demand_daily",
+  "demand_daily_interests",
+];
 
 const log = (line: string) => console.log(`[bench:retention] ${line}`);
 
@@ -54,8 +68,11 @@ function daySql(day: string, count: number): string {
       select 'b' || to_char(date '${day}', 'YYYYMMDD') || lpad(g::text, 13, '0') as search_id,
              (date '${day}' - 30)::timestamp at time zone 'UTC' + make_interval(secs => (g::bigint * 86399 / ${count})::int) as created_at,
              (array['web', 'rest', 'mcp'])[1 + g % 3] as surface, g,
-             array(select 'site' || ((g::bigint * 7919 + p * 104729) % 500000) || '-' || p || '.example'
-                     from generate_series(1, ${RESULTS}) p order by p) as domains
+             array[${Array.from(
+               { length: RESULTS },
+               (_, index) =>
+                 `'site' || ((g::bigint * 7919 + ${(index + 1) * 104729}) % 500000) || '-${index + 1}.example'`,
+             ).join(", ")}] as domains
         from generate_series(1, ${count}) g
     ), receipts as (
       insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position,
@@ -73,26 +90,47 @@ function daySql(day: string, count: number): string {
       from made where g % 10 = 0`;
 }
 
+/** The daily demand cells whose rows expire in `day` (UTC): the demand day 31 days before it. */
+function demandSql(day: string, rows: number): string[] {
+  const demandDay = `(date '${day}' - 31)`;
+  return [
+    `insert into demand_daily (domain, day, surface, topic, results, position_sum, selections, expires_at)
+     select 'site' || (g / 3) || '.example', ${demandDay}, (array['web', 'rest', 'mcp'])[1 + g % 3], 'other',
+            1 + g % 40, (1 + g % 40) * (1 + g % 20), g % 3, demand_day_expiry(${demandDay})
+       from generate_series(1, ${rows}) g`,
+    `insert into demand_daily_interests (domain, day, surface, topic, action_type, interests, expires_at)
+     select 'site' || (g / 3) || '.example', ${demandDay}, (array['web', 'rest', 'mcp'])[1 + g % 3], 'other', 'quote',
+            1, demand_day_expiry(${demandDay})
+       from generate_series(1, ${Math.ceil(rows / 20)}) g`,
+  ];
+}
+
 interface Counts {
   receipts: number;
   results: number;
   selections: number;
   interests: number;
+  demand: number;
+  demandInterests: number;
 }
 
 const countsSql = (where: string) => `
   select (select count(*) from search_receipts where ${where})::bigint as receipts,
          (select coalesce(sum(cardinality(result_domains)), 0) from search_receipts where ${where})::bigint as results,
          (select count(*) from result_selections where ${where})::bigint as selections,
-         (select count(*) from action_interest_receipts where ${where})::bigint as interests`;
+         (select count(*) from action_interest_receipts where ${where})::bigint as interests,
+         (select count(*) from demand_daily where ${where})::bigint as demand,
+         (select count(*) from demand_daily_interests where ${where})::bigint as demand_interests`;
 
 async function counts(client: pg.Client, where: string): Promise<Counts> {
-  const row = (await client.query(countsSql(where))).rows[0] as Record<keyof Counts, string>;
+  const row = (await client.query(countsSql(where))).rows[0] as Record<string, string>;
   return {
     receipts: Number(row.receipts),
     results: Number(row.results),
     selections: Number(row.selections),
     interests: Number(row.interests),
+    demand: Number(row.demand),
+    demandInterests: Number(row.demand_interests),
   };
 }
 
@@ -122,11 +160,20 @@ async function main() {
     const liveDay = ((await client.query("select ($1::date + 30)::text as d", [today])).rows[0] as { d: string }).d;
     await client.query("set session_replication_role = replica");
     await client.query(daySql(liveDay, LIVE));
+    for (const statement of demandSql(liveDay, Math.ceil((DEMAND_ROWS * LIVE) / PER_DAY)))
+      await client.query(statement);
     await client.query("set session_replication_role = origin");
     const live = await counts(client, "expires_at > now()");
     log(`live day loaded: ${JSON.stringify(live)}`);
 
-    const perDay: { day: string; bytes: number; seconds: number; rows: number; dropped: number }[] = [];
+    const perDay: {
+      day: string;
+      bytes: number;
+      demandBytes: number;
+      seconds: number;
+      rows: number;
+      dropped: number;
+    }[] = [];
     for (let index = 0; index < DAYS; index++) {
       // Days of expiry 2, 3, … days ago: wholly over.
       const day = (
@@ -138,14 +185,9 @@ async function main() {
       const loadStarted = performance.now();
       await client.query("set session_replication_role = replica");
       await client.query(daySql(day, PER_DAY));
+      for (const statement of demandSql(day, DEMAND_ROWS)) await client.query(statement);
       await client.query("set session_replication_role = origin");
-      await client.query(`vacuum analyze ${FAMILY.map((table) => `${table}_p${day.replaceAll("-", "")}`).join(", ")}`);
-      const sizes = (
-        await client.query(
-          `select sum(pg_total_relation_size(to_regclass(t)))::bigint as bytes from unnest($1::text[]) t`,
-          [FAMILY.map((table) => `${table}_p${day.replaceAll("-", "")}`)],
-        )
-      ).rows[0] as { bytes: string };
+      const loadSeconds = (performance.now() - loadStarted) / 1000;
       const tables = (
         await client.query(
           `select t as table, pg_total_relation_size(to_regclass(t))::bigint as bytes,
@@ -156,6 +198,12 @@ async function main() {
       log(
         `day ${day} per table: ${tables.map((t) => `${t.table} ${mb(Number(t.bytes))} (heap ${mb(Number(t.heap))})`).join(", ")}`,
       );
+      // The receipt family's bytes (what grows with searches) apart from the daily demand cells'.
+      const isDemand = (table: string) => table.startsWith("demand_daily");
+      const sizes = {
+        bytes: tables.filter((t) => !isDemand(t.table)).reduce((sum, t) => sum + Number(t.bytes), 0),
+        demandBytes: tables.filter((t) => isDemand(t.table)).reduce((sum, t) => sum + Number(t.bytes), 0),
+      };
       const row = (
         await client.query(
           `select avg(pg_column_size(r.*))::int as row_bytes, avg(pg_column_size(r.result_domains))::int as list_bytes
@@ -163,16 +211,20 @@ async function main() {
         )
       ).rows[0] as { row_bytes: number; list_bytes: number };
       log(`day ${day} receipt row: ${row.row_bytes} bytes on average, of which ${row.list_bytes} its list of domains`);
-      const rows = await counts(client, `expires_at <= now()`);
-      const dayRows = rows.receipts + rows.results + rows.selections + rows.interests;
+      // The day's own rows (its partitions alone are read).
+      const rows = await counts(
+        client,
+        `expires_at >= timestamptz '${day} 00:00:00+00' and expires_at < timestamptz '${day} 00:00:00+00' + interval '1 day'`,
+      );
+      const dayRows = Object.values(rows).reduce((sum, n) => sum + n, 0);
       log(
-        `day ${day} loaded in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s: ${JSON.stringify(rows)}, ${mb(Number(sizes.bytes))}`,
+        `day ${day} loaded in ${loadSeconds.toFixed(0)} s: ${JSON.stringify(rows)}, receipts ${mb(sizes.bytes)}, demand cells ${mb(sizes.demandBytes)}`,
       );
 
       const started = performance.now();
       const dropped = await client.query("select table_name, partition_name from retention_drop_expired_partitions()");
       const seconds = (performance.now() - started) / 1000;
-      perDay.push({ day, bytes: Number(sizes.bytes), seconds, rows: dayRows, dropped: dropped.rowCount ?? 0 });
+      perDay.push({ day, ...sizes, seconds, rows: dayRows, dropped: dropped.rowCount ?? 0 });
       log(`day ${day} expired in ${seconds.toFixed(3)} s (${dropped.rowCount} partitions dropped, ${dayRows} rows)`);
       if (seconds >= TARGET_SECONDS) failed = true;
     }
@@ -188,7 +240,9 @@ async function main() {
     const bytesPerReceipt = perDay.reduce((sum, day) => sum + day.bytes, 0) / perDay.length / PER_DAY;
     const slowest = Math.max(...perDay.map((day) => day.seconds));
     log(
-      `storage: ${bytesPerReceipt.toFixed(0)} bytes per receipt (with its ${RESULTS} results, selections, interests and indexes)`,
+      `storage: ${bytesPerReceipt.toFixed(0)} bytes per receipt (with its ${RESULTS} results, selections, interests and indexes); ` +
+        `daily demand cells ${mb(perDay.reduce((sum, day) => sum + day.demandBytes, 0) / perDay.length)} a day ` +
+        `(${DEMAND_ROWS.toLocaleString("en")} cells)`,
     );
     log(
       `at 10 million searches a day: ${((bytesPerReceipt * TEN_MILLION) / 1e9).toFixed(1)} GB a day, ` +
