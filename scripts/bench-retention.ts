@@ -55,39 +55,60 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
+/** Parallel loaders: a day of 10 million searches is loaded in chunks over this many connections. */
+const LOADERS = Number(process.env.BENCH_LOADERS ?? 4);
+const CHUNK = 250_000;
+
+/** The domain at 1-based position `p` of search `g`'s results (20 distinct per search). */
+const domainOf = (p: string) =>
+  `'site' || ((g::bigint * 7919 + (${p}) * 104729) % 500000) || '-' || (${p}) || '.example'`;
+
 /**
- * Searches made 30 days before `day` (UTC), spread over it, and everything that hangs on them: each
- * receipt row holds its 20 returned domains (distinct, as the service's are); one selection per
- * search (5 % of its 20 results) and an action interest on every tenth (0.5 %), the proportions
- * bench:demand draws at random, here placed deterministically so a 10-million day stays one cheap
- * statement.
+ * Searches `from`…`to` of a day whose `count` searches were made 30 days before `day` (UTC),
+ * spread over it, and everything that hangs on them: each receipt row holds its 20 returned domains
+ * (distinct, as the service's are); one selection per search (5 % of its 20 results) and an action
+ * interest on every tenth (0.5 %), the proportions bench:demand draws at random, here placed
+ * deterministically so each table is one plain statement over the chunk.
  */
-function daySql(day: string, count: number): string {
-  return `
-    with made as (
-      select 'b' || to_char(date '${day}', 'YYYYMMDD') || lpad(g::text, 13, '0') as search_id,
-             (date '${day}' - 30)::timestamp at time zone 'UTC' + make_interval(secs => (g::bigint * 86399 / ${count})::int) as created_at,
-             (array['web', 'rest', 'mcp'])[1 + g % 3] as surface, g,
-             array[${Array.from(
-               { length: RESULTS },
-               (_, index) =>
-                 `'site' || ((g::bigint * 7919 + ${(index + 1) * 104729}) % 500000) || '-${index + 1}.example'`,
-             ).join(", ")}] as domains
-        from generate_series(1, ${count}) g
-    ), receipts as (
-      insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position,
-                                   created_at, expires_at)
-      select search_id, surface, false, 'other', ${RESULTS}, domains, 1, created_at, created_at + interval '30 days'
-        from made
-    ), selected as (
-      insert into result_selections (search_id, domain, synthetic, created_at, expires_at)
-      select search_id, domains[1 + g % ${RESULTS}], false, created_at + interval '1 minute', created_at + interval '30 days'
-        from made
-    )
-    insert into action_interest_receipts (search_id, domain, action_type, confirmation_version, created_at, expires_at)
-    select search_id, domains[1 + (g / 10) % ${RESULTS}], 'quote', 'svc-action-interest-v1',
-           created_at + interval '2 minutes', created_at + interval '30 days'
-      from made where g % 10 = 0`;
+function daySql(day: string, count: number, from: number, to: number): string[] {
+  const made = `
+      'b' || to_char(date '${day}', 'YYYYMMDD') || lpad(g::text, 13, '0') as search_id,
+      (date '${day}' - 30)::timestamp at time zone 'UTC' + make_interval(secs => (g::bigint * 86399 / ${count})::int) as created_at`;
+  return [
+    `insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position,
+                                  created_at, expires_at)
+     select search_id, surface, false, 'other', ${RESULTS}, domains, 1, created_at, created_at + interval '30 days'
+       from (select ${made}, (array['web', 'rest', 'mcp'])[1 + g % 3] as surface,
+                    array[${Array.from({ length: RESULTS }, (_, index) => domainOf(String(index + 1))).join(", ")}] as domains
+               from generate_series(${from}, ${to}) g) m`,
+    `insert into result_selections (search_id, domain, synthetic, created_at, expires_at)
+     select search_id, domain, false, created_at + interval '1 minute', created_at + interval '30 days'
+       from (select ${made}, ${domainOf(`1 + g % ${RESULTS}`)} as domain from generate_series(${from}, ${to}) g) m`,
+    `insert into action_interest_receipts (search_id, domain, action_type, confirmation_version, created_at, expires_at)
+     select search_id, domain, 'quote', 'svc-action-interest-v1', created_at + interval '2 minutes',
+            created_at + interval '30 days'
+       from (select ${made}, ${domainOf(`1 + (g / 10) % ${RESULTS}`)} as domain
+               from generate_series(${from}, ${to}) g where g % 10 = 0) m`,
+  ];
+}
+
+/** Loads a day's `count` searches in chunks over LOADERS connections (triggers and keys off). */
+async function loadDay(url: string, day: string, count: number): Promise<void> {
+  const chunks: [number, number][] = [];
+  for (let from = 1; from <= count; from += CHUNK) chunks.push([from, Math.min(count, from + CHUNK - 1)]);
+  const loader = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("set session_replication_role = replica");
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        for (const statement of daySql(day, count, chunk[0], chunk[1])) await client.query(statement);
+      }
+    } finally {
+      await client.end();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LOADERS, chunks.length) }, loader));
 }
 
 /** The daily demand cells whose rows expire in `day` (UTC): the demand day 31 days before it. */
@@ -158,8 +179,8 @@ async function main() {
 
     // The live day: searched today, expiring in 30 days (its partitions exist: the migration made them).
     const liveDay = ((await client.query("select ($1::date + 30)::text as d", [today])).rows[0] as { d: string }).d;
+    await loadDay(url, liveDay, LIVE);
     await client.query("set session_replication_role = replica");
-    await client.query(daySql(liveDay, LIVE));
     for (const statement of demandSql(liveDay, Math.ceil((DEMAND_ROWS * LIVE) / PER_DAY)))
       await client.query(statement);
     await client.query("set session_replication_role = origin");
@@ -183,8 +204,8 @@ async function main() {
       ).d;
       await client.query("select retention_make_day($1::date)", [day]);
       const loadStarted = performance.now();
+      await loadDay(url, day, PER_DAY);
       await client.query("set session_replication_role = replica");
-      await client.query(daySql(day, PER_DAY));
       for (const statement of demandSql(day, DEMAND_ROWS)) await client.query(statement);
       await client.query("set session_replication_role = origin");
       const loadSeconds = (performance.now() - loadStarted) / 1000;

@@ -54,7 +54,8 @@ export async function purgeExpired({
 export const PARTITION_DAYS_AHEAD = 40;
 
 /**
- * Makes the receipt family's partitions for the days of expiry from today to `daysAhead` days on,
+ * Makes the day partitions (the receipt family's and the daily demand rows') for the days of expiry
+ * from today to `daysAhead` days on,
  * by the database's clock (retention_ensure_partitions, db/migrations/0027_receipt_partitions.sql);
  * returns how many it made. Idempotent: a day that has its partitions is left alone.
  */
@@ -78,8 +79,9 @@ export interface DroppedPartition {
 
 /**
  * Detaches and drops every partition whose whole day of expiry has passed by the database's now():
- * a day's receipts, results, selections, interests and disclosures leave in one statement each,
- * whatever the day's traffic (retention_drop_expired_partitions). One statement, one transaction.
+ * a day's receipts (with their results, held in the receipt row), selections, interests,
+ * disclosures and daily demand rows leave in one statement each, whatever the day's traffic
+ * (retention_drop_expired_partitions). One statement, one transaction.
  */
 export async function dropExpiredPartitions({ db }: { db: Database }): Promise<DroppedPartition[]> {
   const result = await db.execute(
