@@ -2,20 +2,23 @@
  * `npm run bench:retention`: proof that expiry keeps up at internet scale. In a real Postgres
  * (database BENCH_RETENTION_DATABASE, default agent_readiness_bench_retention, beside
  * BENCH_DATABASE_URL), migrated as the service is, it loads BENCH_DAYS (default 3) whole days of
- * receipts whose day of expiry is over, one at a time, each followed by the retention job's
- * partition step (retention_drop_expired_partitions(), the very function the daily job calls),
- * timed; plus one live day that must survive (BENCH_LIVE_SEARCHES searches, default as many as an
- * expired day). Each day holds BENCH_SEARCHES_PER_DAY searches
- * (default 100,000) with 20 organic results each (held in the receipt row), 5 % of results
- * selected and 0.5 % with an action interest, the proportions bench:demand uses, so a day's rows are those of a service at
- * that many searches a day; 10 million a day is 100 times the default, and the script reports the
- * figures per receipt so the arithmetic for 10 million a day and 30 days can be done from them.
+ * receipts whose day of expiry is over, one at a time, each followed by the retention job's two
+ * steps that take a day's rows — retention_drop_expired_partitions() and demand_daily_expire(), the
+ * very functions the daily job calls — timed; plus one live day that must survive
+ * (BENCH_LIVE_SEARCHES searches, default as many as an expired day). Each day holds
+ * BENCH_SEARCHES_PER_DAY searches (default 100,000) with 20 organic results each (held in the
+ * receipt row), 5 % of results selected and 0.5 % with an action interest, the proportions
+ * bench:demand uses, and BENCH_DEMAND_ROWS_PER_DAY daily demand cells; 10 million searches a day
+ * is 100 times the default, and the script reports the figures per receipt so the arithmetic for
+ * 10 million a day and 30 days can be done from them.
  *
- * Reported: each day's storage (all four tables' partitions, heap and indexes, and per table),
- * bytes per receipt and the size of one receipt row and of its list of domains, how long dropping that day took, and after all days that no expired row of the family
+ * Reported: each day's storage (the four tables' partitions, heap and indexes, and per table; the
+ * demand cells apart), bytes per receipt and the size of one receipt row and of its list of
+ * domains, how long each step of that day's expiry took, and after all days that no expired row
  * is left and every live row is. Exits 1 when a day's expiry takes BENCH_TARGET_SECONDS (default
  * 60) or more, or a row is wrong. The load bypasses triggers and foreign-key checks
- * (session_replication_role = replica): it measures expiry, not writes (bench:search does those).
+ * (session_replication_role = replica) and runs over BENCH_LOADERS connections: it measures
+ * expiry, not writes (bench:search does those).
  */
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -38,14 +41,9 @@ const TEN_MILLION = 10_000_000;
  * searches returned some 670,000 distinct domains on the 3 surfaces.
  */
 const DEMAND_ROWS = Number(process.env.BENCH_DEMAND_ROWS_PER_DAY ?? 2_000_000);
-const FAMILY = [
-  "search_receipts",
-  "result_selections",
-  "action_interest_receipts",
-  "search_offer_disclosures",
-  "demand_daily",
-  "demand_daily_interests",
-];
+const FAMILY = ["search_receipts", "result_selections", "action_interest_receipts", "search_offer_disclosures"];
+const demandBytesSql =
+  "select (pg_total_relation_size('demand_daily') + pg_total_relation_size('demand_daily_interests'))::bigint as bytes";
 
 const log = (line: string) => console.log(`[bench:retention] ${line}`);
 
@@ -191,6 +189,8 @@ async function main() {
       day: string;
       bytes: number;
       demandBytes: number;
+      dropSeconds: number;
+      demandSeconds: number;
       seconds: number;
       rows: number;
       dropped: number;
@@ -206,6 +206,7 @@ async function main() {
       const loadStarted = performance.now();
       await loadDay(url, day, PER_DAY);
       await client.query("set session_replication_role = replica");
+      const demandBefore = Number(((await client.query(demandBytesSql)).rows[0] as { bytes: string }).bytes);
       for (const statement of demandSql(day, DEMAND_ROWS)) await client.query(statement);
       await client.query("set session_replication_role = origin");
       const loadSeconds = (performance.now() - loadStarted) / 1000;
@@ -219,11 +220,11 @@ async function main() {
       log(
         `day ${day} per table: ${tables.map((t) => `${t.table} ${mb(Number(t.bytes))} (heap ${mb(Number(t.heap))})`).join(", ")}`,
       );
-      // The receipt family's bytes (what grows with searches) apart from the daily demand cells'.
-      const isDemand = (table: string) => table.startsWith("demand_daily");
+      // The receipt family's bytes (what grows with searches) apart from the daily demand cells'
+      // (what the day's cells added to the two tables).
       const sizes = {
-        bytes: tables.filter((t) => !isDemand(t.table)).reduce((sum, t) => sum + Number(t.bytes), 0),
-        demandBytes: tables.filter((t) => isDemand(t.table)).reduce((sum, t) => sum + Number(t.bytes), 0),
+        bytes: tables.reduce((sum, t) => sum + Number(t.bytes), 0),
+        demandBytes: Number(((await client.query(demandBytesSql)).rows[0] as { bytes: string }).bytes) - demandBefore,
       };
       const row = (
         await client.query(
@@ -242,10 +243,30 @@ async function main() {
         `day ${day} loaded in ${loadSeconds.toFixed(0)} s: ${JSON.stringify(rows)}, receipts ${mb(sizes.bytes)}, demand cells ${mb(sizes.demandBytes)}`,
       );
 
+      // The job's two steps that take a day's rows: the receipt family's partitions dropped, then
+      // every expired daily demand row deleted (demand_daily_expire), each timed.
       const started = performance.now();
       const dropped = await client.query("select table_name, partition_name from retention_drop_expired_partitions()");
-      const seconds = (performance.now() - started) / 1000;
-      perDay.push({ day, ...sizes, seconds, rows: dayRows, dropped: dropped.rowCount ?? 0 });
+      const dropSeconds = (performance.now() - started) / 1000;
+      const demandStarted = performance.now();
+      const demandDeleted = await client.query(
+        "select table_name, deleted::bigint::text as deleted from demand_daily_expire()",
+      );
+      const demandSeconds = (performance.now() - demandStarted) / 1000;
+      const seconds = dropSeconds + demandSeconds;
+      log(
+        `day ${day}: partitions dropped in ${dropSeconds.toFixed(3)} s, demand cells deleted in ${demandSeconds.toFixed(3)} s ` +
+          `(${demandDeleted.rows.map((row) => `${row.table_name} ${row.deleted}`).join(", ")})`,
+      );
+      perDay.push({
+        day,
+        ...sizes,
+        dropSeconds,
+        demandSeconds,
+        seconds,
+        rows: dayRows,
+        dropped: dropped.rowCount ?? 0,
+      });
       log(`day ${day} expired in ${seconds.toFixed(3)} s (${dropped.rowCount} partitions dropped, ${dayRows} rows)`);
       if (seconds >= TARGET_SECONDS) failed = true;
     }

@@ -16,7 +16,7 @@
 --   - the demand figures: the daily rows are added from the inserted receipts' lists, with the same
 --     counts and position sums, and selections and interests take their cohort from the receipt.
 -- And the daily demand rows (demand_daily, demand_daily_interests), whose count per day grows with
--- the number of domains returned, leave by day partitions like the receipt family (section 5).
+-- the number of domains returned, leave all at once when their day expires (section 5).
 -- Hand-written (drizzle cannot express the partitions, the triggers or the view); the snapshot
 -- carries the columns and keys.
 
@@ -131,106 +131,32 @@ $$;
 CREATE TRIGGER "search_receipt_results_append_only" INSTEAD OF INSERT OR UPDATE OR DELETE ON "search_receipt_results"
 FOR EACH ROW EXECUTE FUNCTION search_receipt_results_refuse();--> statement-breakpoint
 
--- 5. The daily demand rows leave by day partitions too. Their count per day is not bounded by the
--- traffic but by the distinct (domain, surface, topic) a day's results name: up to 78 per domain
--- returned that day, so millions a day once the index is large, past the row purge's 100,000 a
--- day. Every row of one day expires at the same instant (demand_day_expiry(day), 31 days after the
--- day's UTC midnight), so the tables are partitioned by expires_at like the receipt family and
--- join it in retention_partitions (no foreign key): the same job makes their days ahead and drops
--- a day once it is over. The key gains expires_at (a partitioned table's keys must hold it); a
--- CHECK ties it to the day, so (domain, day, surface, topic, expires_at) is unique exactly when
--- (domain, day, surface, topic) is, and the upserts keep one row per cell.
-ALTER TABLE "demand_daily" RENAME TO "demand_daily_unpartitioned";--> statement-breakpoint
-ALTER TABLE "demand_daily_interests" RENAME TO "demand_daily_interests_unpartitioned";--> statement-breakpoint
-ALTER INDEX "demand_daily_pk" RENAME TO "demand_daily_pk_unpartitioned";--> statement-breakpoint
-ALTER INDEX "demand_daily_expiry" RENAME TO "demand_daily_expiry_unpartitioned";--> statement-breakpoint
-ALTER INDEX "demand_daily_read" RENAME TO "demand_daily_read_unpartitioned";--> statement-breakpoint
-ALTER INDEX "demand_daily_interests_pk" RENAME TO "demand_daily_interests_pk_unpartitioned";--> statement-breakpoint
-ALTER INDEX "demand_daily_interests_expiry" RENAME TO "demand_daily_interests_expiry_unpartitioned";--> statement-breakpoint
-ALTER INDEX "demand_daily_interests_read" RENAME TO "demand_daily_interests_read_unpartitioned";--> statement-breakpoint
-CREATE TABLE "demand_daily" (
-	"domain" text NOT NULL,
-	"day" date NOT NULL,
-	"surface" text NOT NULL,
-	"topic" text NOT NULL,
-	"results" integer DEFAULT 0 NOT NULL,
-	"position_sum" bigint DEFAULT 0 NOT NULL,
-	"selections" integer DEFAULT 0 NOT NULL,
-	"expires_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "demand_daily_pk" PRIMARY KEY ("domain", "day", "surface", "topic", "expires_at"),
-	CONSTRAINT "demand_daily_expiry_of_day" CHECK ("expires_at" = demand_day_expiry("day"))
-) PARTITION BY RANGE ("expires_at");--> statement-breakpoint
-CREATE INDEX "demand_daily_expiry" ON "demand_daily" ("expires_at");--> statement-breakpoint
-CREATE INDEX "demand_daily_read" ON "demand_daily" ("domain", "day")
-  INCLUDE ("surface", "topic", "results", "position_sum", "selections");--> statement-breakpoint
-CREATE TABLE "demand_daily_interests" (
-	"domain" text NOT NULL,
-	"day" date NOT NULL,
-	"surface" text NOT NULL,
-	"topic" text NOT NULL,
-	"action_type" text NOT NULL,
-	"interests" integer DEFAULT 0 NOT NULL,
-	"expires_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "demand_daily_interests_pk" PRIMARY KEY ("domain", "day", "surface", "topic", "action_type", "expires_at"),
-	CONSTRAINT "demand_daily_interests_expiry_of_day" CHECK ("expires_at" = demand_day_expiry("day"))
-) PARTITION BY RANGE ("expires_at");--> statement-breakpoint
-CREATE INDEX "demand_daily_interests_expiry" ON "demand_daily_interests" ("expires_at");--> statement-breakpoint
-CREATE INDEX "demand_daily_interests_read" ON "demand_daily_interests" ("domain", "day")
-  INCLUDE ("surface", "topic", "action_type", "interests");--> statement-breakpoint
-CREATE TABLE "demand_daily_default" PARTITION OF "demand_daily" DEFAULT;--> statement-breakpoint
-CREATE TABLE "demand_daily_interests_default" PARTITION OF "demand_daily_interests" DEFAULT;--> statement-breakpoint
-INSERT INTO "retention_partitions" ("table_name", "drop_order", "references_table", "key_columns") VALUES
-  ('demand_daily', 60, NULL, NULL),
-  ('demand_daily_interests', 70, NULL, NULL);--> statement-breakpoint
-
--- A day's partitions are made table by table: a day whose receipt partitions exist gains the
--- partitions of a table added since (the demand tables now), and is refused as a whole, as
--- before, when a row of some DEFAULT partition falls in it. True when it made any.
-CREATE OR REPLACE FUNCTION retention_make_day(day date)
-RETURNS boolean
+-- 5. The daily demand rows leave all at once. Their number a day is not bounded by the topics
+-- but by the distinct (domain, surface, topic) cells a day's results name, up to 78 per domain
+-- returned that day: millions a day once the index is large, past the bounded row purge's 100,000
+-- a day, which would then fall behind. Every row of one day expires at the same instant
+-- (demand_day_expiry(day)), so one DELETE per table takes all that have expired, by the expiry
+-- index; its cost is that day's cells (measured in docs/benchmarks.md), never a backlog. (Day
+-- partitions like the receipts' were tried: a demand answer then plans ~32 partitions per table,
+-- 3 to 5 times its time on the embedded database.) The job calls it before the row purge.
+CREATE FUNCTION demand_daily_expire()
+RETURNS TABLE (table_name text, deleted bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
-  rule record;
-  suffix text := '_p' || to_char(day, 'YYYYMMDD');
-  low timestamptz := day::timestamp AT TIME ZONE 'UTC';
-  high timestamptz := (day + 1)::timestamp AT TIME ZONE 'UTC';
-  taken boolean;
-  made boolean := false;
+  removed bigint;
 BEGIN
-  FOR rule IN SELECT p.table_name FROM retention_partitions p LOOP
-    IF to_regclass(rule.table_name || suffix) IS NULL THEN
-      EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE expires_at >= %L AND expires_at < %L)',
-        rule.table_name || '_default', low, high) INTO taken;
-      IF taken THEN
-        RETURN false;
-      END IF;
-    END IF;
-  END LOOP;
-  FOR rule IN SELECT p.table_name FROM retention_partitions p ORDER BY p.drop_order DESC LOOP
-    CONTINUE WHEN to_regclass(rule.table_name || suffix) IS NOT NULL;
-    EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)',
-      rule.table_name || suffix, rule.table_name, low, high);
-    PERFORM retention_link_partition(rule.table_name, suffix);
-    EXECUTE format('CREATE TRIGGER %I BEFORE TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION append_only_truncate_guard()',
-      rule.table_name || suffix || '_no_truncate', rule.table_name || suffix);
-    made := true;
-  END LOOP;
-  RETURN made;
+  DELETE FROM demand_daily_interests WHERE expires_at <= now();
+  GET DIAGNOSTICS removed = ROW_COUNT;
+  table_name := 'demand_daily_interests'; deleted := removed; RETURN NEXT;
+  DELETE FROM demand_daily WHERE expires_at <= now();
+  GET DIAGNOSTICS removed = ROW_COUNT;
+  table_name := 'demand_daily'; deleted := removed; RETURN NEXT;
 END;
 $$;
 --> statement-breakpoint
-SELECT retention_ensure_partitions(40);--> statement-breakpoint
--- The daily rows of the last 31 days expire from today to 31 days on: their partitions now
--- exist; any older row (expired, awaiting the purge) lands in DEFAULT, which the purge empties.
-INSERT INTO "demand_daily" SELECT "domain", "day", "surface", "topic", "results", "position_sum", "selections", "expires_at"
-  FROM "demand_daily_unpartitioned";--> statement-breakpoint
-INSERT INTO "demand_daily_interests" SELECT "domain", "day", "surface", "topic", "action_type", "interests", "expires_at"
-  FROM "demand_daily_interests_unpartitioned";--> statement-breakpoint
-DROP TABLE "demand_daily_unpartitioned", "demand_daily_interests_unpartitioned";--> statement-breakpoint
 
 -- 6. The daily demand rows, the same figures from the new storage: results from the inserted
--- receipts' lists, selections and interests with their receipt's cohort; each upsert names the
--- key's new column (always the day's own expiry).
+-- receipts' lists, selections and interests with their receipt's cohort.
 CREATE OR REPLACE FUNCTION demand_daily_add_results() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -243,7 +169,7 @@ BEGIN
    WHERE NOT n.synthetic
    GROUP BY x.domain, (n.created_at AT TIME ZONE 'UTC')::date, n.surface, n.topic
    ORDER BY 1, 2, 3, 4
-  ON CONFLICT (domain, day, surface, topic, expires_at) DO UPDATE
+  ON CONFLICT (domain, day, surface, topic) DO UPDATE
     SET results = d.results + excluded.results, position_sum = d.position_sum + excluded.position_sum;
   RETURN NULL;
 END;
@@ -261,7 +187,7 @@ BEGIN
    WHERE NOT s.synthetic AND NOT r.synthetic
    GROUP BY s.domain, (r.created_at AT TIME ZONE 'UTC')::date, r.surface, r.topic
    ORDER BY 1, 2, 3, 4
-  ON CONFLICT (domain, day, surface, topic, expires_at) DO UPDATE SET selections = d.selections + excluded.selections;
+  ON CONFLICT (domain, day, surface, topic) DO UPDATE SET selections = d.selections + excluded.selections;
   RETURN NULL;
 END;
 $$;
@@ -277,7 +203,7 @@ BEGIN
    WHERE NOT r.synthetic
    GROUP BY a.domain, (r.created_at AT TIME ZONE 'UTC')::date, r.surface, r.topic, a.action_type
    ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (domain, day, surface, topic, action_type, expires_at) DO UPDATE
+  ON CONFLICT (domain, day, surface, topic, action_type) DO UPDATE
     SET interests = d.interests + excluded.interests;
   RETURN NULL;
 END;

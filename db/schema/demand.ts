@@ -2,14 +2,10 @@
  * Demand by UTC day, kept by triggers as receipts, selections and interests are written
  * (db/migrations/0012_demand_daily_guards.sql): what GET /provider/demand reads, so its cost is
  * bounded by days x surfaces x topics, whatever a domain's volume. Synthetic traffic is never
- * added. A row's day stops being in any window 30 days on; it expires at `expires_at`, 31 days
- * after the day's UTC midnight, the same instant for every row of the day. Both tables are
- * partitioned by expires_at, one partition per UTC day (db/migrations/0033_compact_receipt_results.sql),
- * dropped whole by the retention job once that day is over, like the receipt family: the key holds
- * expires_at, which a CHECK ties to the day. Aggregates only: nothing here names a search.
+ * added. A row's day stops being in any window 30 days on; the retention purge removes it at
+ * `expires_at`. Aggregates only: nothing here names a search.
  */
-import { sql } from "drizzle-orm";
-import { bigint, check, date, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -27,11 +23,7 @@ export const demandDaily = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
   },
   (table) => [
-    primaryKey({
-      name: "demand_daily_pk",
-      columns: [table.domain, table.day, table.surface, table.topic, table.expiresAt],
-    }),
-    check("demand_daily_expiry_of_day", sql`${table.expiresAt} = demand_day_expiry(${table.day})`),
+    primaryKey({ name: "demand_daily_pk", columns: [table.domain, table.day, table.surface, table.topic] }),
     index("demand_daily_expiry").on(table.expiresAt),
   ],
 );
@@ -51,9 +43,8 @@ export const demandDailyInterests = pgTable(
   (table) => [
     primaryKey({
       name: "demand_daily_interests_pk",
-      columns: [table.domain, table.day, table.surface, table.topic, table.actionType, table.expiresAt],
+      columns: [table.domain, table.day, table.surface, table.topic, table.actionType],
     }),
-    check("demand_daily_interests_expiry_of_day", sql`${table.expiresAt} = demand_day_expiry(${table.day})`),
     index("demand_daily_interests_expiry").on(table.expiresAt),
   ],
 );

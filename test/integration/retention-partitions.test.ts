@@ -13,15 +13,7 @@ import { searchOk } from "../support/search.ts";
 import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, call } from "../support/worker.ts";
 
-const FAMILY = [
-  "search_receipts",
-  "result_selections",
-  "action_interest_receipts",
-  "search_offer_disclosures",
-  // The daily demand rows: partitioned by the same days of expiry (each day's rows share one).
-  "demand_daily",
-  "demand_daily_interests",
-];
+const FAMILY = ["search_receipts", "result_selections", "action_interest_receipts", "search_offer_disclosures"];
 
 const runRetentionJob = async () => {
   await worker.scheduled(

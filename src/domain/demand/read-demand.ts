@@ -29,14 +29,6 @@ export const DEMAND_EVIDENCE_SCOPE =
 
 /** Today's UTC date, by the database's clock (the batch's now()). */
 const TODAY = sql.raw("(now() at time zone 'UTC')::date");
-/**
- * The window's days again, as their rows' expiry (31 days after each day's UTC midnight, a CHECK of
- * the tables): the daily tables are partitioned by expiry day, so this lets the database read only
- * the window's partitions, not every day's kept or made ahead.
- */
-const WINDOW_PARTITIONS = sql.raw(
-  `d.expires_at between demand_day_expiry((now() at time zone 'UTC')::date - ${DEMAND_MAX_DAYS - 1}) and demand_day_expiry((now() at time zone 'UTC')::date)`,
-);
 
 /** One grouping-set row: exactly one of surface and topic is set. */
 interface DailyRow {
@@ -265,13 +257,11 @@ export function demandQueries(domain: string): [SQL, SQL] {
              sum(d.position_sum)::bigint as position_sum, sum(d.selections)::int as selections
         from demand_daily d
        where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}
-         and ${WINDOW_PARTITIONS}
        group by grouping sets ((d.day, d.surface), (d.day, d.topic))`,
     sql`
       select (${TODAY} - d.day)::int as day, d.surface, d.topic, d.action_type, sum(d.interests)::int as interests
         from demand_daily_interests d
        where d.domain = ${domain} and d.day between ${TODAY} - ${DEMAND_MAX_DAYS - 1}::int and ${TODAY}
-         and ${WINDOW_PARTITIONS}
        group by grouping sets ((d.day, d.surface), (d.day, d.topic), (d.day, d.action_type))`,
   ];
 }
