@@ -42,7 +42,7 @@ export const RETENTION_POLICY: readonly RetentionEntry[] = [
     tables: "demand_daily, demand_daily_interests",
     holds: "counts per domain, day, surface and topic: no search and no person",
     kept: "31 days after the day",
-    removedBy: DAY_PARTITIONS,
+    removedBy: "the daily job: every expired row at once",
   },
   {
     material: "A ticket's controlled intent",
