@@ -196,6 +196,41 @@ describe("the receipt family's day partitions", () => {
   });
 });
 
+describe("the daily demand rows' expiry", () => {
+  it("deletes every expired daily row in one step, however many, and keeps the days a window can reach", async () => {
+    const t = uniqueToken();
+    // 3,000 expired cells (more than one round of the bounded purge) and one a window can reach.
+    await sqlRows(
+      `insert into demand_daily (domain, day, surface, topic, results, position_sum, selections, expires_at)
+       select 'expired-' || g || '-${t}.example', d, 'rest', 'other', 1, 1, 0, demand_day_expiry(d)
+         from generate_series(1, 3000) g, (select (now() at time zone 'UTC')::date - 32 as d) day
+       union all
+       select 'live-${t}.example', d, 'rest', 'other', 1, 1, 0, demand_day_expiry(d)
+         from (select (now() at time zone 'UTC')::date - 29 as d) day`,
+    );
+    await sqlRows(
+      `insert into demand_daily_interests (domain, day, surface, topic, action_type, interests, expires_at)
+       select 'expired-1-${t}.example', d, 'rest', 'other', 'quote', 1, demand_day_expiry(d)
+         from (select (now() at time zone 'UTC')::date - 31 as d) day`,
+    );
+    const deleted = await sqlRows<{ table_name: string; deleted: number }>(
+      "select table_name, deleted::int from demand_daily_expire()",
+    );
+    expect(Object.fromEntries(deleted.map((row) => [row.table_name, row.deleted]))).toMatchObject({
+      demand_daily: expect.any(Number),
+      demand_daily_interests: expect.any(Number),
+    });
+    const [left] = await sqlRows<{ expired: number; live: number; interests: number }>(
+      `select (select count(*)::int from demand_daily where domain like $1) as expired,
+              (select count(*)::int from demand_daily where domain = $2) as live,
+              (select count(*)::int from demand_daily_interests where domain like $1) as interests`,
+      [`expired-%-${t}.example`, `live-${t}.example`],
+    );
+    expect(left).toEqual({ expired: 0, live: 1, interests: 0 });
+    expect(deleted.find((row) => row.table_name === "demand_daily")?.deleted).toBeGreaterThanOrEqual(3000);
+  });
+});
+
 describe("the other personal data's retention", () => {
   it("deletes each kind past its deadline through the daily job, and keeps what is within it", async () => {
     const t = uniqueToken();
