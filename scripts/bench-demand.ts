@@ -70,8 +70,8 @@ async function ensureDatabase(rebuild: boolean): Promise<boolean> {
 const quoted = (values: readonly string[]) => `array[${values.map((value) => `'${value}'`).join(", ")}]`;
 
 /**
- * One day of receipts with their results, selections and interests, in one statement (the
- * receipts are append-only, so they are written once, complete).
+ * One day of receipts with their results (in the receipt row), selections and interests, in one
+ * statement (the receipts are append-only, so they are written once, complete).
  */
 function daySql(day: number, count: number): string {
   return `
@@ -89,15 +89,17 @@ function daySql(day: number, count: number): string {
     ), ranked as (
       select search_id, domain, row_number() over (partition by search_id order by min(p))::int as position
         from picks group by search_id, domain
+    ), lists as (
+      select search_id, array_agg(domain order by position) as domains from ranked group by search_id
     ), receipts as (
-      insert into search_receipts (search_id, surface, synthetic, topic, result_count, created_at, expires_at)
-      select search_id, surface, synthetic, topic, n, created_at, created_at + interval '30 days' from made
-    ), results as (
-      insert into search_receipt_results (search_id, domain, position, surface, topic, synthetic, created_at, expires_at)
-      select r.search_id, r.domain, r.position, m.surface, m.topic, m.synthetic, m.created_at,
+      insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position,
+                                   created_at, expires_at)
+      select m.search_id, m.surface, m.synthetic, m.topic, cardinality(l.domains), l.domains, 1, m.created_at,
              m.created_at + interval '30 days'
+        from made m join lists l using (search_id)
+    ), results as (
+      select r.search_id, r.domain, m.synthetic, m.created_at, m.created_at + interval '30 days' as expires_at
         from ranked r join made m using (search_id)
-      returning search_id, domain, synthetic, created_at, expires_at
     ), selected as (
       insert into result_selections (search_id, domain, synthetic, created_at, expires_at)
       select search_id, domain, synthetic, created_at + interval '1 minute', expires_at
@@ -142,7 +144,7 @@ async function build(url: string): Promise<void> {
     const indexes = (
       await client.query(
         `select indexname, indexdef from pg_indexes
-          where tablename in ('search_receipts', 'search_receipt_results', 'result_selections', 'action_interest_receipts')
+          where tablename in ('search_receipts', 'result_selections', 'action_interest_receipts')
             and indexdef like 'CREATE INDEX%'`,
       )
     ).rows as { indexname: string; indexdef: string }[];
@@ -164,7 +166,7 @@ async function build(url: string): Promise<void> {
     for (const index of indexes) await client.query(index.indexdef);
     log(`indexes built (${((performance.now() - started) / 1000).toFixed(0)} s)`);
     await client.query(
-      "vacuum analyze search_receipts, search_receipt_results, result_selections, action_interest_receipts, demand_daily, demand_daily_interests",
+      "vacuum analyze search_receipts, result_selections, action_interest_receipts, demand_daily, demand_daily_interests",
     );
     const sizes = (
       await client.query(`select (select count(*) from search_receipt_results)::int as results,

@@ -31,7 +31,7 @@ import {
   PRINCIPAL_PRICE_MODES,
 } from "../../src/domain/offers/offer-constants.ts";
 import { providerApiKeys, providerClaims } from "./accounts.ts";
-import { searchReceiptResults } from "./search-receipts.ts";
+import { searchReceipts } from "./search-receipts.ts";
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
@@ -264,10 +264,11 @@ export const searchOfferDisclosures = pgTable(
   },
   (table) => [
     primaryKey({ name: "search_offer_disclosures_pk", columns: [table.searchId, table.offerId, table.expiresAt] }),
+    // With the check that the receipt returned the domain (trigger receipt_result_check).
     foreignKey({
-      name: "search_offer_disclosures_result_fk",
-      columns: [table.searchId, table.domain, table.expiresAt],
-      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain, searchReceiptResults.expiresAt],
+      name: "search_offer_disclosures_receipt_fk",
+      columns: [table.searchId, table.expiresAt],
+      foreignColumns: [searchReceipts.searchId, searchReceipts.expiresAt],
     }).onDelete("cascade"),
     foreignKey({
       name: "search_offer_disclosures_offer_version_fk",

@@ -1,6 +1,6 @@
 /**
- * The query-free receipt family: a search's returned organic results, a detail selection of one
- * of them, and an attested action interest in one of them. By construction no column can hold a
+ * The query-free receipt family: a search with its returned organic results, a detail selection
+ * of one of them, and an attested action interest in one of them. By construction no column can hold a
  * query, a network address, a user agent or an identity; every row dies with its search.
  *
  * In the database every table here is partitioned by expires_at, one partition per UTC day of
@@ -17,6 +17,7 @@ import {
   index,
   integer,
   pgTable,
+  pgView,
   primaryKey,
   smallint,
   text,
@@ -35,7 +36,15 @@ import {
 const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
-/** One search as it was answered: which surface asked, and when it stops counting. */
+/**
+ * One search as it was answered: which surface asked, the organic results it returned, and when
+ * it stops counting. The results are held compactly in the receipt row (db/migrations/
+ * 0034_compact_receipt_results.sql, docs/demand.md "What a receipt costs"): the returned domains
+ * in order, the first of them at `first_position`, so result i (0-based) was at position
+ * first_position + i. The database keeps the list exact: as many domains as `result_count`, no
+ * empty entry, no domain twice. A selection, interest or disclosure must name a domain of this
+ * list (a trigger checks it, in the database, where a foreign key to one row per result used to).
+ */
 export const searchReceipts = pgTable(
   "search_receipts",
   {
@@ -51,6 +60,10 @@ export const searchReceipts = pgTable(
     expiresAt: timestamptz("expires_at")
       .notNull()
       .default(sql.raw(`now() + interval '${RECEIPT_LIFETIME_DAYS} days'`)),
+    /** The returned organic domains, in order of position. */
+    resultDomains: text("result_domains").array().notNull(),
+    /** The absolute position (1 = first) of resultDomains[0]: a later page starts further down. */
+    firstPosition: integer("first_position").notNull(),
   },
   (table) => [
     // The key includes expires_at, the partition key (daily ranges, docs/demand.md "Retention"):
@@ -62,42 +75,31 @@ export const searchReceipts = pgTable(
       "search_receipts_lifetime",
       sql`${table.expiresAt} <= ${table.createdAt} + ${sql.raw(`interval '${RECEIPT_LIFETIME_DAYS} days'`)}`,
     ),
+    check("search_receipts_first_position_positive", sql`${table.firstPosition} >= 1`),
+    check(
+      "search_receipts_result_domains_exact",
+      sql`cardinality(${table.resultDomains}) = ${table.resultCount} and receipt_domains_exact(${table.resultDomains})`,
+    ),
     index("search_receipts_expiry").on(table.expiresAt),
   ],
 );
 
 /**
- * The organic results a search returned, with their absolute positions (1 = first). The search's
- * surface, topic, synthetic flag and times are repeated on each result (written in the same
- * transaction, so equal to the receipt's): the trigger that keeps the daily demand rows reads
- * them from the inserted rows alone, and the purge's guard finds each row's own expiry.
+ * The organic results of every receipt, one row per result, as they were stored before they moved
+ * into the receipt row: a read-only view over `search_receipts` (updates and deletes through it
+ * are refused like the receipt family's). Nothing in the service writes or reads it; it is there
+ * for operators and the tests that look at what a search recorded.
  */
-export const searchReceiptResults = pgTable(
-  "search_receipt_results",
-  {
-    searchId: text("search_id").notNull(),
-    domain: text("domain").notNull(),
-    position: integer("position").notNull(),
-    surface: text("surface").notNull(),
-    topic: text("topic").notNull(),
-    synthetic: boolean("synthetic").notNull(),
-    createdAt: timestamptz("created_at").notNull().defaultNow(),
-    expiresAt: timestamptz("expires_at")
-      .notNull()
-      .default(sql.raw(`now() + interval '${RECEIPT_LIFETIME_DAYS} days'`)),
-  },
-  (table) => [
-    primaryKey({ name: "search_receipt_results_pk", columns: [table.searchId, table.domain, table.expiresAt] }),
-    unique("search_receipt_results_position").on(table.searchId, table.position, table.expiresAt),
-    foreignKey({
-      name: "search_receipt_results_receipt_fk",
-      columns: [table.searchId, table.expiresAt],
-      foreignColumns: [searchReceipts.searchId, searchReceipts.expiresAt],
-    }).onDelete("cascade"),
-    check("search_receipt_results_position_positive", sql`${table.position} >= 1`),
-    index("search_receipt_results_domain").on(table.domain),
-  ],
-);
+export const searchReceiptResults = pgView("search_receipt_results", {
+  searchId: text("search_id").notNull(),
+  domain: text("domain").notNull(),
+  position: integer("position").notNull(),
+  surface: text("surface").notNull(),
+  topic: text("topic").notNull(),
+  synthetic: boolean("synthetic").notNull(),
+  createdAt: timestamptz("created_at").notNull(),
+  expiresAt: timestamptz("expires_at").notNull(),
+}).existing();
 
 /** A detail view of a returned result (GET /site/{domain}?search_id=), at most once per result. */
 export const resultSelections = pgTable(
@@ -111,10 +113,11 @@ export const resultSelections = pgTable(
   },
   (table) => [
     primaryKey({ name: "result_selections_pk", columns: [table.searchId, table.domain, table.expiresAt] }),
+    // With the check that the receipt returned the domain (trigger receipt_result_check).
     foreignKey({
-      name: "result_selections_result_fk",
-      columns: [table.searchId, table.domain, table.expiresAt],
-      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain, searchReceiptResults.expiresAt],
+      name: "result_selections_receipt_fk",
+      columns: [table.searchId, table.expiresAt],
+      foreignColumns: [searchReceipts.searchId, searchReceipts.expiresAt],
     }).onDelete("cascade"),
     index("result_selections_domain").on(table.domain),
     index("result_selections_expiry").on(table.expiresAt),
@@ -139,10 +142,11 @@ export const actionInterestReceipts = pgTable(
     // One action per returned result: the guard behind idempotent replays and the 409 (with the
     // search's expiry, the partition key, which is the same for every row of one search).
     unique("action_interest_receipts_one_per_result").on(table.searchId, table.domain, table.expiresAt),
+    // With the check that the receipt returned the domain (trigger receipt_result_check).
     foreignKey({
-      name: "action_interest_receipts_result_fk",
-      columns: [table.searchId, table.domain, table.expiresAt],
-      foreignColumns: [searchReceiptResults.searchId, searchReceiptResults.domain, searchReceiptResults.expiresAt],
+      name: "action_interest_receipts_receipt_fk",
+      columns: [table.searchId, table.expiresAt],
+      foreignColumns: [searchReceipts.searchId, searchReceipts.expiresAt],
     }).onDelete("cascade"),
     index("action_interest_receipts_domain").on(table.domain),
     index("action_interest_receipts_expiry").on(table.expiresAt),

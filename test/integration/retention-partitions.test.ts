@@ -13,13 +13,7 @@ import { searchOk } from "../support/search.ts";
 import { insertSites, sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, call } from "../support/worker.ts";
 
-const FAMILY = [
-  "search_receipts",
-  "search_receipt_results",
-  "result_selections",
-  "action_interest_receipts",
-  "search_offer_disclosures",
-];
+const FAMILY = ["search_receipts", "result_selections", "action_interest_receipts", "search_offer_disclosures"];
 
 const runRetentionJob = async () => {
   await worker.scheduled(
@@ -56,20 +50,69 @@ describe("the receipt family's day partitions", () => {
     }
   });
 
-  it("writes a search's receipt and results into the partition of its day of expiry", async () => {
+  it("writes a search's receipt, with its results in the row, into the partition of its day of expiry", async () => {
     const t = uniqueToken();
     await insertSites([{ domain: `a-${t}.test`, name: t }]);
     const body = await searchOk(asClient(), { q: t });
-    const rows = await sqlRows<{ part: string; day: string }>(
-      `select tableoid::regclass::text as part, to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD') as day
-         from search_receipts where search_id = $1
-       union all
-       select tableoid::regclass::text, to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD')
-         from search_receipt_results where search_id = $1`,
+    const rows = await sqlRows<{ part: string; day: string; domains: string[] }>(
+      `select tableoid::regclass::text as part, to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+              result_domains as domains
+         from search_receipts where search_id = $1`,
       [body.search_id],
     );
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.domains).toEqual([`a-${t}.test`]);
     for (const row of rows) expect(row.part).toMatch(new RegExp(`_p${row.day.replaceAll("-", "")}$`));
+  });
+
+  it("keeps a receipt's list exact and refuses a selection, interest or disclosure of a domain it did not return", async () => {
+    const domain = `exact-${uniqueToken()}.example`;
+    const [id] = await insertReceipts({ domain, count: 1 });
+    const [receipt] = await sqlRows<{ expires_at: string }>(
+      "select expires_at::text from search_receipts where search_id = $1",
+      [id],
+    );
+    const expiresAt = receipt?.expires_at;
+    // Not returned by that search: refused as the foreign key to a result row refused it.
+    await expect(
+      sqlRows(
+        "insert into result_selections (search_id, domain, synthetic, expires_at) values ($1, $2, false, $3::timestamptz)",
+        [id, `other-${domain}`, expiresAt],
+      ),
+    ).rejects.toThrow(/violates foreign key constraint "result_selections_result_fk"/);
+    await expect(
+      sqlRows(
+        `insert into action_interest_receipts (search_id, domain, action_type, confirmation_version, expires_at)
+         values ($1, $2, 'quote', 'svc-action-interest-v1', $3::timestamptz)`,
+        [id, `other-${domain}`, expiresAt],
+      ),
+    ).rejects.toThrow(/violates foreign key constraint "action_interest_receipts_result_fk"/);
+    // No receipt of that search id at all.
+    await expect(
+      sqlRows(
+        "insert into result_selections (search_id, domain, synthetic, expires_at) values ($1, $2, false, $3::timestamptz)",
+        [`missing-${uniqueToken()}`, domain, expiresAt],
+      ),
+    ).rejects.toThrow(/violates foreign key constraint/);
+    // The returned domain is accepted, once.
+    await sqlRows(
+      "insert into result_selections (search_id, domain, synthetic, expires_at) values ($1, $2, false, $3::timestamptz)",
+      [id, domain, expiresAt],
+    );
+    // A list that does not match its count, holds a domain twice or an empty entry is refused.
+    for (const [domains, count] of [
+      [["a.example", "b.example"], 1],
+      [["a.example", "a.example"], 2],
+      [["a.example", null], 2],
+    ] as const) {
+      await expect(
+        sqlRows(
+          `insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position)
+           values ($1, 'rest', true, 'other', $2, $3::text[], 1)`,
+          [`exact-${uniqueToken()}`, count, domains],
+        ),
+      ).rejects.toThrow(/search_receipts_result_domains_exact/);
+    }
   });
 
   it("drops a whole expired day in one step, with all that hangs on it, and keeps every live row", async () => {
@@ -150,6 +193,41 @@ describe("the receipt family's day partitions", () => {
     await expect(sqlRows("truncate search_receipts_default cascade")).rejects.toThrow(
       /append-only|referenced in a foreign key/,
     );
+  });
+});
+
+describe("the daily demand rows' expiry", () => {
+  it("deletes every expired daily row in one step, however many, and keeps the days a window can reach", async () => {
+    const t = uniqueToken();
+    // 3,000 expired cells (more than one round of the bounded purge) and one a window can reach.
+    await sqlRows(
+      `insert into demand_daily (domain, day, surface, topic, results, position_sum, selections, expires_at)
+       select 'expired-' || g || '-${t}.example', d, 'rest', 'other', 1, 1, 0, demand_day_expiry(d)
+         from generate_series(1, 3000) g, (select (now() at time zone 'UTC')::date - 32 as d) day
+       union all
+       select 'live-${t}.example', d, 'rest', 'other', 1, 1, 0, demand_day_expiry(d)
+         from (select (now() at time zone 'UTC')::date - 29 as d) day`,
+    );
+    await sqlRows(
+      `insert into demand_daily_interests (domain, day, surface, topic, action_type, interests, expires_at)
+       select 'expired-1-${t}.example', d, 'rest', 'other', 'quote', 1, demand_day_expiry(d)
+         from (select (now() at time zone 'UTC')::date - 31 as d) day`,
+    );
+    const deleted = await sqlRows<{ table_name: string; deleted: number }>(
+      "select table_name, deleted::int from demand_daily_expire()",
+    );
+    expect(Object.fromEntries(deleted.map((row) => [row.table_name, row.deleted]))).toMatchObject({
+      demand_daily: expect.any(Number),
+      demand_daily_interests: expect.any(Number),
+    });
+    const [left] = await sqlRows<{ expired: number; live: number; interests: number }>(
+      `select (select count(*)::int from demand_daily where domain like $1) as expired,
+              (select count(*)::int from demand_daily where domain = $2) as live,
+              (select count(*)::int from demand_daily_interests where domain like $1) as interests`,
+      [`expired-%-${t}.example`, `live-${t}.example`],
+    );
+    expect(left).toEqual({ expired: 0, live: 1, interests: 0 });
+    expect(deleted.find((row) => row.table_name === "demand_daily")?.deleted).toBeGreaterThanOrEqual(3000);
   });
 });
 

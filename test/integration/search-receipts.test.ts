@@ -63,7 +63,17 @@ describe("search receipts", () => {
     const columns: Record<string, string[]> = {};
     for (const row of rows) columns[row.table_name] = [...(columns[row.table_name] ?? []), row.column_name];
     expect(columns).toEqual({
-      search_receipts: ["search_id", "surface", "synthetic", "result_count", "created_at", "expires_at", "topic"],
+      search_receipts: [
+        "search_id",
+        "surface",
+        "synthetic",
+        "result_count",
+        "created_at",
+        "expires_at",
+        "topic",
+        "result_domains",
+        "first_position",
+      ],
       search_receipt_results: [
         "search_id",
         "domain",
@@ -112,11 +122,12 @@ describe("a search whose receipt cannot be written", () => {
     await sqlRows(
       `create or replace function ${fn}() returns trigger language plpgsql as $$
        begin
-         if new.domain = '${failing}' then raise exception 'test: receipt refused for %', new.domain; end if;
+         if '${failing}' = any(new.result_domains) then raise exception 'test: receipt refused for %', '${failing}'; end if;
          return new;
        end $$`,
     );
-    await sqlRows(`create trigger ${fn} before insert on search_receipt_results for each row execute function ${fn}()`);
+    // The results are held in the receipt row (result_domains): refusing one refuses the row.
+    await sqlRows(`create trigger ${fn} before insert on search_receipts for each row execute function ${fn}()`);
     try {
       const body = await searchOk(get, { q: t });
       expect(domainsOf(body)).toEqual([failing, `fine-${t}.test`]);
@@ -134,7 +145,7 @@ describe("a search whose receipt cannot be written", () => {
       const other = await searchOk(get, { q: `${t} fine` });
       expect(other.receipt_recorded).toBe(true);
     } finally {
-      await sqlRows(`drop trigger if exists ${fn} on search_receipt_results`);
+      await sqlRows(`drop trigger if exists ${fn} on search_receipts`);
       await sqlRows(`drop function if exists ${fn}()`);
     }
   });

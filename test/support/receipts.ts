@@ -40,12 +40,10 @@ export async function insertReceipts(batch: ReceiptBatch): Promise<string[]> {
               now() - make_interval(secs => $3) as created_at
          from generate_series(1, $2::int) g
      ), receipts as (
-       insert into search_receipts (search_id, surface, synthetic, topic, result_count, created_at, expires_at)
-       select search_id, $4, $5, $6, 1, created_at, created_at + interval '30 days' from made
+       insert into search_receipts (search_id, surface, synthetic, topic, result_count, result_domains, first_position,
+                                    created_at, expires_at)
+       select search_id, $4, $5, $6, 1, array[$1::text], $7, created_at, created_at + interval '30 days' from made
        returning search_id
-     ), results as (
-       insert into search_receipt_results (search_id, domain, position, surface, topic, synthetic, created_at, expires_at)
-       select search_id, $1, $7, $4, $6, $5, created_at, created_at + interval '30 days' from made
      ), selected as (
        insert into result_selections (search_id, domain, synthetic, created_at, expires_at)
        select search_id, $1, $5, created_at, created_at + interval '30 days' from made where g <= $8

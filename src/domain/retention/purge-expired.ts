@@ -78,8 +78,9 @@ export interface DroppedPartition {
 
 /**
  * Detaches and drops every partition whose whole day of expiry has passed by the database's now():
- * a day's receipts, results, selections, interests and disclosures leave in one statement each,
- * whatever the day's traffic (retention_drop_expired_partitions). One statement, one transaction.
+ * a day's receipts (with their results, held in the receipt row), selections, interests and
+ * disclosures leave in one statement each, whatever the day's traffic
+ * (retention_drop_expired_partitions). One statement, one transaction.
  */
 export async function dropExpiredPartitions({ db }: { db: Database }): Promise<DroppedPartition[]> {
   const result = await db.execute(
@@ -92,16 +93,34 @@ export async function dropExpiredPartitions({ db }: { db: Database }): Promise<D
   }));
 }
 
+/**
+ * Deletes every expired daily demand row, whatever their number, in one statement per table
+ * (demand_daily_expire, db/migrations/0034_compact_receipt_results.sql): a day's rows all expire at
+ * once, and their number grows with the distinct domains returned that day (up to 78 cells a
+ * domain), so a bounded purge could fall behind. Returns the rows deleted per table.
+ */
+export async function expireDemandDays({ db }: { db: Database }): Promise<Record<string, number>> {
+  const result = await db.execute(sql`select table_name, deleted from demand_daily_expire()`);
+  return Object.fromEntries(
+    (result.rows as { table_name: string; deleted: number | string }[]).map((row) => [
+      row.table_name,
+      Number(row.deleted),
+    ]),
+  );
+}
+
 export interface RetentionRunSummary {
   partitionsMade: number;
   partitionsDropped: DroppedPartition[];
+  /** Expired daily demand rows deleted, per table (all of them: not bounded). */
+  demandExpired: Record<string, number>;
   purge: PurgeSummary;
   personalData: PurgeSummary;
 }
 
 /**
- * One run of the retention job: partitions made ahead, whole expired days dropped, then the
- * bounded row purge for what is left (rows expired earlier today, DEFAULT partitions, tables that
+ * One run of the retention job: partitions made ahead, whole expired days dropped, every expired
+ * daily demand row deleted, then the bounded row purge for what is left (rows expired earlier today, DEFAULT partitions, tables that
  * are not partitioned), then the other personal data past its retention. Each step is its own
  * transaction; a failure to make or drop partitions does not stop the purges (and the health
  * report's retention alarm shows what is left behind).
@@ -115,9 +134,13 @@ export async function runRetention({ db }: { db: Database }): Promise<RetentionR
     console.error("retention: dropping expired partitions failed", String(error));
     return [] as DroppedPartition[];
   });
+  const demandExpired = await expireDemandDays({ db }).catch((error) => {
+    console.error("retention: expiring the daily demand rows failed", String(error));
+    return {};
+  });
   const purge = await purgeExpired({ db });
   const personalData = await purgePersonalData({ db });
-  return { partitionsMade, partitionsDropped, purge, personalData };
+  return { partitionsMade, partitionsDropped, demandExpired, purge, personalData };
 }
 
 /**

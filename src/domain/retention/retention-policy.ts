@@ -2,7 +2,8 @@
  * Every kind of personal data the service keeps, how long, and what removes it: the one table the
  * privacy page shows and docs/privacy-retention.md repeats (a unit test keeps the two equal). The
  * deadlines are enforced by the daily retention job (src/jobs/retention-purge.ts) through the SQL
- * of db/migrations/0027_receipt_partitions.sql and 0028_personal_data_retention.sql.
+ * of db/migrations/0027_receipt_partitions.sql, 0028_personal_data_retention.sql and
+ * 0034_compact_receipt_results.sql.
  */
 
 export interface RetentionEntry {
@@ -24,7 +25,7 @@ const DAILY_PURGE = "the daily job's purge";
 export const RETENTION_POLICY: readonly RetentionEntry[] = [
   {
     material: "Search receipts and their results",
-    tables: "search_receipts, search_receipt_results",
+    tables: "search_receipts, search_receipt_results (a view of the results held in each receipt row)",
     holds: "a random search id, surface, synthetic flag, topic label, returned domains and positions, times",
     kept: "30 days after the search",
     removedBy: DAY_PARTITIONS,
@@ -41,7 +42,7 @@ export const RETENTION_POLICY: readonly RetentionEntry[] = [
     tables: "demand_daily, demand_daily_interests",
     holds: "counts per domain, day, surface and topic: no search and no person",
     kept: "31 days after the day",
-    removedBy: DAILY_PURGE,
+    removedBy: "the daily job: every expired row at once",
   },
   {
     material: "A ticket's controlled intent",

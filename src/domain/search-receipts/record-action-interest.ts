@@ -4,7 +4,7 @@
  * or charge, changes no rank or score, and dies with its source search.
  */
 import { and, eq, gt, not, sql } from "drizzle-orm";
-import { actionInterestReceipts, searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
+import { actionInterestReceipts, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
@@ -66,21 +66,14 @@ export async function recordActionInterest({
       ctx.db
         .select({
           id: sql`gen_random_uuid()`.as("id"),
-          searchId: searchReceiptResults.searchId,
-          domain: searchReceiptResults.domain,
+          searchId: searchReceipts.searchId,
+          domain: sql`${domain}::text`.as("domain"),
           actionType: sql`${input.actionType}`.as("action_type"),
           confirmationVersion: sql`${ACTION_INTEREST_CONFIRMATION_VERSION}`.as("confirmation_version"),
           createdAt: sql`now()`.as("created_at"),
           expiresAt: searchReceipts.expiresAt,
         })
-        .from(searchReceiptResults)
-        .innerJoin(
-          searchReceipts,
-          and(
-            eq(searchReceipts.searchId, searchReceiptResults.searchId),
-            eq(searchReceipts.expiresAt, searchReceiptResults.expiresAt),
-          ),
-        )
+        .from(searchReceipts)
         .where(and(liveReturnedResult(input.searchId, domain), not(searchReceipts.synthetic))),
     )
     // The unique key carries the search's expiry (the partition key); one search has one expiry.

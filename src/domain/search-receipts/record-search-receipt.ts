@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import { searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
+import { searchReceipts } from "../../../db/schema/search-receipts.ts";
 import { isDatabaseUnavailable, type SqlRow } from "../../adapters/db.ts";
 import type { DomainContext } from "../context.ts";
 import type { DemandTopic } from "../demand/topics.ts";
@@ -29,8 +29,8 @@ export type SearchReceipt =
   | { recorded: false };
 
 /**
- * Records the query-free receipt of one answered search: the receipt and its returned results
- * in one transaction. It never fails the search: if the write does not commit, the answer says so
+ * Records the query-free receipt of one answered search: the receipt with its returned results,
+ * one row. It never fails the search: if the write does not commit, the answer says so
  * (`recorded: false`) and nothing can later be bound to it.
  *
  * `alongside` names a statement that must commit with the receipt or not at all (the disclosure
@@ -50,6 +50,8 @@ export async function recordSearchReceipt({
 }): Promise<SearchReceipt> {
   const searchId = newSearchId();
   const receiptStatements = () => {
+    // One row: the returned domains are held in order in the receipt itself (first at
+    // firstPosition), not one row each (db/migrations/0034_compact_receipt_results.sql).
     const insertReceipt = ctx.db
       .insert(searchReceipts)
       .values({
@@ -58,22 +60,11 @@ export async function recordSearchReceipt({
         synthetic: input.synthetic,
         topic: input.topic,
         resultCount: input.domains.length,
+        resultDomains: input.domains,
+        firstPosition: input.firstPosition,
       })
       .returning({ expiresAt: searchReceipts.expiresAt });
-    if (input.domains.length === 0) return [insertReceipt] as const;
-    const insertResults = ctx.db.insert(searchReceiptResults).values(
-      // created_at and expires_at take their defaults: now() is the transaction's, so they
-      // equal the receipt's.
-      input.domains.map((domain, index) => ({
-        searchId,
-        domain,
-        position: input.firstPosition + index,
-        surface: input.surface,
-        topic: input.topic,
-        synthetic: input.synthetic,
-      })),
-    );
-    return [insertReceipt, insertResults] as const;
+    return [insertReceipt] as const;
   };
   const write = async (withAlongside: boolean) => {
     const companion = withAlongside && alongside ? ctx.db.execute(alongside(searchId)) : undefined;

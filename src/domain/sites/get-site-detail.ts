@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
-import { resultSelections, searchReceiptResults, searchReceipts } from "../../../db/schema/search-receipts.ts";
+import { resultSelections, searchReceipts } from "../../../db/schema/search-receipts.ts";
 import { sites } from "../../../db/schema/sites.ts";
 import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
@@ -61,20 +61,13 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
       .select(
         ctx.db
           .select({
-            searchId: searchReceiptResults.searchId,
-            domain: searchReceiptResults.domain,
+            searchId: searchReceipts.searchId,
+            domain: sql`${domain}::text`.as("domain"),
             synthetic: searchReceipts.synthetic,
             createdAt: sql`now()`.as("created_at"),
             expiresAt: searchReceipts.expiresAt,
           })
-          .from(searchReceiptResults)
-          .innerJoin(
-            searchReceipts,
-            and(
-              eq(searchReceipts.searchId, searchReceiptResults.searchId),
-              eq(searchReceipts.expiresAt, searchReceiptResults.expiresAt),
-            ),
-          )
+          .from(searchReceipts)
           .where(
             and(
               liveReturnedResult(input.searchId, domain),
