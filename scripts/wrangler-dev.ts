@@ -32,16 +32,26 @@ export function spawnWranglerDev(
   );
 }
 
-/** A port free right now on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
+/** Ports above Linux's ephemeral range (32768–60999): the system never hands them out on its own. */
+const CHOSEN_PORTS = { first: 61_000, count: 4_000 };
+
+/**
+ * A port free right now on 127.0.0.1, for a server that will listen on it a little later. It is
+ * chosen above the ephemeral range rather than by asking the system for port 0: a port the system
+ * gave out once it may give any other process's outgoing connection or `listen(0)` meanwhile (two
+ * `npm start` side by side took each other's ports that way).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = CHOSEN_PORTS.first + Math.floor(Math.random() * CHOSEN_PORTS.count);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new Error(`no free port among ${CHOSEN_PORTS.count} above ${CHOSEN_PORTS.first}`);
 }
 
 /** `wrangler dev` behind the local edge. */

@@ -1,21 +1,12 @@
 /** `npm start` as the end-to-end tests run it: on a free port, its output kept, its group stopped. */
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../../scripts/wrangler-dev.ts";
 
 /**
  * The origins of the services started here: their API answers are held to their OpenAPI document
  * (test/support/e2e-contract.ts).
  */
 export const serviceOrigins = new Set<string>();
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls `url` until its status satisfies `accept`; gives the response and the time it took. */
 export async function pollStatus(url: string, accept: (status: number) => boolean, deadlineMs: number) {
