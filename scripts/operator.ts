@@ -147,9 +147,9 @@ export interface ImportReporter {
   note: (line: string) => void;
 }
 
-/** The progress line of an import: done / queued / skipped / invalid. */
+/** The progress line of an import: done / queued / skipped (of them already indexed) / invalid. */
 export function progressLine(progress: ImportProgress): string {
-  return `import: done ${progress.done}/${progress.total} · queued ${progress.queued} · skipped ${progress.skipped} · invalid ${progress.invalid}`;
+  return `import: done ${progress.done}/${progress.total} · queued ${progress.queued} · skipped ${progress.skipped} (already indexed ${progress.alreadyIndexed}) · invalid ${progress.invalid}`;
 }
 
 const stderrReporter: ImportReporter = {

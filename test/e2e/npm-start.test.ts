@@ -150,9 +150,9 @@ async function cronsAndOperator(origin: string, output: string) {
     "e2e-one.seed-example.com\nhttps://e2e-two.seed-example.com/about\nE2E-ONE.seed-example.com\nnot a domain\n",
   );
   const first = await run("npm", ["run", "-s", "operator", "--", "import", list], { env });
-  expect(first.stderr).toContain("import: done 4/4 · queued 2 · skipped 1 · invalid 1");
+  expect(first.stderr).toContain("import: done 4/4 · queued 2 · skipped 1 (already indexed 0) · invalid 1");
   expect(first.stderr).toContain("invalid line 4: more than one word on the line");
-  expect(JSON.parse(first.stdout)).toMatchObject({ queued: 2, skipped: 1, invalid: 1 });
+  expect(JSON.parse(first.stdout)).toMatchObject({ queued: 2, skipped: 1, alreadyIndexed: 0, invalid: 1 });
   const second = await run("npm", ["run", "-s", "operator", "--", "import", list], { env });
   expect(JSON.parse(second.stdout)).toMatchObject({ queued: 0, skipped: 3, skippedBy: { "already imported": 2 } });
 }

@@ -149,8 +149,8 @@ describe("npm run operator -- import", () => {
   });
 
   it("prints progress as done / queued / skipped / invalid", () => {
-    expect(progressLine({ done: 500, total: 10_000, queued: 480, skipped: 15, invalid: 5 })).toBe(
-      "import: done 500/10000 · queued 480 · skipped 15 · invalid 5",
+    expect(progressLine({ done: 500, total: 10_000, queued: 480, skipped: 15, alreadyIndexed: 12, invalid: 5 })).toBe(
+      "import: done 500/10000 · queued 480 · skipped 15 (already indexed 12) · invalid 5",
     );
   });
 });

@@ -265,7 +265,10 @@ export interface ImportProgress {
   done: number;
   total: number;
   queued: number;
+  /** Every item not queued for a reason other than being invalid (already indexed included). */
   skipped: number;
+  /** Of the skipped, those already in the index (the count ARCHITECTURE.md's contract names). */
+  alreadyIndexed: number;
   invalid: number;
 }
 
@@ -321,6 +324,7 @@ export async function importLeads({
     total: parsed.items.length,
     queued: 0,
     skipped: 0,
+    alreadyIndexed: 0,
     invalid: 0,
     skippedBy: {},
     firstCrawlAfter: null,
@@ -329,6 +333,7 @@ export async function importLeads({
   };
   const skip = (at: string, reason: string) => {
     summary.skipped++;
+    if (reason === "already indexed") summary.alreadyIndexed++;
     summary.skippedBy[reason] = (summary.skippedBy[reason] ?? 0) + 1;
     onNote({ kind: "skip", at, reason });
   };

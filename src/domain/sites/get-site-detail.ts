@@ -28,63 +28,7 @@ const unknownSite = () => new DomainError("not_found", "SITE_NOT_FOUND", "No ind
 export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input: SiteDetailInput }) {
   const domain = normalizeDomain(input.domain);
   if (!domain) throw unknownSite();
-
-  const siteQuery = ctx.db
-    .select({
-      ...siteRecordColumns,
-      signalEvidence: sites.signalEvidence,
-      scoreVersion: sites.scoreVersion,
-      checklist: sites.checklist,
-    })
-    .from(sites)
-    .where(eq(sites.domain, domain));
-  const historyQuery = ctx.db
-    .select({
-      agenticScore: siteScoreHistory.agenticScore,
-      scoreVersion: siteScoreHistory.scoreVersion,
-      recordedAt: siteScoreHistory.recordedAt,
-    })
-    .from(siteScoreHistory)
-    .innerJoin(sites, eq(sites.id, siteScoreHistory.siteId))
-    .where(eq(sites.domain, domain))
-    .orderBy(desc(siteScoreHistory.recordedAt))
-    .limit(SCORE_HISTORY_LIMIT);
-
-  let selection: { synthetic: boolean } | undefined;
-  let siteRows: Awaited<typeof siteQuery>;
-  let historyRows: Awaited<typeof historyQuery>;
-  if (input.searchId) {
-    // One transaction: the selection is written only if the site exists and the live receipt
-    // returned it; a repeat hits the primary key and records nothing.
-    const recordSelection = ctx.db
-      .insert(resultSelections)
-      .select(
-        ctx.db
-          .select({
-            searchId: searchReceipts.searchId,
-            domain: sql`${domain}::text`.as("domain"),
-            synthetic: searchReceipts.synthetic,
-            createdAt: sql`now()`.as("created_at"),
-            expiresAt: searchReceipts.expiresAt,
-          })
-          .from(searchReceipts)
-          .where(
-            and(
-              liveReturnedResult(input.searchId, domain),
-              sql`exists (select 1 from ${sites} where ${sites.domain} = ${domain})`,
-            ),
-          ),
-      )
-      .onConflictDoNothing()
-      .returning({ synthetic: resultSelections.synthetic });
-    const [selected, found, history] = await ctx.db.batch([recordSelection, siteQuery, historyQuery]);
-    selection = selected[0];
-    siteRows = found;
-    historyRows = history;
-  } else {
-    [siteRows, historyRows] = await ctx.db.batch([siteQuery, historyQuery]);
-  }
-
+  const { siteRows, historyRows, selection } = await readSite(ctx, domain, input.searchId);
   const row = siteRows[0];
   if (!row) throw unknownSite();
   const newRealSelection = selection !== undefined && !selection.synthetic;
@@ -117,3 +61,68 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
 }
 
 export type SiteDetail = Awaited<ReturnType<typeof getSiteDetail>>;
+
+/**
+ * The site's row and score history, and with a search id the selection, all in one batch (one
+ * transaction, one round trip).
+ */
+async function readSite(ctx: DomainContext, domain: string, searchId: string | undefined) {
+  const siteQuery = ctx.db
+    .select({
+      ...siteRecordColumns,
+      signalEvidence: sites.signalEvidence,
+      scoreVersion: sites.scoreVersion,
+      checklist: sites.checklist,
+    })
+    .from(sites)
+    .where(eq(sites.domain, domain));
+  const historyQuery = ctx.db
+    .select({
+      agenticScore: siteScoreHistory.agenticScore,
+      scoreVersion: siteScoreHistory.scoreVersion,
+      recordedAt: siteScoreHistory.recordedAt,
+    })
+    .from(siteScoreHistory)
+    .innerJoin(sites, eq(sites.id, siteScoreHistory.siteId))
+    .where(eq(sites.domain, domain))
+    .orderBy(desc(siteScoreHistory.recordedAt))
+    .limit(SCORE_HISTORY_LIMIT);
+  if (!searchId) {
+    const [siteRows, historyRows] = await ctx.db.batch([siteQuery, historyQuery]);
+    return { siteRows, historyRows, selection: undefined };
+  }
+  const [selected, siteRows, historyRows] = await ctx.db.batch([
+    recordSelection(ctx, searchId, domain),
+    siteQuery,
+    historyQuery,
+  ]);
+  return { siteRows, historyRows, selection: selected[0] };
+}
+
+/**
+ * The view as a selection of the search's result: written only if the site exists and the live
+ * receipt returned it; a repeat hits the primary key and records nothing.
+ */
+function recordSelection(ctx: DomainContext, searchId: string, domain: string) {
+  return ctx.db
+    .insert(resultSelections)
+    .select(
+      ctx.db
+        .select({
+          searchId: searchReceipts.searchId,
+          domain: sql`${domain}::text`.as("domain"),
+          synthetic: searchReceipts.synthetic,
+          createdAt: sql`now()`.as("created_at"),
+          expiresAt: searchReceipts.expiresAt,
+        })
+        .from(searchReceipts)
+        .where(
+          and(
+            liveReturnedResult(searchId, domain),
+            sql`exists (select 1 from ${sites} where ${sites.domain} = ${domain})`,
+          ),
+        ),
+    )
+    .onConflictDoNothing()
+    .returning({ synthetic: resultSelections.synthetic });
+}
