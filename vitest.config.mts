@@ -8,15 +8,17 @@ const runId = randomBytes(4).toString("hex");
 /**
  * Test files run side by side: most of an integration or protocol file's time is spent waiting
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores three files at a
- * time finish sooner than one (docs/testing.md has the figures). The unit files are all
- * computation: they run first, one at a time (two at a time was slower). The projects that start
- * `npm start` run last in groups of their own: e2e two files at a time, the browser pages one at a
- * time against their one service.
+ * time finish sooner than one (docs/testing.md has the figures). The projects that start
+ * `npm start` run after them in groups of their own: e2e two files at a time, the browser pages one
+ * at a time against their one service; then the integration files that count the whole index and
+ * so need it still (integration-alone, on the integration project's stack). The unit files are all
+ * computation: they run one at a time (two at a time was slower), last.
  */
 const UNIT_GROUP = { maxWorkers: 1, sequence: { groupOrder: 0 } };
 const SIDE_BY_SIDE = { maxWorkers: 3, sequence: { groupOrder: 1 } };
 const E2E_GROUP = { maxWorkers: 2, sequence: { groupOrder: 2 } };
 const BROWSER_GROUP = { maxWorkers: 1, sequence: { groupOrder: 3 } };
+const ALONE_GROUP = { maxWorkers: 1, sequence: { groupOrder: 4 } };
 
 export default defineConfig({
   test: {
@@ -86,6 +88,23 @@ export default defineConfig({
           ...SIDE_BY_SIDE,
           include: ["test/integration/**/*.test.{ts,tsx}"],
           globalSetup: ["test/support/integration-stack.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // Files that count the whole index: nothing else writes it while they run.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: integrationBindings(runId) },
+          }),
+        ],
+        test: {
+          name: "integration-alone",
+          ...ALONE_GROUP,
+          // The stack is the integration project's; this only hands over the published document.
+          globalSetup: ["test/support/openapi-document-setup.ts"],
+          include: ["test/integration-alone/**/*.test.{ts,tsx}"],
           testTimeout: 30_000,
         },
       },

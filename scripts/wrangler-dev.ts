@@ -76,20 +76,32 @@ export async function startLocalWorker(
 ): Promise<LocalWorker> {
   const wranglerPort = await freePort();
   const wrangler = spawnWranglerDev(wranglerPort, vars, options);
-  const edge = await startLocalEdge(Number(port), wranglerPort);
+  let edge: LocalEdge;
+  try {
+    edge = await startLocalEdge(Number(port), wranglerPort);
+  } catch (error) {
+    // The edge's port was taken: wrangler (and its workerd) must not outlive this failed start.
+    stopWrangler(wrangler, options.detached);
+    throw error;
+  }
   return {
     wrangler,
     edge,
     wranglerPort,
     async stop() {
-      if (options.detached && wrangler.pid && wrangler.exitCode === null) {
-        try {
-          process.kill(-wrangler.pid, "SIGTERM");
-        } catch {
-          // already gone
-        }
-      } else if (wrangler.exitCode === null) wrangler.kill("SIGTERM");
+      stopWrangler(wrangler, options.detached);
       await edge.stop();
     },
   };
+}
+
+/** Ends wrangler dev, with its whole process group when it was started detached. */
+function stopWrangler(wrangler: ChildProcess, detached: boolean | undefined): void {
+  if (detached && wrangler.pid && wrangler.exitCode === null) {
+    try {
+      process.kill(-wrangler.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  } else if (wrangler.exitCode === null) wrangler.kill("SIGTERM");
 }

@@ -59,7 +59,9 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
     origin: `http://127.0.0.1:${port}`,
     output: () => printed.join(""),
     stop: () => {
-      if (!child.pid || child.exitCode !== null) return;
+      // The whole group, even when npm itself has already exited: what it started (wrangler,
+      // workerd) may still run, and would burn the next tests' time.
+      if (!child.pid) return;
       try {
         process.kill(-child.pid, "SIGTERM");
       } catch (error) {
