@@ -61,14 +61,20 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
     stop: () => {
       // The whole group, even when npm itself has already exited: what it started (wrangler,
       // workerd) may still run, and would burn the next tests' time.
-      if (!child.pid) return;
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch (error) {
-        // The group may already be gone (it died on its own): nothing is left to stop, and the
-        // caller's own error, with the service's output, is the one worth reporting.
-        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
-      }
+      const group = child.pid;
+      if (!group) return;
+      const signal = (name: NodeJS.Signals) => {
+        try {
+          process.kill(-group, name);
+        } catch (error) {
+          // The group may already be gone (it died on its own): nothing is left to stop, and the
+          // caller's own error, with the service's output, is the one worth reporting.
+          if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+        }
+      };
+      signal("SIGTERM");
+      // A workerd left spinning by a start that failed half-way has been seen to ignore SIGTERM.
+      setTimeout(() => signal("SIGKILL"), 10_000).unref();
     },
   };
   await pollStatus(`${service.origin}/healthz`, (status) => status === 200, readyWithinMs).catch((error) => {
