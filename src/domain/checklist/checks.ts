@@ -1280,82 +1280,130 @@ export function skillArtifactUrls(answers: ChecklistAnswers): string[] {
 export function checkAgentSkills(answers: ChecklistAnswers, digests: DigestsByUrl): Judgement {
   const indexes = skillsIndexAt(answers);
   const evidenceBase = indexes.map((index) => index.response);
+  // The first index that is a JSON answer decides; the legacy path only when the current one is not.
   for (const index of indexes) {
-    const standing = standingOf(index.response, answers);
-    if (standing.kind !== "answer") continue;
-    const read = readJsonAnswer(standing.answer, index.path);
-    if ("problem" in read || isErrorBody(read.document)) continue;
-    const skills = readSkillsIndex(read.document, standing.answer.finalUrl || standing.answer.url);
-    if ("problem" in skills)
-      return verdict(
-        "fail",
-        `${index.path} is not an Agent Skills index: it ${skills.problem}`,
-        evidenceOf(...evidenceBase),
-        FIX.skills,
-      );
-    if (skills.version === "0.1") {
-      const where = index.legacy ? `${index.path} (the older path)` : index.path;
-      return verdict(
-        "warn",
-        `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
-        evidenceOf(...evidenceBase),
-        FIX.skills,
-      );
-    }
-    const checked = skills.skills.filter((skill) => skill.url).slice(0, FOLLOW_UP_CAP);
-    const artifactResponses = checked.map((skill) => answers.get.get(skill.url!));
-    const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
-    const placeholder = skills.skills.find(
-      (skill) =>
-        (skill.url && isPlaceholder(skill.url, answers.origin)) ||
-        (skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)),
-    );
-    if (placeholder)
-      return verdict("fail", `${index.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
-    const mismatched: string[] = [];
-    const unreachable: string[] = [];
-    for (const skill of checked) {
-      const computed = digests.get(skill.url!);
-      if (computed === undefined) {
-        unreachable.push(skill.name);
-        continue;
-      }
-      const declared = skill.digest!.toLowerCase().replace(/^sha256:/, "");
-      if (declared !== computed) mismatched.push(skill.name);
-    }
-    if (mismatched.length > 0) {
-      return verdict(
-        "fail",
-        `${index.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
-        evidence,
-        FIX.skills,
-      );
-    }
-    if (unreachable.length === checked.length) {
-      return verdict(
-        "fail",
-        `${index.path}: the skill files it names could not be fetched (${unreachable.join(", ")})`,
-        evidence,
-        FIX.skills,
-      );
-    }
-    if (index.legacy || unreachable.length > 0) {
-      const why = index.legacy
-        ? "at the older path /.well-known/skills/index.json"
-        : `but ${unreachable.join(", ")} could not be fetched`;
-      return verdict(
-        "warn",
-        `an Agent Skills index of ${skills.skills.length} skills whose digests match, ${why}`,
-        evidence,
-        FIX.skills,
-      );
-    }
+    const skills = readIndexAnswer(answers, index);
+    if (skills) return judgeSkillsIndex(answers, digests, index, skills, evidenceBase);
+  }
+  return judgeNoSkillsIndex(answers, indexes, evidenceBase);
+}
+
+/** One place a skills index is looked for, with the answer there. */
+type SkillsIndexAt = ReturnType<typeof skillsIndexAt>[number];
+
+/** The index's reading as Agent Skills, or null when the answer is not a JSON document to judge. */
+function readIndexAnswer(answers: ChecklistAnswers, index: SkillsIndexAt): ReturnType<typeof readSkillsIndex> | null {
+  const standing = standingOf(index.response, answers);
+  if (standing.kind !== "answer") return null;
+  const read = readJsonAnswer(standing.answer, index.path);
+  if ("problem" in read || isErrorBody(read.document)) return null;
+  return readSkillsIndex(read.document, standing.answer.finalUrl || standing.answer.url);
+}
+
+/** An index's verdict: fail when it is not one, warn for the 0.1 shape, else what its digests say. */
+function judgeSkillsIndex(
+  answers: ChecklistAnswers,
+  digests: DigestsByUrl,
+  index: SkillsIndexAt,
+  skills: ReturnType<typeof readSkillsIndex>,
+  evidenceBase: (ProbeResponse | undefined)[],
+): Judgement {
+  if ("problem" in skills)
     return verdict(
-      "pass",
-      `${index.path} lists ${skills.skills.length === 1 ? "1 skill" : `${skills.skills.length} skills`}, and the digests of the files checked match`,
-      evidence,
+      "fail",
+      `${index.path} is not an Agent Skills index: it ${skills.problem}`,
+      evidenceOf(...evidenceBase),
+      FIX.skills,
+    );
+  if (skills.version === "0.1") {
+    const where = index.legacy ? `${index.path} (the older path)` : index.path;
+    return verdict(
+      "warn",
+      `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
+      evidenceOf(...evidenceBase),
+      FIX.skills,
     );
   }
+  return judgeSkillDigests(answers, digests, index, skills.skills, evidenceBase);
+}
+
+/**
+ * A 0.2 index's verdict from the files it names (the first FOLLOW_UP_CAP): fail on a placeholder,
+ * a digest that does not match, or no file fetched; warn at the older path or when some were not.
+ */
+function judgeSkillDigests(
+  answers: ChecklistAnswers,
+  digests: DigestsByUrl,
+  index: SkillsIndexAt,
+  skills: SkillEntry[],
+  evidenceBase: (ProbeResponse | undefined)[],
+): Judgement {
+  const checked = skills.filter((skill) => skill.url).slice(0, FOLLOW_UP_CAP);
+  const artifactResponses = checked.map((skill) => answers.get.get(skill.url!));
+  const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
+  const placeholder = skills.find(
+    (skill) =>
+      (skill.url && isPlaceholder(skill.url, answers.origin)) || (skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)),
+  );
+  if (placeholder)
+    return verdict("fail", `${index.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
+  const { mismatched, unreachable } = compareDigests(checked, digests);
+  if (mismatched.length > 0) {
+    return verdict(
+      "fail",
+      `${index.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
+      evidence,
+      FIX.skills,
+    );
+  }
+  if (unreachable.length === checked.length) {
+    return verdict(
+      "fail",
+      `${index.path}: the skill files it names could not be fetched (${unreachable.join(", ")})`,
+      evidence,
+      FIX.skills,
+    );
+  }
+  if (index.legacy || unreachable.length > 0) {
+    const why = index.legacy
+      ? "at the older path /.well-known/skills/index.json"
+      : `but ${unreachable.join(", ")} could not be fetched`;
+    return verdict(
+      "warn",
+      `an Agent Skills index of ${skills.length} skills whose digests match, ${why}`,
+      evidence,
+      FIX.skills,
+    );
+  }
+  return verdict(
+    "pass",
+    `${index.path} lists ${skills.length === 1 ? "1 skill" : `${skills.length} skills`}, and the digests of the files checked match`,
+    evidence,
+  );
+}
+
+/** The names of the skills whose declared digest differs from the file's, and of those whose file was not fetched. */
+function compareDigests(checked: SkillEntry[], digests: DigestsByUrl): { mismatched: string[]; unreachable: string[] } {
+  const mismatched: string[] = [];
+  const unreachable: string[] = [];
+  for (const skill of checked) {
+    const computed = digests.get(skill.url!);
+    if (computed === undefined) {
+      unreachable.push(skill.name);
+      continue;
+    }
+    const declared = skill.digest!.toLowerCase().replace(/^sha256:/, "");
+    if (declared !== computed) mismatched.push(skill.name);
+  }
+  return { mismatched, unreachable };
+}
+
+/** With no index to judge: blocked or error when an index path refused or failed, else missing. */
+function judgeNoSkillsIndex(
+  answers: ChecklistAnswers,
+  indexes: SkillsIndexAt[],
+  evidenceBase: (ProbeResponse | undefined)[],
+): Judgement {
   for (const index of indexes) {
     if (!index.response) continue;
     const standing = standingOf(index.response, answers);
