@@ -1009,42 +1009,38 @@ function serverCardRoute(found: ServerCardFinding, origin: string): string {
   }
 }
 
+/** A document that may be an MCP server card, where it was found, and what its URLs resolve against. */
+interface CardCandidate {
+  where: string;
+  document: unknown;
+  response?: ProbeResponse;
+  base?: string;
+}
+
+/** The server-card candidates in order of trust, the answers they came from, and any refusal or failure met. */
+interface CardSearch {
+  candidates: CardCandidate[];
+  responses: ProbeResponse[];
+  troubles: { status: "blocked" | "error"; clause: string }[];
+}
+
+/** A candidate with its reading as a card. */
+type ReadCandidate = CardCandidate & { card: ReturnType<typeof readServerCard> };
+
+/** A candidate that reads as a card (SEP-2127 or an older shape). */
+type ValidCandidate = CardCandidate & { card: Extract<ReturnType<typeof readServerCard>, { shape: unknown }> };
+
 export const checkMcpServerCard: Judge = (answers) => {
-  const candidates: { where: string; document: unknown; response?: ProbeResponse; base?: string }[] = [];
-  const responses: ProbeResponse[] = [];
-  const troubles: { status: "blocked" | "error"; clause: string }[] = [];
+  const search: CardSearch = { candidates: [], responses: [], troubles: [] };
   // The cards the MCP detector found on its way to an endpoint (crawl discovery), each with the
   // route that led to it, come first; then any other candidate the checklist read (an invalid
   // card fails here, which the detector, looking for a usable lead, passes over).
-  const fromDiscovery = new Set<string>();
-  for (const found of answers.discovery.serverCards) {
-    const response = found.url ? (answers.get.get(found.url) ?? undefined) : undefined;
-    if (found.url) fromDiscovery.add(found.url);
-    if (response) responses.push(response);
-    const base = found.url ?? found.catalogUrl ?? `${answers.origin}/`;
-    candidates.push({ where: serverCardRoute(found, answers.origin), document: found.card, response, base });
-  }
-  for (const url of serverCardUrls(answers)) {
-    if (fromDiscovery.has(url)) continue;
-    const response = answers.get.get(url);
-    if (!response) continue;
-    responses.push(response);
-    const standing = standingOf(response, answers);
-    if (standing.kind === "blocked" || standing.kind === "error")
-      troubles.push({ status: standing.kind, clause: standing.clause });
-    if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) continue;
-    const document = parseJson(standing.answer.body);
-    if (document === undefined || isErrorBody(document)) continue;
-    candidates.push({ where: standing.where, document, response });
-  }
-  const inlineFound = answers.discovery.serverCards.some((found) => found.route === "ai-catalog-inline");
-  for (const entry of inlineFound ? [] : aiCatalogEntries(answers)) {
-    if (entry.type === MCP_CARD_TYPE && entry.data !== undefined)
-      candidates.push({ where: "the AI Catalog (inline)", document: entry.data });
-  }
-  const evidence = evidenceOf(...responses);
-  if (candidates.length === 0) {
-    const trouble = troubles[0];
+  const fromDiscovery = addDiscoveredCards(answers, search);
+  addFetchedCards(answers, search, fromDiscovery);
+  addInlineCatalogCards(answers, search);
+  const evidence = evidenceOf(...search.responses);
+  if (search.candidates.length === 0) {
+    const trouble = search.troubles[0];
     if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX.mcpCard);
     return missing(
       "no MCP server card at the well-known paths, in an AI Catalog or at the MCP endpoint",
@@ -1052,7 +1048,7 @@ export const checkMcpServerCard: Judge = (answers) => {
       FIX.mcpCard,
     );
   }
-  const read = candidates.map((candidate) => ({
+  const read = search.candidates.map((candidate) => ({
     ...candidate,
     card: readServerCard(
       candidate.document,
@@ -1060,10 +1056,8 @@ export const checkMcpServerCard: Judge = (answers) => {
         (candidate.response ? candidate.response.finalUrl || candidate.response.url : `${answers.origin}/`),
     ),
   }));
-  const valid =
-    read.find((candidate) => "shape" in candidate.card && candidate.card.shape === "sep-2127") ??
-    read.find((candidate) => "shape" in candidate.card);
-  if (!valid || !("shape" in valid.card)) {
+  const valid = pickServerCard(read);
+  if (!valid) {
     const first = read[0]!;
     return verdict(
       "fail",
@@ -1072,6 +1066,60 @@ export const checkMcpServerCard: Judge = (answers) => {
       FIX.mcpCard,
     );
   }
+  return judgeCardAgainstLiveServer(answers, valid, evidence);
+};
+
+/** Adds the cards the crawl's discovery kept; returns their URLs, so they are not read twice. */
+function addDiscoveredCards(answers: ChecklistAnswers, search: CardSearch): Set<string> {
+  const fromDiscovery = new Set<string>();
+  for (const found of answers.discovery.serverCards) {
+    const response = found.url ? (answers.get.get(found.url) ?? undefined) : undefined;
+    if (found.url) fromDiscovery.add(found.url);
+    if (response) search.responses.push(response);
+    const base = found.url ?? found.catalogUrl ?? `${answers.origin}/`;
+    search.candidates.push({ where: serverCardRoute(found, answers.origin), document: found.card, response, base });
+  }
+  return fromDiscovery;
+}
+
+/** Adds each other card URL the checklist fetched whose answer is JSON; notes refusals and failures. */
+function addFetchedCards(answers: ChecklistAnswers, search: CardSearch, fromDiscovery: Set<string>): void {
+  for (const url of serverCardUrls(answers)) {
+    if (fromDiscovery.has(url)) continue;
+    const response = answers.get.get(url);
+    if (!response) continue;
+    search.responses.push(response);
+    const standing = standingOf(response, answers);
+    if (standing.kind === "blocked" || standing.kind === "error")
+      search.troubles.push({ status: standing.kind, clause: standing.clause });
+    if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) continue;
+    const document = parseJson(standing.answer.body);
+    if (document === undefined || isErrorBody(document)) continue;
+    search.candidates.push({ where: standing.where, document, response });
+  }
+}
+
+/** Adds the AI Catalog's inline cards, unless discovery already kept them. */
+function addInlineCatalogCards(answers: ChecklistAnswers, search: CardSearch): void {
+  const inlineFound = answers.discovery.serverCards.some((found) => found.route === "ai-catalog-inline");
+  for (const entry of inlineFound ? [] : aiCatalogEntries(answers)) {
+    if (entry.type === MCP_CARD_TYPE && entry.data !== undefined)
+      search.candidates.push({ where: "the AI Catalog (inline)", document: entry.data });
+  }
+}
+
+/** The first SEP-2127 card, else the first card of an older shape, else null. */
+function pickServerCard(read: ReadCandidate[]): ValidCandidate | null {
+  const valid = read.filter((candidate): candidate is ValidCandidate => "shape" in candidate.card);
+  return valid.find((candidate) => candidate.card.shape === "sep-2127") ?? valid[0] ?? null;
+}
+
+/** A valid card's verdict: fail on a placeholder, warn unless it names the live server in the SEP-2127 shape. */
+function judgeCardAgainstLiveServer(
+  answers: ChecklistAnswers,
+  valid: ValidCandidate,
+  evidence: Verdict["evidence"],
+): Judgement {
   const card = valid.card;
   const placeholder = card.endpoints.find((url) => isPlaceholder(url, answers.origin));
   if (placeholder)
@@ -1107,7 +1155,7 @@ export const checkMcpServerCard: Judge = (answers) => {
     `${valid.where} is a SEP-2127 server card (${card.name}) that matches the live server`,
     evidence,
   );
-};
+}
 
 /** How a document reads as an A2A agent card, or a problem. */
 export function readAgentCard(
@@ -1232,82 +1280,130 @@ export function skillArtifactUrls(answers: ChecklistAnswers): string[] {
 export function checkAgentSkills(answers: ChecklistAnswers, digests: DigestsByUrl): Judgement {
   const indexes = skillsIndexAt(answers);
   const evidenceBase = indexes.map((index) => index.response);
+  // The first index that is a JSON answer decides; the legacy path only when the current one is not.
   for (const index of indexes) {
-    const standing = standingOf(index.response, answers);
-    if (standing.kind !== "answer") continue;
-    const read = readJsonAnswer(standing.answer, index.path);
-    if ("problem" in read || isErrorBody(read.document)) continue;
-    const skills = readSkillsIndex(read.document, standing.answer.finalUrl || standing.answer.url);
-    if ("problem" in skills)
-      return verdict(
-        "fail",
-        `${index.path} is not an Agent Skills index: it ${skills.problem}`,
-        evidenceOf(...evidenceBase),
-        FIX.skills,
-      );
-    if (skills.version === "0.1") {
-      const where = index.legacy ? `${index.path} (the older path)` : index.path;
-      return verdict(
-        "warn",
-        `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
-        evidenceOf(...evidenceBase),
-        FIX.skills,
-      );
-    }
-    const checked = skills.skills.filter((skill) => skill.url).slice(0, FOLLOW_UP_CAP);
-    const artifactResponses = checked.map((skill) => answers.get.get(skill.url!));
-    const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
-    const placeholder = skills.skills.find(
-      (skill) =>
-        (skill.url && isPlaceholder(skill.url, answers.origin)) ||
-        (skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)),
-    );
-    if (placeholder)
-      return verdict("fail", `${index.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
-    const mismatched: string[] = [];
-    const unreachable: string[] = [];
-    for (const skill of checked) {
-      const computed = digests.get(skill.url!);
-      if (computed === undefined) {
-        unreachable.push(skill.name);
-        continue;
-      }
-      const declared = skill.digest!.toLowerCase().replace(/^sha256:/, "");
-      if (declared !== computed) mismatched.push(skill.name);
-    }
-    if (mismatched.length > 0) {
-      return verdict(
-        "fail",
-        `${index.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
-        evidence,
-        FIX.skills,
-      );
-    }
-    if (unreachable.length === checked.length) {
-      return verdict(
-        "fail",
-        `${index.path}: the skill files it names could not be fetched (${unreachable.join(", ")})`,
-        evidence,
-        FIX.skills,
-      );
-    }
-    if (index.legacy || unreachable.length > 0) {
-      const why = index.legacy
-        ? "at the older path /.well-known/skills/index.json"
-        : `but ${unreachable.join(", ")} could not be fetched`;
-      return verdict(
-        "warn",
-        `an Agent Skills index of ${skills.skills.length} skills whose digests match, ${why}`,
-        evidence,
-        FIX.skills,
-      );
-    }
+    const skills = readIndexAnswer(answers, index);
+    if (skills) return judgeSkillsIndex(answers, digests, index, skills, evidenceBase);
+  }
+  return judgeNoSkillsIndex(answers, indexes, evidenceBase);
+}
+
+/** One place a skills index is looked for, with the answer there. */
+type SkillsIndexAt = ReturnType<typeof skillsIndexAt>[number];
+
+/** The index's reading as Agent Skills, or null when the answer is not a JSON document to judge. */
+function readIndexAnswer(answers: ChecklistAnswers, index: SkillsIndexAt): ReturnType<typeof readSkillsIndex> | null {
+  const standing = standingOf(index.response, answers);
+  if (standing.kind !== "answer") return null;
+  const read = readJsonAnswer(standing.answer, index.path);
+  if ("problem" in read || isErrorBody(read.document)) return null;
+  return readSkillsIndex(read.document, standing.answer.finalUrl || standing.answer.url);
+}
+
+/** An index's verdict: fail when it is not one, warn for the 0.1 shape, else what its digests say. */
+function judgeSkillsIndex(
+  answers: ChecklistAnswers,
+  digests: DigestsByUrl,
+  index: SkillsIndexAt,
+  skills: ReturnType<typeof readSkillsIndex>,
+  evidenceBase: (ProbeResponse | undefined)[],
+): Judgement {
+  if ("problem" in skills)
     return verdict(
-      "pass",
-      `${index.path} lists ${skills.skills.length === 1 ? "1 skill" : `${skills.skills.length} skills`}, and the digests of the files checked match`,
-      evidence,
+      "fail",
+      `${index.path} is not an Agent Skills index: it ${skills.problem}`,
+      evidenceOf(...evidenceBase),
+      FIX.skills,
+    );
+  if (skills.version === "0.1") {
+    const where = index.legacy ? `${index.path} (the older path)` : index.path;
+    return verdict(
+      "warn",
+      `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
+      evidenceOf(...evidenceBase),
+      FIX.skills,
     );
   }
+  return judgeSkillDigests(answers, digests, index, skills.skills, evidenceBase);
+}
+
+/**
+ * A 0.2 index's verdict from the files it names (the first FOLLOW_UP_CAP): fail on a placeholder,
+ * a digest that does not match, or no file fetched; warn at the older path or when some were not.
+ */
+function judgeSkillDigests(
+  answers: ChecklistAnswers,
+  digests: DigestsByUrl,
+  index: SkillsIndexAt,
+  skills: SkillEntry[],
+  evidenceBase: (ProbeResponse | undefined)[],
+): Judgement {
+  const checked = skills.filter((skill) => skill.url).slice(0, FOLLOW_UP_CAP);
+  const artifactResponses = checked.map((skill) => answers.get.get(skill.url!));
+  const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
+  const placeholder = skills.find(
+    (skill) =>
+      (skill.url && isPlaceholder(skill.url, answers.origin)) || (skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)),
+  );
+  if (placeholder)
+    return verdict("fail", `${index.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
+  const { mismatched, unreachable } = compareDigests(checked, digests);
+  if (mismatched.length > 0) {
+    return verdict(
+      "fail",
+      `${index.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
+      evidence,
+      FIX.skills,
+    );
+  }
+  if (unreachable.length === checked.length) {
+    return verdict(
+      "fail",
+      `${index.path}: the skill files it names could not be fetched (${unreachable.join(", ")})`,
+      evidence,
+      FIX.skills,
+    );
+  }
+  if (index.legacy || unreachable.length > 0) {
+    const why = index.legacy
+      ? "at the older path /.well-known/skills/index.json"
+      : `but ${unreachable.join(", ")} could not be fetched`;
+    return verdict(
+      "warn",
+      `an Agent Skills index of ${skills.length} skills whose digests match, ${why}`,
+      evidence,
+      FIX.skills,
+    );
+  }
+  return verdict(
+    "pass",
+    `${index.path} lists ${skills.length === 1 ? "1 skill" : `${skills.length} skills`}, and the digests of the files checked match`,
+    evidence,
+  );
+}
+
+/** The names of the skills whose declared digest differs from the file's, and of those whose file was not fetched. */
+function compareDigests(checked: SkillEntry[], digests: DigestsByUrl): { mismatched: string[]; unreachable: string[] } {
+  const mismatched: string[] = [];
+  const unreachable: string[] = [];
+  for (const skill of checked) {
+    const computed = digests.get(skill.url!);
+    if (computed === undefined) {
+      unreachable.push(skill.name);
+      continue;
+    }
+    const declared = skill.digest!.toLowerCase().replace(/^sha256:/, "");
+    if (declared !== computed) mismatched.push(skill.name);
+  }
+  return { mismatched, unreachable };
+}
+
+/** With no index to judge: blocked or error when an index path refused or failed, else missing. */
+function judgeNoSkillsIndex(
+  answers: ChecklistAnswers,
+  indexes: SkillsIndexAt[],
+  evidenceBase: (ProbeResponse | undefined)[],
+): Judgement {
   for (const index of indexes) {
     if (!index.response) continue;
     const standing = standingOf(index.response, answers);

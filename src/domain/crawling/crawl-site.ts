@@ -14,7 +14,7 @@ import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-sc
 import { AI_CATALOG_PATH } from "../signals/ai-catalog.ts";
 import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
 import { checkCatchAll } from "../signals/catch-all.ts";
-import { type CrawlDiscovery, crawlStateOf } from "../signals/crawl-state.ts";
+import { type CrawlDiscovery, type CrawlState, crawlStateOf } from "../signals/crawl-state.ts";
 import { AI_PLUGIN_PATH, detectAiPlugin } from "../signals/detect-ai-plugin.ts";
 import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
 import { DEFAULT_MCP_PATH, detectMcpServer, MCP_DISCOVERY_PATHS } from "../signals/detect-mcp-server.ts";
@@ -229,47 +229,103 @@ export async function crawlSite({
 
   const homeProbe = probeHome(fetch, origin);
   const state = crawlStateOf(context);
-  const findDiscovery = async (probed: boolean): Promise<CrawlDiscovery> => ({
+  const probe = await probeSignals(context, fetch, state, { signalsOnlyOnSuccess, withChecklist });
+  const { home, faviconUrl } = await homeProbe;
+  // Read after the checklist, so its control requests (if it asked any) are listed too.
+  const answers = probe.checklistAnswers ? await probe.checklistAnswers : null;
+  const discovery = await findDiscovery(state, probe.probed);
+  const site = describeSite(origin, home, probe.signals);
+  const checklist = answers ? await judgeChecklist(answers, site.category) : null;
+
+  return {
+    origin,
+    crawlStatus: site.status,
+    crawlNote: site.note,
+    signals: probe.signals,
+    flags: site.flags,
+    agenticScore: agenticScore(site.flags),
+    scoreVersion: SCORE_VERSION,
+    name: site.name,
+    description: site.description,
+    faviconUrl,
+    category: site.category,
+    tags: site.tags,
+    discovery,
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    checklist,
+    requestCount: fetch.requestsMade(),
+  };
+}
+
+type CrawlFetcher = ReturnType<typeof createCrawlFetcher>;
+
+/** What the signal probing gave: the findings, the checklist's answers still arriving, and whether it ran. */
+interface SignalProbe {
+  signals: Record<SignalField, SignalFinding>;
+  checklistAnswers: ReturnType<typeof gatherAnswers> | null;
+  /** False when the crawl stopped at a home page that did not answer with success. */
+  probed: boolean;
+}
+
+/**
+ * Runs the detectors (and starts the checklist beside them), unless only a successful home page
+ * warrants them and it did not answer so; resolves once the detectors are done.
+ */
+async function probeSignals(
+  context: ProbeContext,
+  fetch: CrawlFetcher,
+  state: CrawlState,
+  { signalsOnlyOnSuccess, withChecklist }: { signalsOnlyOnSuccess: boolean; withChecklist: boolean },
+): Promise<SignalProbe> {
+  const { origin } = context;
+  if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
+    return { signals: notProbed(), checklistAnswers: null, probed: false };
+  }
+  // After a wait for the home page, the detectors' requests are a burst of their own, placed by
+  // role like a check's first one. The checklist's requests ride in the same burst; it reads the
+  // detectors' discovery (catalog, cards, control requests) once they are done.
+  if (signalsOnlyOnSuccess) fetch.newBurst();
+  const detected = detectAll(context);
+  const checklistAnswers = withChecklist ? startChecklist(context, fetch, state, detected) : null;
+  return { signals: await detected, checklistAnswers, probed: true };
+}
+
+/** Starts gathering the checklist's answers; it reads the detectors' findings and discovery once they are done. */
+function startChecklist(
+  context: ProbeContext,
+  fetch: CrawlFetcher,
+  state: CrawlState,
+  detected: Promise<Record<SignalField, SignalFinding>>,
+): ReturnType<typeof gatherAnswers> {
+  const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(state, true) }));
+  return gatherAnswers(
+    { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
+    context.origin,
+    findings,
+    followUpUrls,
+    {
+      judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
+      prepare: (shape) => state.controls.answer(shape),
+    },
+    CRAWL_REQUEST_BUDGET,
+  );
+}
+
+/** What the crawl's discovery kept: the AI Catalog (when probed), the server cards, the control requests. */
+async function findDiscovery(state: CrawlState, probed: boolean): Promise<CrawlDiscovery> {
+  return {
     aiCatalog: probed ? await state.aiCatalog() : null,
     serverCards: [...state.serverCards],
     controls: await state.controls.made(),
-  });
-  let signals: Record<SignalField, SignalFinding>;
-  let checklistAnswers: ReturnType<typeof gatherAnswers> | null = null;
-  let probed = true;
-  if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
-    signals = notProbed();
-    probed = false;
-  } else {
-    // After a wait for the home page, the detectors' requests are a burst of their own, placed by
-    // role like a check's first one. The checklist's requests ride in the same burst; it reads the
-    // detectors' discovery (catalog, cards, control requests) once they are done.
-    if (signalsOnlyOnSuccess) fetch.newBurst();
-    const detected = detectAll(context);
-    if (withChecklist) {
-      const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(true) }));
-      checklistAnswers = gatherAnswers(
-        { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
-        origin,
-        findings,
-        followUpUrls,
-        {
-          judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
-          prepare: (shape) => state.controls.answer(shape),
-        },
-        CRAWL_REQUEST_BUDGET,
-      );
-    }
-    signals = await detected;
-  }
-  const { home, faviconUrl } = await homeProbe;
-  // Read after the checklist, so its control requests (if it asked any) are listed too.
-  const answers = checklistAnswers ? await checklistAnswers : null;
-  const discovery = await findDiscovery(probed);
+  };
+}
+
+/** The site as the index describes it: the crawl status, the flags, the home page's metadata, category and tags. */
+function describeSite(origin: string, home: ProbeResponse, signals: Record<SignalField, SignalFinding>) {
   const flags = Object.fromEntries(
     SIGNAL_FIELDS.map((field) => [field, signals[field].status === "present"]),
   ) as unknown as Signals;
-
   const homeAnswer: ProbeAnswer | null = home.ok && home.status === 200 ? home : null;
   const metadata = extractSiteMetadata(homeAnswer, origin);
   const { status, note } = crawlStatusOf(home);
@@ -281,28 +337,7 @@ export async function crawlSite({
     signals: flags,
     extraTags: Array.isArray(apiKinds) && apiKinds.includes("graphql") ? ["graphql"] : [],
   });
-
-  const checklist = answers ? await judgeChecklist(answers, category) : null;
-
-  return {
-    origin,
-    crawlStatus: status,
-    crawlNote: note,
-    signals,
-    flags,
-    agenticScore: agenticScore(flags),
-    scoreVersion: SCORE_VERSION,
-    name: metadata.name,
-    description: metadata.description,
-    faviconUrl,
-    category,
-    tags,
-    discovery,
-    startedAt,
-    durationMs: Date.now() - startedAt.getTime(),
-    checklist,
-    requestCount: fetch.requestsMade(),
-  };
+  return { status, note, flags, name: metadata.name, description: metadata.description, category, tags };
 }
 
 /** The evidence shown and stored for each signal, without detector-internal details. */

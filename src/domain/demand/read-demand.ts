@@ -124,6 +124,26 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
  * thresholded figure, rule 2 for every family of rows under a published total.
  */
 export function demandFromSeries(series: DemandSeries, domain: string, days: number) {
+  const window = readWindow(series, days);
+  const totals = windowTotals(window);
+  return {
+    domain,
+    days,
+    retention_days: DEMAND_RETENTION_DAYS,
+    action_interest_cohort: ACTION_INTEREST_COHORT,
+    topic_receipt_threshold: TOPIC_RECEIPT_THRESHOLD,
+    result_selection_receipt_threshold: RESULT_SELECTION_RECEIPT_THRESHOLD,
+    action_interest_receipt_threshold: ACTION_INTEREST_RECEIPT_THRESHOLD,
+    synthetic_excluded: true as const,
+    summary: summaryOf(window, totals),
+    surfaces: surfaceRows(window, totals),
+    demand_topics: topicRows(window, totals),
+    action_types: actionTypeRows(window, totals),
+  };
+}
+
+/** The readers of one window over the series: raw counts, rule-1 figures, families and positions. */
+function readWindow(series: DemandSeries, days: number) {
   const counted = (map: SeriesMap<string>, key: string) => windowCount(map.days(key), days);
   const published = (map: SeriesMap<string>, key: string, threshold: number) =>
     publishedInWindow(map.days(key), threshold, days, DEMAND_MAX_DAYS);
@@ -131,11 +151,6 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
     const results = counted(series.results, key);
     return results === 0 ? 0 : round(counted(series.positions, key) / results, 2);
   };
-
-  const organic = counted(series.results, ALL);
-  const selections = published(series.selections, ALL, RESULT_SELECTION_RECEIPT_THRESHOLD);
-  const interests = published(series.interests, ALL, ACTION_INTEREST_RECEIPT_THRESHOLD);
-
   /** Rule 1 for each row of a family, then rule 2 against the family's total. */
   const family = <K>(
     keys: readonly K[],
@@ -148,22 +163,55 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
     const visible = visibleAfterRemainder(total, rows, threshold);
     return new Map(rows.map((row) => [row.key, visible.has(row.key) ? row.value : null]));
   };
+  return { series, counted, published, averagePosition, family };
+}
 
+type Window = ReturnType<typeof readWindow>;
+
+/** The totals each family is checked against: organic returns (always shown), selections and interests. */
+function windowTotals({ series, counted, published }: Window) {
+  return {
+    organic: counted(series.results, ALL),
+    selections: published(series.selections, ALL, RESULT_SELECTION_RECEIPT_THRESHOLD),
+    interests: published(series.interests, ALL, ACTION_INTEREST_RECEIPT_THRESHOLD),
+  };
+}
+
+type Totals = ReturnType<typeof windowTotals>;
+
+/** The whole domain's figures, with rates only where both counts are published. */
+function summaryOf({ averagePosition }: Window, { organic, selections, interests }: Totals) {
+  return {
+    organic_results_returned: organic,
+    // A receipt returns a domain at most once, so the domain's receipts are its returns.
+    search_receipts: organic,
+    average_organic_position: averagePosition(ALL),
+    result_selections: selections,
+    result_selection_rate: rate(selections, organic),
+    result_selection_suppressed: selections === null,
+    action_interest_receipts: interests,
+    action_interest_rate: rate(interests, organic),
+    action_interest_suppressed: interests === null,
+  };
+}
+
+/** A row per surface: returns always, selections and interests as the family rules leave them. */
+function surfaceRows({ series, counted, family }: Window, totals: Totals) {
   const surfaceSelections = family(
     DEMAND_SURFACES,
     surfaceKey,
     series.selections,
-    selections,
+    totals.selections,
     RESULT_SELECTION_RECEIPT_THRESHOLD,
   );
   const surfaceInterests = family(
     DEMAND_SURFACES,
     surfaceKey,
     series.interests,
-    interests,
+    totals.interests,
     ACTION_INTEREST_RECEIPT_THRESHOLD,
   );
-  const surfaces = DEMAND_SURFACES.map((surface: DemandSurface) => {
+  return DEMAND_SURFACES.map((surface: DemandSurface) => {
     const selected = surfaceSelections.get(surface) ?? null;
     const interested = surfaceInterests.get(surface) ?? null;
     return {
@@ -175,20 +223,29 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
       action_interest_suppressed: interested === null,
     };
   });
+}
 
+/** The topics whose receipts may be shown, most receipts first, each with its own family-ruled figures. */
+function topicRows({ series, averagePosition, family }: Window, totals: Totals) {
   // Topics: a row exists only when its receipts are published (rule 1) and survive rule 2
   // against the summary's receipts, which are always reported.
-  const topicReceipts = family(DEMAND_TOPICS, topicKey, series.results, organic, TOPIC_RECEIPT_THRESHOLD);
+  const topicReceipts = family(DEMAND_TOPICS, topicKey, series.results, totals.organic, TOPIC_RECEIPT_THRESHOLD);
   const shownTopics = DEMAND_TOPICS.filter((topic) => topicReceipts.get(topic) !== null);
   const topicSelections = family(
     shownTopics,
     topicKey,
     series.selections,
-    selections,
+    totals.selections,
     RESULT_SELECTION_RECEIPT_THRESHOLD,
   );
-  const topicInterests = family(shownTopics, topicKey, series.interests, interests, ACTION_INTEREST_RECEIPT_THRESHOLD);
-  const demandTopics = shownTopics
+  const topicInterests = family(
+    shownTopics,
+    topicKey,
+    series.interests,
+    totals.interests,
+    ACTION_INTEREST_RECEIPT_THRESHOLD,
+  );
+  return shownTopics
     .map((topic: DemandTopic) => {
       const selected = topicSelections.get(topic) ?? null;
       const interested = topicInterests.get(topic) ?? null;
@@ -203,40 +260,23 @@ export function demandFromSeries(series: DemandSeries, domain: string, days: num
       };
     })
     .sort((a, b) => b.search_receipts - a.search_receipts);
+}
 
-  const actionCounts = family(ACTION_TYPES, actionKey, series.interests, interests, ACTION_TYPE_RECEIPT_THRESHOLD);
-  const actionTypes = ACTION_TYPES.filter((actionType) => actionCounts.get(actionType) !== null)
+/** The action types whose interest receipts may be shown, most first. */
+function actionTypeRows({ series, family }: Window, totals: Totals) {
+  const actionCounts = family(
+    ACTION_TYPES,
+    actionKey,
+    series.interests,
+    totals.interests,
+    ACTION_TYPE_RECEIPT_THRESHOLD,
+  );
+  return ACTION_TYPES.filter((actionType) => actionCounts.get(actionType) !== null)
     .map((actionType: ActionType) => ({
       action_type: actionType,
       receipt_count: actionCounts.get(actionType) as number,
     }))
     .sort((a, b) => b.receipt_count - a.receipt_count);
-
-  return {
-    domain,
-    days,
-    retention_days: DEMAND_RETENTION_DAYS,
-    action_interest_cohort: ACTION_INTEREST_COHORT,
-    topic_receipt_threshold: TOPIC_RECEIPT_THRESHOLD,
-    result_selection_receipt_threshold: RESULT_SELECTION_RECEIPT_THRESHOLD,
-    action_interest_receipt_threshold: ACTION_INTEREST_RECEIPT_THRESHOLD,
-    synthetic_excluded: true as const,
-    summary: {
-      organic_results_returned: organic,
-      // A receipt returns a domain at most once, so the domain's receipts are its returns.
-      search_receipts: organic,
-      average_organic_position: averagePosition(ALL),
-      result_selections: selections,
-      result_selection_rate: rate(selections, organic),
-      result_selection_suppressed: selections === null,
-      action_interest_receipts: interests,
-      action_interest_rate: rate(interests, organic),
-      action_interest_suppressed: interests === null,
-    },
-    surfaces,
-    demand_topics: demandTopics,
-    action_types: actionTypes,
-  };
 }
 
 export type DemandAnalytics = ReturnType<typeof demandFromSeries>;

@@ -46,7 +46,7 @@ import {
 import { checkCatchAll } from "./catch-all.ts";
 import { type AiCatalogFinding, type CrawlState, crawlStateOf } from "./crawl-state.ts";
 import { type McpProbeResult, probeMcpEndpoint } from "./mcp-probe.ts";
-import { fetchRecord, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
+import { type FetchRecord, fetchRecord, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
 
 /** The discovery documents read, in order of trust: the first that names an endpoint wins. */
 export const MCP_DISCOVERY_PATHS = [
@@ -407,17 +407,77 @@ function statusOfProbe(probe: McpProbeResult): ProbeVerdict["status"] {
   }
 }
 
+/** A crawl's probe context with the crawl's catch-all controls, as document readers need it. */
+type DiscoveryContext = ProbeContext & { controls: CrawlState["controls"] };
+
+/** What the AI Catalogs led to: the endpoints, the cards fetched and their readings. */
+type CatalogLeads = Awaited<ReturnType<typeof catalogLeads>>;
+
+/** Everything read before any named endpoint is probed. */
+interface Discovery {
+  /** The conventional /mcp's probe, made while the documents were read. */
+  defaultProbe: McpProbeResult;
+  /** The well-known documents' answers (and the endpoint's own card once it is read). */
+  discoveryResponses: ProbeResponse[];
+  discoveries: DiscoveryReading[];
+  /** The linked AI Catalog, when the home page names one, then the well-known one. */
+  catalogs: AiCatalogFinding[];
+  fromCatalog: CatalogLeads;
+}
+
+/** A crawl never asks for the legacy-SSE diagnosis of a 404: the signal is absent either way. */
+const PROBE_OPTIONS = { diagnoseNotFound: false };
+
+/** Each probe made, with the lead it followed: the named endpoints in order, then /mcp. */
+type Probes = [Lead, McpProbeResult][];
+
 /** Detects an MCP server (see the module comment). */
 export async function detectMcpServer(context: ProbeContext): Promise<SignalFinding> {
-  const { origin, fetch } = context;
   const state = crawlStateOf(context);
-  const shared = { ...context, controls: state.controls };
-  const probeOptions = { diagnoseNotFound: false };
+  const shared: DiscoveryContext = { ...context, controls: state.controls };
+  const defaultEndpoint = siteUrl(context.origin, DEFAULT_MCP_PATH);
+  const found = await readDiscoveryWhileProbingDefault(shared, state, defaultEndpoint);
+  recordWellKnownCards(state, found.discoveries);
+  const leads = orderLeads(context, found);
+  const probes = await probeLeads(context, leads, defaultEndpoint, found.defaultProbe);
+
+  const present = probes.find(([, probe]) => statusOfProbe(probe) === "present");
+  const [lead, probe] = present ?? probes[0]!;
+  if (present && probe.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
+    found.discoveryResponses.push(await readEndpointCard(shared, state, lead.endpoint));
+  }
+  const troubles = collectTroubles(found.discoveries, found.catalogs);
+  const status = decideStatus(probe, present !== undefined, probes, troubles);
+  const note = catalogNote(context.origin, found, present !== undefined);
+  return {
+    status,
+    reason: explainStatus(status, [lead, probe], probes, troubles, note),
+    fetched: collectFetched(found, probes),
+    details: {
+      endpoint: lead.endpoint,
+      // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
+      advertised: leads.length > 0,
+      outcome: probe.outcome,
+      protocol_version: probe.protocolVersion ?? null,
+      server_name: probe.serverName ?? null,
+      tool_count: probe.toolCount ?? null,
+      discovery_url: discoveryUrlOf(lead, found.discoveries),
+      route: lead.route,
+    },
+  };
+}
+
+/** Probes /mcp while fetching the well-known documents and both AI Catalogs, then reads them all. */
+async function readDiscoveryWhileProbingDefault(
+  shared: DiscoveryContext,
+  state: CrawlState,
+  defaultEndpoint: string,
+): Promise<Discovery> {
+  const { origin, fetch } = shared;
   // Most sites name no endpoint: the conventional one is probed while the documents are read,
   // rather than after.
-  const defaultEndpoint = siteUrl(origin, DEFAULT_MCP_PATH);
   const [defaultProbe, discoveryResponses, catalog, linkedCatalog] = await Promise.all([
-    probeMcpEndpoint(fetch, defaultEndpoint, probeOptions),
+    probeMcpEndpoint(fetch, defaultEndpoint, PROBE_OPTIONS),
     Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch(siteUrl(origin, path)))),
     state.aiCatalog(),
     state.linkedAiCatalog(),
@@ -434,6 +494,11 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     fetched: catalogReadings.flatMap((each) => each.fetched),
     readings: catalogReadings.flatMap((each) => each.readings),
   };
+  return { defaultProbe, discoveryResponses, discoveries, catalogs, fromCatalog };
+}
+
+/** Keeps the cards the well-known documents held in the crawl's state, after the catalogs' cards. */
+function recordWellKnownCards(state: CrawlState, discoveries: DiscoveryReading[]): void {
   for (const reading of discoveries) {
     if (!reading.card) continue;
     state.serverCards.push({
@@ -445,11 +510,16 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       endpoint: reading.endpoint,
     });
   }
+}
 
-  // Leads in order of trust: the catalog's, then the well-known documents', then a registry's
-  // (a list outside the site), then /mcp.
-  const leads: Lead[] = [...fromCatalog.leads];
-  for (const reading of discoveries) {
+/**
+ * The named endpoints in order of trust: the catalogs', then the well-known documents', then a
+ * registry's (a list outside the site). Duplicates are kept; /mcp is not among them.
+ */
+function orderLeads(context: ProbeContext, found: Discovery): Lead[] {
+  const { origin } = context;
+  const leads: Lead[] = [...found.fromCatalog.leads];
+  for (const reading of found.discoveries) {
     if (reading.endpoint) {
       leads.push({
         endpoint: reading.endpoint,
@@ -461,48 +531,61 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
     const url = resolveHttpUrl(endpoint, `${origin}/`);
     if (url) leads.push({ endpoint: url, route: `the MCP Registry lists the endpoint ${displayUrl(url, origin)}` });
   }
-  const named = leads.length > 0;
+  return leads;
+}
+
+/** Probes the distinct named endpoints until one is present, then adds /mcp's probe with its route. */
+async function probeLeads(
+  context: ProbeContext,
+  leads: Lead[],
+  defaultEndpoint: string,
+  defaultProbe: McpProbeResult,
+): Promise<Probes> {
+  const { origin, fetch } = context;
   const distinct: Lead[] = [];
   for (const lead of leads) {
     if (!distinct.some((other) => other.endpoint === lead.endpoint)) distinct.push(lead);
   }
   const tried = distinct.filter((lead) => lead.endpoint !== defaultEndpoint).slice(0, MAX_PROBED_LEADS);
-  const probes: [Lead, McpProbeResult][] = [];
+  const probes: Probes = [];
   // Named endpoints one after another, stopping at the first that answers as a server: each
   // handshake costs up to four requests.
   for (const lead of tried) {
-    const probe = await probeMcpEndpoint(fetch, lead.endpoint, probeOptions);
+    const probe = await probeMcpEndpoint(fetch, lead.endpoint, PROBE_OPTIONS);
     probes.push([lead, probe]);
     if (statusOfProbe(probe) === "present") break;
   }
   const defaultLead = distinct.find((lead) => lead.endpoint === defaultEndpoint) ?? {
     endpoint: defaultEndpoint,
-    route: named
-      ? `${displayUrl(defaultEndpoint, origin)}, the conventional endpoint, was tried as well`
-      : `no AI Catalog, server card or discovery document names an MCP endpoint, so ${displayUrl(defaultEndpoint, origin)} was tried`,
+    route:
+      leads.length > 0
+        ? `${displayUrl(defaultEndpoint, origin)}, the conventional endpoint, was tried as well`
+        : `no AI Catalog, server card or discovery document names an MCP endpoint, so ${displayUrl(defaultEndpoint, origin)} was tried`,
   };
   probes.push([defaultLead, defaultProbe]);
+  return probes;
+}
 
-  const present = probes.find(([, probe]) => statusOfProbe(probe) === "present");
-  const [lead, probe] = present ?? probes[0]!;
-  if (present && probe.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
-    // SEP-2127 serves a card at <endpoint>/server-card: read for the crawl's findings, not the verdict.
-    const response = await fetch(`${lead.endpoint.replace(/\/$/, "")}/server-card`);
-    const reading = await readDiscovery(shared, response);
-    if (reading.card) {
-      state.serverCards.push({
-        route: "endpoint",
-        url: response.finalUrl || response.url,
-        catalogUrl: null,
-        schema: schemaOf(reading.card),
-        card: reading.card,
-        endpoint: reading.endpoint,
-      });
-    }
-    discoveryResponses.push(response);
+/** Reads `<endpoint>/server-card` and keeps any card in the crawl's state; returns the answer fetched. */
+async function readEndpointCard(shared: DiscoveryContext, state: CrawlState, endpoint: string): Promise<ProbeResponse> {
+  // SEP-2127 serves a card at <endpoint>/server-card: read for the crawl's findings, not the verdict.
+  const response = await shared.fetch(`${endpoint.replace(/\/$/, "")}/server-card`);
+  const reading = await readDiscovery(shared, response);
+  if (reading.card) {
+    state.serverCards.push({
+      route: "endpoint",
+      url: response.finalUrl || response.url,
+      catalogUrl: null,
+      schema: schemaOf(reading.card),
+      card: reading.card,
+      endpoint: reading.endpoint,
+    });
   }
+  return response;
+}
 
-  const probeStatus = statusOfProbe(probe);
+/** The documents' verdicts, and each catalog or nested catalog that refused the crawler or failed. */
+function collectTroubles(discoveries: DiscoveryReading[], catalogs: AiCatalogFinding[]): ProbeVerdict[] {
   const troubles = [...discoveries.map((reading) => reading.verdict)];
   for (const each of catalogs) {
     if (each.status === "blocked" || each.status === "error") troubles.push(each);
@@ -514,33 +597,62 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       }
     }
   }
+  return troubles;
+}
+
+/**
+ * The signal's status: the deciding probe's, unless no endpoint is present and another probe or a
+ * document was blocked or failed (it might have led to a server).
+ */
+function decideStatus(
+  probe: McpProbeResult,
+  present: boolean,
+  probes: Probes,
+  troubles: ProbeVerdict[],
+): ProbeVerdict["status"] {
   const otherStatuses = present
     ? []
     : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict) => verdict.status)].filter(
         (status) => status === "blocked" || status === "error",
       );
-  const status = combineStatus([probeStatus, ...otherStatuses]);
+  return combineStatus([statusOfProbe(probe), ...otherStatuses]);
+}
 
-  const listed = catalogs.find((each) => each.catalog)?.catalog;
-  const catalogNote =
-    !present && listed && fromCatalog.leads.length === 0
-      ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.`
-      : "";
-  let reason: string;
-  if (status === probeStatus) {
+/** A sentence saying the AI Catalog named no server, when one was read, named none, and none is present. */
+function catalogNote(origin: string, found: Discovery, present: boolean): string {
+  const listed = found.catalogs.find((each) => each.catalog)?.catalog;
+  return !present && listed && found.fromCatalog.leads.length === 0
+    ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.`
+    : "";
+}
+
+/** The reason: the deciding probe's route and note, or what else (a document, another probe) set the status. */
+function explainStatus(
+  status: ProbeVerdict["status"],
+  [lead, probe]: [Lead, McpProbeResult],
+  probes: Probes,
+  troubles: ProbeVerdict[],
+  note: string,
+): string {
+  if (status === statusOfProbe(probe)) {
     const legacy =
       probe.outcome === "wrong_transport" ? " A server without the Streamable HTTP transport does not count." : "";
-    reason = `${toSentence(lead.route)} ${probe.note}${legacy}${catalogNote}`;
-  } else {
-    const deciding =
-      troubles.find((verdict) => verdict.status === status) ??
-      probes
-        .map(([other, result]) => ({ status: statusOfProbe(result), reason: `${other.route}: ${result.note}` }))
-        .find((verdict) => verdict.status === status)!;
-    reason = `${toSentence(deciding.reason)} ${probe.note}${catalogNote}`;
+    return `${toSentence(lead.route)} ${probe.note}${legacy}${note}`;
   }
+  const deciding =
+    troubles.find((verdict) => verdict.status === status) ??
+    probes
+      .map(([other, result]) => ({ status: statusOfProbe(result), reason: `${other.route}: ${result.note}` }))
+      .find((verdict) => verdict.status === status)!;
+  return `${toSentence(deciding.reason)} ${probe.note}${note}`;
+}
 
-  // The control requests that ruled on this signal's documents, once each.
+/**
+ * Every exchange, in the order the evidence lists them: catalogs, cards, documents, $ref targets,
+ * the control requests that ruled on them (once each), then the probes.
+ */
+function collectFetched(found: Discovery, probes: Probes): FetchRecord[] {
+  const { catalogs, discoveries, fromCatalog } = found;
   const controls = new Map<string, ProbeResponse>();
   for (const asked of [
     ...catalogs.map((each) => each.control?.control),
@@ -549,34 +661,17 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
   ]) {
     if (asked) controls.set(asked.url, asked);
   }
-  return {
-    status,
-    reason,
-    fetched: [
-      ...catalogs.flatMap((each) => [
-        fetchRecord(each.response),
-        ...each.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
-      ]),
-      ...fromCatalog.fetched.map(fetchRecord),
-      ...discoveryResponses.map(fetchRecord),
-      ...[...discoveries, ...fromCatalog.readings].flatMap((r) =>
-        r.referred ? [fetchRecord(r.referred.response)] : [],
-      ),
-      ...[...controls.values()].map(fetchRecord),
-      ...probes.flatMap(([, result]) => result.fetched),
-    ],
-    details: {
-      endpoint: lead.endpoint,
-      // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
-      advertised: named,
-      outcome: probe.outcome,
-      protocol_version: probe.protocolVersion ?? null,
-      server_name: probe.serverName ?? null,
-      tool_count: probe.toolCount ?? null,
-      discovery_url: discoveryUrlOf(lead, discoveries),
-      route: lead.route,
-    },
-  };
+  return [
+    ...catalogs.flatMap((each) => [
+      fetchRecord(each.response),
+      ...each.nested.flatMap((nested) => (nested.response ? [fetchRecord(nested.response)] : [])),
+    ]),
+    ...fromCatalog.fetched.map(fetchRecord),
+    ...found.discoveryResponses.map(fetchRecord),
+    ...[...discoveries, ...fromCatalog.readings].flatMap((r) => (r.referred ? [fetchRecord(r.referred.response)] : [])),
+    ...[...controls.values()].map(fetchRecord),
+    ...probes.flatMap(([, result]) => result.fetched),
+  ];
 }
 
 /** The document that named the deciding endpoint, or null for the conventional /mcp. */

@@ -187,8 +187,61 @@ function discoverDocuments(
   return found;
 }
 
+/** An answer to a document probe, with what led to it. */
+type SourcedResponse = [ProbeResponse, OpenApiSource];
+
+/** The first wave of requests, made all at once: the common paths and the three hints. */
+interface FirstWave {
+  commonUrls: string[];
+  commonResponses: ProbeResponse[];
+  catalog: ProbeResponse;
+  home: ProbeResponse;
+  manifest: ProbeResponse;
+  /** A catalog the home page links to first (AI Catalog "Link Relation Discovery"), then the well-known one. */
+  aiCatalogs: AiCatalogFinding[];
+}
+
+/** Every document probed, in order (common, named, framework), with its verdict at the same index. */
+interface Judged {
+  documents: SourcedResponse[];
+  verdicts: DocumentVerdict[];
+  /** The catch-all control requests made while judging. */
+  controls: ProbeResponse[];
+  frameworkTried: boolean;
+  frameworkResponses: ProbeResponse[];
+}
+
 /** Detects an OpenAPI document (see the module comment). */
 export async function detectOpenApi(context: ProbeContext): Promise<SignalFinding> {
+  const first = await fetchFirstWave(context);
+  const seen = new Set<string>(first.commonUrls);
+  const discovered = pickDiscovered(first, seen);
+  const discoveredResponses = await Promise.all(discovered.map(([url]) => context.fetch(url)));
+  const documents: SourcedResponse[] = [
+    ...first.commonResponses.map((response): SourcedResponse => [response, "common path"]),
+    ...discoveredResponses.map((response, i): SourcedResponse => [response, discovered[i]![1]]),
+  ];
+  const judged = await judgeWithFrameworkFallback(context, first.commonResponses, documents, seen);
+  const fetched = [
+    ...first.commonResponses,
+    first.catalog,
+    first.home,
+    first.manifest,
+    ...first.aiCatalogs.flatMap((each) => [
+      each.response,
+      ...each.nested.flatMap((nested) => (nested.response ? [nested.response] : [])),
+    ]),
+    ...discoveredResponses,
+    ...judged.frameworkResponses,
+    ...controlsOf(judged.controls.map((control) => ({ control }))),
+  ].map(fetchRecord);
+  const foundAt = judged.verdicts.findIndex((verdict) => verdict.status === "present");
+  if (foundAt >= 0) return describeFound(context.origin, first, discovered, judged, foundAt, fetched);
+  return { ...explainAbsence(context.origin, discovered, judged), fetched };
+}
+
+/** Fetches the common paths, the API catalog, the home page and the plugin manifest, and reads the AI Catalogs. */
+async function fetchFirstWave(context: ProbeContext): Promise<FirstWave> {
   const { origin } = context;
   const commonUrls = OPENAPI_COMMON_PATHS.map((path) => siteUrl(origin, path));
   const [commonResponses, catalog, home, manifest, wellKnownCatalog, linkedCatalog] = await Promise.all([
@@ -199,94 +252,112 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     crawlStateOf(context).aiCatalog(),
     crawlStateOf(context).linkedAiCatalog(),
   ]);
-  // A catalog the home page links to first (AI Catalog "Link Relation Discovery"), then the well-known one.
   const aiCatalogs = linkedCatalog ? [linkedCatalog, wellKnownCatalog] : [wellKnownCatalog];
+  return { commonUrls, commonResponses, catalog, home, manifest, aiCatalogs };
+}
 
-  const seen = new Set<string>(commonUrls);
+/** The named documents not already fetched, at most MAX_DISCOVERED; each one taken is added to `seen`. */
+function pickDiscovered(first: FirstWave, seen: Set<string>): [string, OpenApiSource][] {
   const discovered: [string, OpenApiSource][] = [];
-  for (const [url, source] of discoverDocuments(aiCatalogs, catalog, home, manifest)) {
+  for (const [url, source] of discoverDocuments(first.aiCatalogs, first.catalog, first.home, first.manifest)) {
     if (seen.has(url) || discovered.length >= MAX_DISCOVERED) continue;
     seen.add(url);
     discovered.push([url, source]);
   }
-  const documents: [ProbeResponse, OpenApiSource][] = commonResponses.map((response) => [response, "common path"]);
-  const discoveredResponses = await Promise.all(discovered.map(([url]) => context.fetch(url)));
-  documents.push(
-    ...discoveredResponses.map((response, i): [ProbeResponse, OpenApiSource] => [response, discovered[i]![1]]),
-  );
+  return discovered;
+}
 
+/**
+ * Judges the documents; when none is present and the site answered a common path, fetches and
+ * judges the framework default paths nothing else fetched.
+ */
+async function judgeWithFrameworkFallback(
+  context: ProbeContext,
+  commonResponses: ProbeResponse[],
+  documents: SourcedResponse[],
+  seen: Set<string>,
+): Promise<Judged> {
   const controls: ProbeResponse[] = [];
-  // Only a document that looks like one is compared with the site's catch-all answer.
-  const judgeAll = async (batch: [ProbeResponse, OpenApiSource][]): Promise<DocumentVerdict[]> =>
-    Promise.all(
-      batch.map(async ([response]) => {
-        const verdict = judgeProbe(response, origin, judgeDocumentAnswer) as DocumentVerdict;
-        const checked = await ruleOutCatchAll(context, response, verdict);
-        if (checked.control) controls.push(checked.control);
-        // A document ruled out as the catch-all explains the absence better than a 404 would.
-        return checked.verdict === verdict ? verdict : { ...checked.verdict, specific: true };
-      }),
-    );
-  let verdicts = await judgeAll(documents);
+  let verdicts = await judgeDocuments(context, documents, controls);
   const siteAnswers = commonResponses.some(
     (response) => classifyResponse(response) !== "error" && classifyResponse(response) !== "blocked",
   );
   const frameworkTried = !verdicts.some((verdict) => verdict.status === "present") && siteAnswers;
+  if (!frameworkTried) return { documents, verdicts, controls, frameworkTried, frameworkResponses: [] };
   // A default path a document already named was fetched as that document.
-  const frameworkUrls = OPENAPI_FRAMEWORK_PATHS.map((path) => siteUrl(origin, path)).filter((url) => !seen.has(url));
-  const frameworkResponses = frameworkTried ? await Promise.all(frameworkUrls.map((url) => context.fetch(url))) : [];
-  if (frameworkTried) {
-    const frameworkDocuments = frameworkResponses.map((response): [ProbeResponse, OpenApiSource] => [
-      response,
-      "framework default",
-    ]);
-    documents.push(...frameworkDocuments);
-    verdicts = [...verdicts, ...(await judgeAll(frameworkDocuments))];
-  }
-  const fetched = [
-    ...commonResponses,
-    catalog,
-    home,
-    manifest,
-    ...aiCatalogs.flatMap((each) => [
-      each.response,
-      ...each.nested.flatMap((nested) => (nested.response ? [nested.response] : [])),
-    ]),
-    ...discoveredResponses,
-    ...frameworkResponses,
-    ...controlsOf(controls.map((control) => ({ control }))),
-  ].map(fetchRecord);
+  const frameworkUrls = OPENAPI_FRAMEWORK_PATHS.map((path) => siteUrl(context.origin, path)).filter(
+    (url) => !seen.has(url),
+  );
+  const frameworkResponses = await Promise.all(frameworkUrls.map((url) => context.fetch(url)));
+  const frameworkDocuments = frameworkResponses.map((response): SourcedResponse => [response, "framework default"]);
+  verdicts = [...verdicts, ...(await judgeDocuments(context, frameworkDocuments, controls))];
+  return { documents: [...documents, ...frameworkDocuments], verdicts, controls, frameworkTried, frameworkResponses };
+}
 
-  const foundAt = verdicts.findIndex((verdict) => verdict.status === "present");
-  if (foundAt >= 0) {
-    const [response, source] = documents[foundAt]!;
-    const { summary, reason } = verdicts[foundAt]!;
-    const via =
-      source === "common path"
-        ? ""
-        : source === "framework default"
-          ? " (a web framework's default path)"
-          : ` (named by the ${describeSource(source)}${nestedChain(aiCatalogs, discovered, foundAt - commonResponses.length, origin)})`;
-    return {
-      status: "present",
-      reason: toSentence(`${reason}${via}`),
-      fetched,
-      details: {
-        url: response.finalUrl || response.url,
-        version: summary!.version,
-        title: summary!.title,
-        path_count: summary!.pathCount,
-        found_via: source,
-      },
-    };
-  }
+/** Each document's verdict, at once; a control request made to rule out the catch-all is added to `controls`. */
+function judgeDocuments(
+  context: ProbeContext,
+  batch: SourcedResponse[],
+  controls: ProbeResponse[],
+): Promise<DocumentVerdict[]> {
+  // Only a document that looks like one is compared with the site's catch-all answer.
+  return Promise.all(
+    batch.map(async ([response]) => {
+      const verdict = judgeProbe(response, context.origin, judgeDocumentAnswer) as DocumentVerdict;
+      const checked = await ruleOutCatchAll(context, response, verdict);
+      if (checked.control) controls.push(checked.control);
+      // A document ruled out as the catch-all explains the absence better than a 404 would.
+      return checked.verdict === verdict ? verdict : { ...checked.verdict, specific: true };
+    }),
+  );
+}
 
+/** The present finding for the document at `foundAt`, saying what named it when not a common path. */
+function describeFound(
+  origin: string,
+  first: FirstWave,
+  discovered: [string, OpenApiSource][],
+  { documents, verdicts }: Judged,
+  foundAt: number,
+  fetched: SignalFinding["fetched"],
+): SignalFinding {
+  const [response, source] = documents[foundAt]!;
+  const { summary, reason } = verdicts[foundAt]!;
+  const via =
+    source === "common path"
+      ? ""
+      : source === "framework default"
+        ? " (a web framework's default path)"
+        : ` (named by the ${describeSource(source)}${nestedChain(first.aiCatalogs, discovered, foundAt - first.commonResponses.length, origin)})`;
+  return {
+    status: "present",
+    reason: toSentence(`${reason}${via}`),
+    fetched,
+    details: {
+      url: response.finalUrl || response.url,
+      version: summary!.version,
+      title: summary!.title,
+      path_count: summary!.pathCount,
+      found_via: source,
+    },
+  };
+}
+
+/**
+ * The status and reason when no document is present: a refusal or failure first, then a body
+ * that was read and found wanting, else where the crawler looked.
+ */
+function explainAbsence(
+  origin: string,
+  discovered: [string, OpenApiSource][],
+  { verdicts, frameworkTried }: Judged,
+): Pick<SignalFinding, "status" | "reason"> {
   const status = combineStatus(verdicts.map((verdict) => verdict.status));
   if (status !== "absent") {
-    return { status, reason: toSentence(verdicts.find((verdict) => verdict.status === status)!.reason), fetched };
+    return { status, reason: toSentence(verdicts.find((verdict) => verdict.status === status)!.reason) };
   }
   const specific = verdicts.find((verdict) => verdict.specific);
-  if (specific) return { status, reason: toSentence(specific.reason), fetched };
+  if (specific) return { status, reason: toSentence(specific.reason) };
   const namedElsewhere =
     discovered.length > 0
       ? `and the ${discovered.length === 1 ? "document" : "documents"} named at ${discovered
@@ -299,7 +370,6 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     reason: toSentence(
       `no OpenAPI document at ${OPENAPI_COMMON_PATHS.length} common paths, ${namedElsewhere}${frameworks}`,
     ),
-    fetched,
   };
 }
 

@@ -268,6 +268,26 @@ export interface McpProbeOptions {
   diagnoseNotFound?: boolean;
 }
 
+/** What the probe concluded, before it becomes a result: the outcome, its note and the facts learned. */
+interface Finding {
+  outcome: McpProbeOutcome;
+  note: string;
+  extra?: Partial<Omit<McpProbeResult, "verified" | "endpoint" | "outcome" | "note" | "fetched">>;
+}
+
+/** What a successful initialize established: the revision, the server's name and the reply's format. */
+interface Handshake {
+  protocolVersion: string;
+  serverName: string;
+  format: ReplyFormat;
+}
+
+/** What the session after initialize found: the tools/list verdict and any remark on the notification. */
+interface SessionOutcome {
+  verdict: ToolsListVerdict;
+  remark: string;
+}
+
 /** Probes one MCP endpoint (see the module comment). Never throws. */
 export async function probeMcpEndpoint(
   fetch: SiteFetcher,
@@ -280,11 +300,7 @@ export async function probeMcpEndpoint(
     fetched.push(fetchRecord(response));
     return response;
   };
-  const finish = (
-    outcome: McpProbeOutcome,
-    note: string,
-    extra: Partial<Omit<McpProbeResult, "verified" | "endpoint" | "outcome" | "note" | "fetched">> = {},
-  ): McpProbeResult => ({
+  const finish = ({ outcome, note, extra = {} }: Finding): McpProbeResult => ({
     verified: outcome === "compliant",
     endpoint,
     outcome,
@@ -293,9 +309,27 @@ export async function probeMcpEndpoint(
     fetched,
   });
 
-  if (!isAbsoluteUrl(endpoint)) return finish("not_mcp", "The endpoint is not a valid URL.");
+  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
+  const initialize = await sendInitialize(send, endpoint);
+  if (!initialize.ok) {
+    return finish({
+      outcome: "unreachable",
+      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`,
+    });
+  }
+  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
+  if (refused) return finish(refused);
+  const handshake = readHandshake(initialize);
+  if ("outcome" in handshake) return finish(handshake);
+  // The session and everything after initialize go to where initialize was answered.
+  const target = initialize.finalUrl || endpoint;
+  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
+  return finish(describeSession(handshake, session));
+}
 
-  const initialize = await send(endpoint, {
+/** Sends initialize, offering the newest revision, and reads its reply until the response arrives. */
+function sendInitialize(send: Send, endpoint: string): ReturnType<SiteFetcher> {
+  return send(endpoint, {
     method: "POST",
     headers: JSON_RPC_HEADERS,
     body: rpcRequest(1, "initialize", {
@@ -305,59 +339,82 @@ export async function probeMcpEndpoint(
     }),
     readUntil: untilRpcResponse(1),
   });
-  if (!initialize.ok) {
-    const note = `The endpoint could not be reached: ${describeFailure(initialize)}.`;
-    return finish("unreachable", note);
-  }
-  const initializeGate = readGate(initialize);
-  if (initializeGate) return finish("gated", describeGate(initializeGate, "initialize"), { gate: initializeGate.gate });
+}
+
+/**
+ * The finding when initialize's status alone settles the probe (a refusal, 406, or a 404/405/415
+ * with or without a legacy stream), or null when its body must be read.
+ */
+async function judgeInitializeStatus(
+  send: Send,
+  endpoint: string,
+  initialize: ProbeAnswer,
+  diagnoseNotFound: boolean,
+): Promise<Finding | null> {
+  const gate = readGate(initialize);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
   if (initialize.status === 406) {
-    return finish(
-      "wrong_transport",
-      "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take.",
-    );
+    return {
+      outcome: "wrong_transport",
+      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take.",
+    };
   }
   if (initialize.status === 404 && !diagnoseNotFound) {
-    return finish("not_mcp", "The endpoint answered 404 to an initialize POST: no MCP server there.");
+    return { outcome: "not_mcp", note: "The endpoint answered 404 to an initialize POST: no MCP server there." };
   }
   if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
-    const legacy = await findLegacySse(send, endpoint);
-    if (!legacy) {
-      return finish(
-        "not_mcp",
-        `The endpoint answered ${initialize.status} to an initialize POST, and no legacy SSE stream was found either.`,
-      );
-    }
-    const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
-    return finish(
-      "wrong_transport",
-      `The endpoint answered ${initialize.status} to an initialize POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`,
-    );
+    return diagnoseRefusedPost(send, endpoint, initialize.status);
   }
+  return null;
+}
 
+/** Whether a POST refused by status is a legacy HTTP+SSE server (wrong_transport) or no server at all. */
+async function diagnoseRefusedPost(send: Send, endpoint: string, status: number): Promise<Finding> {
+  const legacy = await findLegacySse(send, endpoint);
+  if (!legacy) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${status} to an initialize POST, and no legacy SSE stream was found either.`,
+    };
+  }
+  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
+  return {
+    outcome: "wrong_transport",
+    note: `The endpoint answered ${status} to an initialize POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`,
+  };
+}
+
+/** The handshake initialize's reply established, or the finding that says why it established none. */
+function readHandshake(initialize: ProbeAnswer): Handshake | Finding {
   const reply = readReply(initialize, 1);
   const ok = initialize.status >= 200 && initialize.status < 300;
   if (reply.kind === "sse_without_response" && ok) {
     const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
-    return finish(
-      "wrong_transport",
-      `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`,
-    );
+    return {
+      outcome: "wrong_transport",
+      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`,
+    };
   }
   if (reply.kind !== "response") {
     const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
-    return finish("not_mcp", `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`);
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
+    };
   }
   if ("error" in reply.message) {
-    return finish(
-      "not_mcp",
-      `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
-    );
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
+    };
   }
-  if (!ok) {
-    return finish("not_mcp", `The endpoint answered ${initialize.status} to initialize.`);
-  }
-  const result = reply.message.result;
+  if (!ok) return { outcome: "not_mcp", note: `The endpoint answered ${initialize.status} to initialize.` };
+  const facts = readServerFacts(reply.message.result);
+  return "outcome" in facts ? facts : { ...facts, format: reply.format };
+}
+
+/** The revision and server name an initialize result must carry, or the finding naming what it lacks. */
+function readServerFacts(result: unknown): Omit<Handshake, "format"> | Finding {
   const protocolVersion =
     isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
   const serverInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
@@ -366,26 +423,33 @@ export async function probeMcpEndpoint(
     const missing = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null]
       .filter(Boolean)
       .join(" and ");
-    return finish("not_mcp", `The endpoint's initialize result lacks ${missing}.`);
+    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing}.` };
   }
   // Revisions are dates; anything else could not even be sent back as a header.
   if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
-    return finish(
-      "not_mcp",
-      `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`,
-    );
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`,
+    };
   }
-  const serverName = quoteTarget(rawName);
-  const facts = { protocolVersion, serverName };
+  return { protocolVersion, serverName: quoteTarget(rawName) };
+}
 
-  // The session and everything after initialize go to where initialize was answered.
-  const target = initialize.finalUrl || endpoint;
+/**
+ * Sends notifications/initialized then tools/list in the session initialize opened, and frees the
+ * session afterwards; returns the tools/list verdict and a remark when the notification went wrong.
+ */
+async function listToolsInSession(
+  send: Send,
+  target: string,
+  initialize: ProbeAnswer,
+  protocolVersion: string,
+): Promise<SessionOutcome> {
   const sessionId = initialize.headers.get("mcp-session-id");
   const sessionHeaders: Record<string, string> = {
     "mcp-protocol-version": protocolVersion,
     ...(sessionId ? { "mcp-session-id": sessionId } : {}),
   };
-
   const initialized = await send(target, {
     method: "POST",
     headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
@@ -393,12 +457,6 @@ export async function probeMcpEndpoint(
     // A notification's reply has nothing to read; an open stream must not hold the probe.
     readUntil: () => true,
   });
-  let remark = "";
-  if (!initialized.ok) remark = ` The initialized notification failed: ${initialized.failure}.`;
-  else if (![200, 202, 204].includes(initialized.status)) {
-    remark = ` The initialized notification got ${initialized.status}, not 202.`;
-  }
-
   const list = await send(target, {
     method: "POST",
     headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
@@ -406,27 +464,42 @@ export async function probeMcpEndpoint(
     readUntil: untilRpcResponse(2),
   });
   const verdict = judgeToolsList(list);
-
   if (sessionId) {
     // Politeness: free the session the probe opened. Whatever the server says is fine.
     await send(target, { method: "DELETE", headers: sessionHeaders });
   }
+  return { verdict, remark: remarkOnInitialized(initialized) };
+}
 
-  if ("outcome" in verdict) {
-    return finish(verdict.outcome, `Initialize succeeded (server "${serverName}"), but ${verdict.clause}.${remark}`, {
-      ...facts,
-      ...(verdict.gate ? { gate: verdict.gate } : {}),
-    });
+/** A sentence to append when the initialized notification failed or got an unexpected status, else "". */
+function remarkOnInitialized(initialized: Awaited<ReturnType<SiteFetcher>>): string {
+  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
+  if (![200, 202, 204].includes(initialized.status)) {
+    return ` The initialized notification got ${initialized.status}, not 202.`;
   }
-  const formats = new Set<ReplyFormat>([reply.format, verdict.format]);
+  return "";
+}
+
+/** The finding after a successful initialize: compliant with the tool count, or what tools/list got instead. */
+function describeSession(handshake: Handshake, { verdict, remark }: SessionOutcome): Finding {
+  const { protocolVersion, serverName } = handshake;
+  const facts = { protocolVersion, serverName };
+  if ("outcome" in verdict) {
+    return {
+      outcome: verdict.outcome,
+      note: `Initialize succeeded (server "${serverName}"), but ${verdict.clause}.${remark}`,
+      extra: { ...facts, ...(verdict.gate ? { gate: verdict.gate } : {}) },
+    };
+  }
+  const formats = new Set<ReplyFormat>([handshake.format, verdict.format]);
   const replies =
     formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
   const tools = verdict.toolCount === 1 ? "1 tool" : `${verdict.toolCount} tools`;
-  return finish(
-    "compliant",
-    `MCP handshake completed over Streamable HTTP: protocol ${protocolVersion}, server "${serverName}", ${tools}, ${replies}.${remark}`,
-    { ...facts, toolCount: verdict.toolCount },
-  );
+  return {
+    outcome: "compliant",
+    note: `MCP handshake completed over Streamable HTTP: protocol ${protocolVersion}, server "${serverName}", ${tools}, ${replies}.${remark}`,
+    extra: { ...facts, toolCount: verdict.toolCount },
+  };
 }
 
 type ToolsListVerdict =
