@@ -225,95 +225,126 @@ async function followNestedCatalogs(
 ): Promise<NestedCatalogFinding[]> {
   const visited = new Set<string>([root.url, ...seen]);
   const findings: NestedCatalogFinding[] = [];
-  let level: { catalog: AiCatalog; depth: number }[] = [{ catalog: root, depth: 0 }];
+  let level: CatalogAtDepth[] = [{ catalog: root, depth: 0 }];
   while (level.length > 0) {
-    const next: { catalog: AiCatalog; depth: number }[] = [];
-    const pending: { entry: AiCatalog["entries"][number]; parent: AiCatalog; depth: number }[] = [];
-    for (const { catalog, depth } of level) {
-      for (const entry of catalog.entries) {
-        if (entry.kind !== "ai-catalog") continue;
-        const depthOf = depth + 1;
-        const base = { url: entry.url, parentUrl: catalog.url, depth: depthOf, response: null };
-        if (depthOf > MAX_NESTING_DEPTH) {
-          findings.push({
-            ...base,
-            status: "skipped",
-            reason: `nested more than ${MAX_NESTING_DEPTH} catalogs deep, so not followed`,
-          });
-          continue;
-        }
-        if (entry.url === null) {
-          if (entry.data === null) continue;
-          const read = readAiCatalogDocument(entry.data, catalog.url, [...entry.via, null]);
-          if ("problem" in read) {
-            findings.push({ ...base, status: "absent", reason: `a catalog carried inline ${read.problem}` });
-            continue;
-          }
-          findings.push({ ...base, status: "present", reason: "a catalog carried inline" });
-          next.push({ catalog: read, depth: depthOf });
-          continue;
-        }
-        if (visited.has(entry.url)) {
-          findings.push({
-            ...base,
-            status: "skipped",
-            reason: "already read in this traversal (a cycle), so not read again",
-          });
-          continue;
-        }
-        if (context.nestedFetches.left <= 0) {
-          findings.push({
-            ...base,
-            status: "skipped",
-            reason: `beyond the ${MAX_NESTED_FETCHES} nested catalogs a crawl fetches, so not followed`,
-          });
-          continue;
-        }
-        visited.add(entry.url);
-        context.nestedFetches.left -= 1;
-        pending.push({ entry, parent: catalog, depth: depthOf });
-      }
-    }
+    const { next, pending } = planLevel(context, level, visited, findings);
     const responses = await Promise.all(pending.map(({ entry }) => context.fetch(entry.url!)));
-    for (const [i, { entry, parent, depth }] of pending.entries()) {
-      const response = responses[i]!;
-      const where = displayUrl(entry.url!, context.origin);
-      const finding = (status: NestedCatalogFinding["status"], reason: string): void => {
-        findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
-      };
-      const unusable = describeUnusable(response, context.origin);
-      if (!response.ok || unusable) {
-        finding(unusable!.status, unusable!.reason);
-        continue;
-      }
-      const finalUrl = response.finalUrl || response.url;
-      if (finalUrl !== entry.url && visited.has(finalUrl)) {
-        finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
-        continue;
-      }
-      visited.add(finalUrl);
-      if (response.status !== 200) {
-        finding("absent", `${where} answered ${response.status}, not 200`);
-        continue;
-      }
-      const read = readAiCatalog(response);
-      if ("problem" in read) {
-        finding("absent", `${where} ${read.problem}`);
-        continue;
-      }
-      const control = await checkCatchAll(context, response);
-      if (control.catchAll) {
-        finding("absent", `${where} is ${control.clause}`);
-        continue;
-      }
-      finding("present", `the nested catalog ${where}`);
-      const withVia = { ...read, entries: read.entries.map((own) => ({ ...own, via: [...entry.via, read.url] })) };
-      next.push({ catalog: withVia, depth });
+    for (const [i, fetch] of pending.entries()) {
+      const read = await readNestedCatalog(context, fetch, responses[i]!, visited, findings);
+      if (read) next.push(read);
     }
     for (const { catalog } of next) root.reachable.push(...catalog.entries);
     level = next;
   }
   return findings;
+}
+
+interface CatalogAtDepth {
+  catalog: AiCatalog;
+  depth: number;
+}
+
+interface PendingCatalogFetch {
+  entry: AiCatalog["entries"][number];
+  parent: AiCatalog;
+  depth: number;
+}
+
+/**
+ * One level of the traversal before any fetch: the inline catalogs read at once (into `next`),
+ * the entries that will not be followed (too deep, a cycle, over the fetch budget) as findings,
+ * and the URLs to fetch side by side (`pending`, each taking one of the crawl's nested fetches).
+ */
+function planLevel(
+  context: CatalogContext,
+  level: CatalogAtDepth[],
+  visited: Set<string>,
+  findings: NestedCatalogFinding[],
+): { next: CatalogAtDepth[]; pending: PendingCatalogFetch[] } {
+  const next: CatalogAtDepth[] = [];
+  const pending: PendingCatalogFetch[] = [];
+  for (const { catalog, depth } of level) {
+    for (const entry of catalog.entries) {
+      if (entry.kind !== "ai-catalog") continue;
+      const depthOf = depth + 1;
+      const base = { url: entry.url, parentUrl: catalog.url, depth: depthOf, response: null };
+      if (depthOf > MAX_NESTING_DEPTH) {
+        findings.push({
+          ...base,
+          status: "skipped",
+          reason: `nested more than ${MAX_NESTING_DEPTH} catalogs deep, so not followed`,
+        });
+        continue;
+      }
+      if (entry.url === null) {
+        if (entry.data === null) continue;
+        const read = readAiCatalogDocument(entry.data, catalog.url, [...entry.via, null]);
+        if ("problem" in read) {
+          findings.push({ ...base, status: "absent", reason: `a catalog carried inline ${read.problem}` });
+          continue;
+        }
+        findings.push({ ...base, status: "present", reason: "a catalog carried inline" });
+        next.push({ catalog: read, depth: depthOf });
+        continue;
+      }
+      if (visited.has(entry.url)) {
+        findings.push({
+          ...base,
+          status: "skipped",
+          reason: "already read in this traversal (a cycle), so not read again",
+        });
+        continue;
+      }
+      if (context.nestedFetches.left <= 0) {
+        findings.push({
+          ...base,
+          status: "skipped",
+          reason: `beyond the ${MAX_NESTED_FETCHES} nested catalogs a crawl fetches, so not followed`,
+        });
+        continue;
+      }
+      visited.add(entry.url);
+      context.nestedFetches.left -= 1;
+      pending.push({ entry, parent: catalog, depth: depthOf });
+    }
+  }
+  return { next, pending };
+}
+
+/**
+ * A fetched nested catalog judged as the site's own is (unusable, a redirect into a cycle, not
+ * 200, not a catalog, the site's catch-all answer), its finding recorded; the catalog to descend
+ * into, its entries marked with the chain they were reached through, or null.
+ */
+async function readNestedCatalog(
+  context: CatalogContext,
+  { entry, parent, depth }: PendingCatalogFetch,
+  response: ProbeResponse,
+  visited: Set<string>,
+  findings: NestedCatalogFinding[],
+): Promise<CatalogAtDepth | null> {
+  const where = displayUrl(entry.url!, context.origin);
+  const finding = (status: NestedCatalogFinding["status"], reason: string): null => {
+    findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
+    return null;
+  };
+  const unusable = describeUnusable(response, context.origin);
+  if (!response.ok || unusable) return finding(unusable!.status, unusable!.reason);
+  const finalUrl = response.finalUrl || response.url;
+  if (finalUrl !== entry.url && visited.has(finalUrl)) {
+    return finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
+  }
+  visited.add(finalUrl);
+  if (response.status !== 200) return finding("absent", `${where} answered ${response.status}, not 200`);
+  const read = readAiCatalog(response);
+  if ("problem" in read) return finding("absent", `${where} ${read.problem}`);
+  const control = await checkCatchAll(context, response);
+  if (control.catchAll) return finding("absent", `${where} is ${control.clause}`);
+  finding("present", `the nested catalog ${where}`);
+  return {
+    catalog: { ...read, entries: read.entries.map((own) => ({ ...own, via: [...entry.via, read.url] })) },
+    depth,
+  };
 }
 
 /**
