@@ -30,7 +30,7 @@
  *   the Streamable HTTP transport agents use today.
  */
 
-import { type AiCatalogEntry, describeEntries } from "./ai-catalog.ts";
+import { type AiCatalog, type AiCatalogEntry, describeEntries } from "./ai-catalog.ts";
 import {
   combineStatus,
   describeUnusable,
@@ -305,23 +305,9 @@ async function catalogLeads(
   state: CrawlState,
   catalog: AiCatalogFinding,
 ): Promise<{ leads: Lead[]; fetched: ProbeResponse[]; readings: DiscoveryReading[] }> {
-  const { origin } = context;
   const read = catalog.catalog;
   if (!read) return { leads: [], fetched: [], readings: [] };
-  const at = displayUrl(read.url, origin);
-  // "the AI Catalog /a names the nested catalog /b, which": the chain an entry was reached through;
-  // a catalog the home page links to says so first.
-  const opening =
-    catalog.source === "well-known"
-      ? `the AI Catalog ${at}`
-      : `the home page's ${catalog.source} names the AI Catalog ${at}, which`;
-  const from = (entry: AiCatalogEntry): string =>
-    opening +
-    entry.via
-      .map(
-        (url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`,
-      )
-      .join("");
+  const from = chainOf(catalog, read, context.origin);
   const entries = read.reachable
     .filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint")
     .slice(0, MAX_CATALOG_ENTRIES);
@@ -330,65 +316,108 @@ async function catalogLeads(
   const readings = await Promise.all(responses.map((response) => readDiscovery(context, response)));
   const leads: Lead[] = [];
   for (const entry of entries) {
-    if (isRecord(entry.data)) {
-      const endpoint = findDiscoveredEndpoint(entry.data, read.url);
-      state.serverCards.push({
-        route: "ai-catalog-inline",
-        url: null,
-        catalogUrl: read.url,
-        schema: schemaOf(entry.data),
-        card: entry.data,
-        endpoint,
-      });
-      if (endpoint) {
-        leads.push({
-          endpoint,
-          route: `${from(entry)} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
-        });
-      }
-      continue;
-    }
-    if (!entry.url) continue;
-    if (entry.kind === "mcp-endpoint") {
-      leads.push({
-        endpoint: entry.url,
-        route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, origin)}`,
-      });
-      continue;
-    }
-    const reading = readings[cardUrls.indexOf(entry)]!;
-    const cardAt = displayUrl(entry.url, origin);
-    if (reading.card) {
-      state.serverCards.push({
-        route: "ai-catalog",
-        url: cardUrlOf(reading),
-        catalogUrl: read.url,
-        schema: schemaOf(reading.card),
-        card: reading.card,
-        endpoint: reading.endpoint,
-      });
-    }
-    if (reading.endpoint) {
-      leads.push({
-        endpoint: reading.endpoint,
-        route: `${from(entry)} names the server card ${cardAt}, which${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
-      });
-      continue;
-    }
-    const cardUrl = new URL(entry.url);
-    const cardOf = /\/server-card\/?$/.test(cardUrl.pathname)
-      ? new URL(cardUrl.pathname.replace(/\/server-card\/?$/, "") || "/", cardUrl.origin).href
-      : null;
-    const endpoint = cardOf ?? entry.url;
-    const why = cardOf
-      ? `which is the card of the endpoint ${displayUrl(endpoint, origin)}`
-      : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
-    leads.push({
-      endpoint,
-      route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
-    });
+    const lead = isRecord(entry.data)
+      ? inlineCardLead(context.origin, state, read, entry, entry.data, from)
+      : !entry.url
+        ? null
+        : entry.kind === "mcp-endpoint"
+          ? {
+              endpoint: entry.url,
+              route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, context.origin)}`,
+            }
+          : fetchedCardLead(context.origin, state, read, entry, entry.url, readings[cardUrls.indexOf(entry)]!, from);
+    if (lead) leads.push(lead);
   }
   return { leads: leads.map((lead) => ({ ...lead, catalogUrl: read.url })), fetched: responses, readings };
+}
+
+/**
+ * How an entry was reached, in words: "the AI Catalog /a names the nested catalog /b, which";
+ * a catalog the home page links to says so first.
+ */
+function chainOf(catalog: AiCatalogFinding, read: AiCatalog, origin: string): (entry: AiCatalogEntry) => string {
+  const at = displayUrl(read.url, origin);
+  const opening =
+    catalog.source === "well-known"
+      ? `the AI Catalog ${at}`
+      : `the home page's ${catalog.source} names the AI Catalog ${at}, which`;
+  return (entry) =>
+    opening +
+    entry.via
+      .map(
+        (url) => ` names ${url ? `the nested catalog ${displayUrl(url, origin)}` : "a nested catalog inline"}, which`,
+      )
+      .join("");
+}
+
+/** A server card carried inline by the catalog: recorded, and its endpoint (if any) a lead. */
+function inlineCardLead(
+  origin: string,
+  state: CrawlState,
+  read: AiCatalog,
+  entry: AiCatalogEntry,
+  card: Record<string, unknown>,
+  from: (entry: AiCatalogEntry) => string,
+): Lead | null {
+  const endpoint = findDiscoveredEndpoint(card, read.url);
+  state.serverCards.push({
+    route: "ai-catalog-inline",
+    url: null,
+    catalogUrl: read.url,
+    schema: schemaOf(card),
+    card,
+    endpoint,
+  });
+  if (!endpoint) return null;
+  return {
+    endpoint,
+    route: `${from(entry)} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`,
+  };
+}
+
+/**
+ * A server card the catalog names by URL, as fetched: its endpoint when the card names one;
+ * otherwise the endpoint the card's own URL implies (`<endpoint>/server-card`), or the URL itself
+ * tried as the endpoint, saying why.
+ */
+function fetchedCardLead(
+  origin: string,
+  state: CrawlState,
+  read: AiCatalog,
+  entry: AiCatalogEntry,
+  url: string,
+  reading: DiscoveryReading,
+  from: (entry: AiCatalogEntry) => string,
+): Lead {
+  const cardAt = displayUrl(url, origin);
+  if (reading.card) {
+    state.serverCards.push({
+      route: "ai-catalog",
+      url: cardUrlOf(reading),
+      catalogUrl: read.url,
+      schema: schemaOf(reading.card),
+      card: reading.card,
+      endpoint: reading.endpoint,
+    });
+  }
+  if (reading.endpoint) {
+    return {
+      endpoint: reading.endpoint,
+      route: `${from(entry)} names the server card ${cardAt}, which${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`,
+    };
+  }
+  const cardUrl = new URL(url);
+  const cardOf = /\/server-card\/?$/.test(cardUrl.pathname)
+    ? new URL(cardUrl.pathname.replace(/\/server-card\/?$/, "") || "/", cardUrl.origin).href
+    : null;
+  const endpoint = cardOf ?? url;
+  const why = cardOf
+    ? `which is the card of the endpoint ${displayUrl(endpoint, origin)}`
+    : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
+  return {
+    endpoint,
+    route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`,
+  };
 }
 
 /** The signal status a probe result alone gives (see the module comment). */
