@@ -98,7 +98,6 @@ describe("GET /api/v1/site/{domain}", () => {
   it("carries the checklist of the last crawl as checks and checks_summary", async () => {
     const t = uniqueToken();
     const domain = `checklist-${t}.test`;
-    await insertSites([{ domain, url: `https://${domain}` }]);
     const checks = [
       {
         id: "robots_txt",
@@ -123,10 +122,9 @@ describe("GET /api/v1/site/{domain}", () => {
         store: { applicable: 1, passing: 0 },
       },
     };
-    await sqlRows("update sites set checklist = $2::jsonb where domain = $1", [
-      domain,
-      JSON.stringify({ checks, summary }),
-    ]);
+    // Stored as a crawl stores it: the checklist and its packed statuses (what the adoption
+    // rollup counts) together.
+    await insertSites([{ domain, url: `https://${domain}`, checklist: { checks, summary } }]);
     const response = await asClient()(`/api/v1/site/${domain}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ checks, checks_summary: summary });
