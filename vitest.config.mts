@@ -8,17 +8,33 @@ const runId = randomBytes(4).toString("hex");
 /**
  * Test files run side by side: most of an integration or protocol file's time is spent waiting
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores three files at a
- * time finish sooner than one (docs/testing.md has the figures). The projects that start
- * `npm start` run after them in groups of their own: e2e two files at a time, the browser pages one
- * at a time against their one service; then the integration files that count the whole index and
- * so need it still (integration-alone, on the integration project's stack). The unit files are all
- * computation: they run one at a time (two at a time was slower), last.
+ * time finish sooner than one (docs/testing.md has the figures). The unit files, pure computation,
+ * fill those waits. The projects that start `npm start` run after them in groups of their own: e2e
+ * two files at a time, the browser pages one at a time against their one service; then the
+ * integration files that count the whole index and so need it still (integration-alone, on the
+ * integration project's stack).
  */
-const UNIT_GROUP = { maxWorkers: 1, sequence: { groupOrder: 0 } };
 const SIDE_BY_SIDE = { maxWorkers: 3, sequence: { groupOrder: 1 } };
 const E2E_GROUP = { maxWorkers: 2, sequence: { groupOrder: 2 } };
 const BROWSER_GROUP = { maxWorkers: 1, sequence: { groupOrder: 3 } };
 const ALONE_GROUP = { maxWorkers: 1, sequence: { groupOrder: 4 } };
+
+/** The projects named on the command line (`--project x` or `--project=x`); none means all. */
+function namedProjects(argv: string[]): string[] {
+  return argv.flatMap((arg, i) =>
+    arg === "--project" ? [argv[i + 1] ?? ""] : arg.startsWith("--project=") ? [arg.slice("--project=".length)] : [],
+  );
+}
+
+/**
+ * Alone (`npm run test:unit`), the unit files have nothing to wait beside: one at a time is
+ * faster there (two at a time was slower on 2 cores).
+ */
+const named = namedProjects(process.argv);
+const UNIT_GROUP =
+  named.length > 0 && named.every((name) => name === "unit")
+    ? { maxWorkers: 1, sequence: { groupOrder: 0 } }
+    : SIDE_BY_SIDE;
 
 export default defineConfig({
   test: {
