@@ -37,6 +37,13 @@ export const searchPostings = pgTable("search_postings", {
   audit: boolean("audit").notNull(),
   term: text("term").notNull(),
   category: text("category").notNull(),
+  /**
+   * Where the site carries the term, for its relevance tier (migration 0035): 1 its name, 2 its
+   * tags or domain, 4 its description's opening sentence (the weights A, B and C of
+   * `sites.tier_vector`); for a beginning's list, those of every lexeme of the site it holds; 0
+   * for the other lists and for a word of the rest of the description.
+   */
+  tierFields: smallint("tier_fields").notNull().default(0),
 });
 
 /** The shortest and longest beginning that can have a list of its own. */

@@ -139,23 +139,34 @@ function entryChecks(plan: SearchPlan, minScore: number, excluded: number | unde
 
 /**
  * The driver's sites in organic order, each once. Its lists are merged, each read from the index
- * in organic order; a wide word's range is read whole and sorted.
+ * in organic order; a wide word's range is read whole and sorted. With `withFields`, each site
+ * also carries `tier_fields`, or-ed over the lists it is in (a word's lexemes).
  */
-function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
+function driverStream(plan: SearchPlan, checks: SQL[], withFields: boolean): SQL {
   const where = (termCondition: SQL) => sql.join([termCondition, ...checks], sql` and `);
+  const fields = (alias: string) => (withFields ? sql`, ${sql.raw(alias)}.tier_fields` : sql``);
+  // Sites in more than one of the lists read: once each, their fields or-ed.
+  const once = (alias: string, select: SQL, from: SQL) =>
+    withFields
+      ? sql`select ${organicKey(alias)}, bit_or(${sql.raw(alias)}.tier_fields) as tier_fields from ${from}
+          group by ${organicKey(alias)} order by ${organicOrderBy(alias)}`
+      : sql`select distinct ${select} from ${from} order by ${organicOrderBy(alias)}`;
   const { range, terms } = plan.driver;
   if (range) {
-    return sql`select distinct ${organicKey("p")} from search_postings p
-      where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)} order by ${organicOrderBy("p")}`;
+    return once(
+      "p",
+      organicKey("p"),
+      sql`search_postings p where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)}`,
+    );
   }
   const branches = terms.map(
-    (term) => sql`(select ${organicKey("p")} from search_postings p where ${where(sql`p.term = ${term}`)}
+    (term) => sql`(select ${organicKey("p")}${fields("p")} from search_postings p where ${where(sql`p.term = ${term}`)}
       order by ${organicOrderBy("p")})`,
   );
+  const union = sql`(${sql.join(branches, sql` union all `)}) u`;
   // A word's lexemes may share a site (`team` and `teams`); other drivers' lists never do.
-  const distinct = plan.driver.kind === "word" && branches.length > 1 ? sql`distinct` : sql``;
-  return sql`select ${distinct} ${organicKey("u")} from (${sql.join(branches, sql` union all `)}) u
-    order by ${organicOrderBy("u")}`;
+  if (plan.driver.kind === "word" && branches.length > 1) return once("u", organicKey("u"), union);
+  return sql`select ${organicKey("u")}${fields("u")} from ${union} order by ${organicOrderBy("u")}`;
 }
 
 /**
@@ -168,6 +179,9 @@ export const TIER_KEYS = [
   { fields: "A", reads: "name" },
   { fields: "ABC", reads: "name, tags, domain or the description's opening sentence" },
 ] as const;
+
+/** The bits of `search_postings.tier_fields` for the weights of `sites.tier_vector` (migration 0035). */
+const TIER_FIELD_BITS = { A: 1, B: 2, C: 4 } as const;
 
 /** Words per query at most (text-query.ts): a key's count is below this base. */
 const TIER_BASE = 9;
@@ -210,6 +224,32 @@ export interface PageRecord {
   after: SQL[];
 }
 
+/** The tier (as relevanceTierSql numbers it) of a one-word query from where the site carries it. */
+function tierFromFieldsSql(fields: SQL): SQL {
+  const keys = TIER_KEYS.map(({ fields: weights }) => {
+    const mask = [...weights].reduce((bits, weight) => bits | TIER_FIELD_BITS[weight as keyof typeof TIER_FIELD_BITS], 0);
+    return sql`case when ${fields} & ${sql.raw(String(mask))} = 0 then 1 else 0 end`;
+  });
+  return sql`(${sql.join(
+    keys.map((key, index) => sql`${key} * ${sql.raw(String(TIER_BASE ** (keys.length - 1 - index)))}`),
+    sql` + `,
+  )})`;
+}
+
+/**
+ * Where a search's tiers are read (docs/discovery.md, "Relevance tiers"): from the driver's own
+ * postings when the query is one word of one stem that drives the lists (`tier_fields`, no row of
+ * `sites` read); from the site's tier vector where the site is read anyway to check a word; else
+ * from each match's site, after the window.
+ */
+type TierSource = "none" | "postings" | "checked" | "sites";
+
+function tierSource(plan: SearchPlan, stems: StemTerms[], vectorChecked: boolean): TierSource {
+  if (stems.length === 0) return "none";
+  if (stems.length === 1 && plan.driver.kind === "word" && plan.exactStems.length === 0) return "postings";
+  return vectorChecked ? "checked" : "sites";
+}
+
 /**
  * The second step: the first window + 1 matches in organic order (`excluded`, the pinned site,
  * left out), their count, and the page of them at `offset`, the window ordered by relevance tier
@@ -228,38 +268,46 @@ function matchesStatement(
     pinnedDomain?: string;
   },
 ) {
-  const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
+  const vectorStems = plan.exactStems.filter((stem) => stem.beginning === null);
+  const source = tierSource(plan, input.stems, vectorStems.length > 0);
+  const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded), source === "postings");
   // A word with a registered beginning's list, or the tag, is checked by looking the site up in
   // that one list (an index probe by the full key); the other words against the site's vector.
   const listed = [
     ...plan.exactStems.flatMap((stem) => (stem.beginning === null ? [] : [beginningTerm(stem.beginning)])),
     ...(plan.exactTag !== undefined ? [tagTerm(plan.exactTag)] : []),
   ];
-  const vectorStems = plan.exactStems.filter((stem) => stem.beginning === null);
   const probes = listed.map(
     (term) => sql`exists (select from search_postings l where l.audit = ${plan.audit} and l.term = ${term}
       and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key)`,
   );
-  const checked =
-    vectorStems.length > 0
-      ? sql`select ${organicKey("m")} from (${stream}) m join sites s on s.site_key = m.site_key
-          where ${sql.join([sql`s.search_vector @@ ${stemQueryText(vectorStems)}::tsquery`, ...probes], sql` and `)}
-          order by ${organicOrderBy("m")}`
-      : probes.length > 0
-        ? sql`select ${organicKey("m")} from (${stream}) m where ${sql.join(probes, sql` and `)} order by ${organicOrderBy("m")}`
-        : stream;
+  const tierOf: Partial<Record<TierSource, SQL>> = {
+    postings: sql`, ${tierFromFieldsSql(sql`m.tier_fields`)} as tier`,
+    checked: sql`, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier`,
+  };
+  const tier = tierOf[source] ?? sql``;
+  const conditions = [
+    ...(vectorStems.length > 0 ? [sql`s.search_vector @@ ${stemQueryText(vectorStems)}::tsquery`] : []),
+    ...probes,
+  ];
+  const checked = sql`select ${organicKey("m")}${tier} from (${stream}) m
+    ${vectorStems.length > 0 ? sql`join sites s on s.site_key = m.site_key` : sql``}
+    ${conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
+    order by ${organicOrderBy("m")}`;
+  const tiered = source !== "none";
   const window = sql`matches as materialized (
-      select ${organicKey("c")} from (${checked}) c order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
+      select ${organicKey("c")}${tiered && source !== "sites" ? sql`, c.tier` : sql``} from (${checked}) c
+      order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
     )`;
-  const tiered = input.stems.length > 0;
-  // Each match's tier is read from its site's tier vector: at most window + 1 rows, found by
-  // the site's key, however many sites the query's words have.
-  const ranked = tiered
-    ? sql`, tiered as materialized (
+  // Otherwise each match's tier is read from its site's tier vector: at most window + 1 rows,
+  // found by the site's key, however many sites the query's words have.
+  const ranked =
+    source === "sites"
+      ? sql`, tiered as materialized (
       select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier
       from matches m join sites s on s.site_key = m.site_key
     )`
-    : sql``;
+      : sql``;
   const pageOrder = (alias: string) =>
     tiered ? sql`${sql.raw(alias)}.tier, ${organicOrderBy(alias)}` : organicOrderBy(alias);
   const { record } = input;
@@ -270,7 +318,7 @@ function matchesStatement(
   return sql`
     with ${window}${ranked},
     wanted as materialized (
-      select k.site_key${tiered ? sql`, k.tier` : sql``} from ${sql.raw(tiered ? "tiered" : "matches")} k
+      select k.site_key${tiered ? sql`, k.tier` : sql``} from ${sql.raw(source === "sites" ? "tiered" : "matches")} k
       order by ${pageOrder("k")} offset ${input.offset} limit ${input.limit}
     ),
     page as materialized (
