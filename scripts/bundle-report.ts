@@ -103,7 +103,7 @@ try {
   console.log("|---|---|---|---|---|---|");
   for (const row of rows) {
     console.log(
-      `| ${row.name} | ${kib(row.bytes)} | ${kib(row.gzip)} | ${((row.gzip / all.gzip) * 100).toFixed(0)} % | ${row.readyMs.toFixed(0)} | ${row.firstAnswerMs.toFixed(0)} |`,
+      `| ${row.name} | ${kib(row.bytes)} | ${kib(row.gzip)} | ${((row.gzip / all.gzip) * 100).toFixed(1)} % | ${row.readyMs.toFixed(0)} | ${row.firstAnswerMs.toFixed(0)} |`,
     );
   }
 } finally {

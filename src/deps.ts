@@ -12,7 +12,7 @@ import { createResendMailer, type Mailer } from "./adapters/mail.ts";
 import { createOutbound } from "./adapters/outbound/create-outbound.ts";
 import type { OpenFetcher, VetHost } from "./adapters/outbound/fetch-types.ts";
 import { createRedis, type Redis } from "./adapters/redis.ts";
-import { createSigning, type Signing } from "./adapters/signing.ts";
+import type { Signing } from "./adapters/signing.ts";
 import type { Payments } from "./adapters/stripe.ts";
 import { type Config, parseConfig } from "./config.ts";
 
@@ -44,7 +44,11 @@ export interface Dependencies {
    * (src/http/middleware/payments.ts), so that only the Workers running that group bundle Stripe.
    */
   payments: Payments | undefined;
-  /** Bearer and receipt signatures; undefined when signing is unavailable (its endpoints answer 503). */
+  /**
+   * Bearer and receipt signatures; undefined when signing is unavailable (its endpoints answer
+   * 503), and outside the exchange and provider groups' routes, which alone sign: their middleware
+   * sets it (src/http/middleware/signing.ts), so that only the Workers running them bundle `jose`.
+   */
   signing: Signing | undefined;
   /**
    * The time of this request (or job run), read once from the clock when the dependencies are
@@ -98,14 +102,7 @@ export function createDependencies(
       : undefined,
     txtLookup: createAgreeingTxtLookup(config.OWNERSHIP_DOH_URLS.map((url) => createDohTxtLookup({ url }))),
     payments: undefined,
-    signing: config.capabilities.signing
-      ? createSigning({
-          attributionKeys: config.capabilities.signing.ATTRIBUTION_SIGNING_KEYS,
-          receiptKeys: config.capabilities.signing.RECEIPT_SIGNING_KEYS,
-          attributionTtlSeconds: config.capabilities.signing.ATTRIBUTION_TTL_SECONDS,
-          receiptValiditySeconds: config.capabilities.signing.RECEIPT_VALIDITY_SECONDS,
-        })
-      : undefined,
+    signing: undefined,
     now: clock(),
   };
 }

@@ -6,7 +6,6 @@ import { neon, neonConfig } from "@neondatabase/serverless";
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-http";
 import { PgDialect } from "drizzle-orm/pg-core";
-import * as schema from "../../db/schema/index.ts";
 import type { Config } from "../config.ts";
 import { StoreUnavailableError, watchForSilence } from "./store-availability.ts";
 
@@ -63,15 +62,17 @@ export function createSqlClient(config: DatabaseSettings) {
   return neon(config.DATABASE_URL);
 }
 
+// Without drizzle's relational API (no `db.query`): every statement names the tables it reads,
+// so a Worker bundles only the tables its own code imports, not the whole schema barrel.
 function newDatabase(config: DatabaseSettings) {
-  return drizzle({ client: createSqlClient(config), schema });
+  return drizzle({ client: createSqlClient(config) });
 }
 
 export type Database = ReturnType<typeof newDatabase>;
 
 // One drizzle instance per settings object (the Worker's are parsed once per isolate): building
-// one walks the whole schema for the relational API, about a millisecond of CPU that every
-// request paid. The instance holds no connection or request state (the driver speaks HTTP), so
+// one with the schema for the relational API walked every table, about a millisecond of CPU that
+// every request paid, and the instance is still worth keeping. The instance holds no connection or request state (the driver speaks HTTP), so
 // an isolate's requests can share it.
 const databaseBySettings = new WeakMap<DatabaseSettings, Database>();
 

@@ -1,8 +1,9 @@
 /**
  * Each Worker bundles only the jobs it runs: `wrangler deploy --dry-run` of every environment
  * (as `npm test` runs it, with esbuild's metafile), and no module of src/jobs/ in the bundle of an
- * environment whose groups own no jobs. Every Worker builds every group's routes to describe the
- * whole service, so this holds only while a group's jobs stay apart from its route factory.
+ * environment whose groups own no jobs. The all-in-one builds every group's routes (and scripts
+ * build them all to describe the service), so this holds only while a group's jobs stay apart from
+ * its route factory.
  *
  * `npm test` builds the bundles once (scripts/test.ts, into dist/ with their metafiles) and names
  * that folder in WORKER_BUNDLES_DIR, so this project reads them rather than bundling again; run
@@ -10,7 +11,7 @@
  *
  * And the bundle budget (docs/operations.md, "Workers per group"): each group's Worker carries only
  * its group's routes and jobs, so its bundle's gzip is at most 60% of the all-in-one's (the web
- * group's at most 85%, the mcp group's 70%: BUNDLE_BUDGET says why); no bundle is over 1 MiB gzip.
+ * group's at most 85%, the mcp group's 65%: BUNDLE_BUDGET says why); no bundle is over 1 MiB gzip.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -38,12 +39,13 @@ const gzipBytes = new Map<string, number>();
 
 /**
  * A group's bundle's gzip at most this share of the all-in-one's: the web group renders most
- * capabilities; the mcp group's tools run search, site detail and the live check (the crawler and
- * its YAML parser, and since the checklist its 24 checks with their XML and structured-field
- * parsers) inside the MCP SDK, which brings its own JSON Schema validator (Ajv). The checklist
- * took the mcp group from under 70% to 70.04%, hence 72%.
+ * capabilities. The mcp group's tools are the checks group's live check (the crawler, its YAML
+ * parser, the checklist's 24 checks with their XML and structured-field parsers: the checks Worker
+ * alone is 56%) plus discovery's search and site detail plus the MCP SDK's protocol and schemas;
+ * with nothing left that they do not run it measured 63.7% (2026-11-27), hence 65%. 60% would
+ * need the live check out of the mcp Worker (docs/operations.md, "Workers per group").
  */
-const BUNDLE_BUDGET: Record<string, number> = { web: 0.85, mcp: 0.72 };
+const BUNDLE_BUDGET: Record<string, number> = { web: 0.85, mcp: 0.65 };
 const GROUP_BUDGET = 0.6;
 
 /** `wrangler deploy --dry-run` of one environment into `outDir/<name>`, with its metafile beside it. */

@@ -2,11 +2,12 @@
  * The service's MCP server: one per request (the endpoint is stateless), bound to that request's
  * context so its tools use the request's dependencies and count against its client's limits.
  *
- * It is the SDK's low-level `Server`, not `McpServer`: `McpServer` validates arguments itself and
- * reports a failure as plain text, while these tools validate with the REST schemas so that a
- * failure carries the REST problem's code, message and field list.
+ * It is a tools-only server on the SDK's `Protocol` (`ToolsServer`), not `McpServer`: `McpServer`
+ * validates arguments itself and reports a failure as plain text, while these tools validate with
+ * the REST schemas so that a failure carries the REST problem's code, message and field list; nor
+ * the SDK's `Server`, whose module bundles a JSON Schema compiler this server never uses
+ * (tools-server.ts says why).
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -16,7 +17,6 @@ import {
   PingRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Context } from "hono";
 import { z } from "zod";
 import { SERVICE_VERSION } from "../../domain/descriptor/build-descriptor.ts";
@@ -29,6 +29,7 @@ import { SEARCH_LIMIT } from "../discovery/search-sites.ts";
 import { ACTION_INTEREST_LIMIT } from "../exchange/record-action-interest.ts";
 import { MCP_TOOLS, type McpTool } from "./mcp-tools.ts";
 import { buildToolError, buildToolResult } from "./tool-result.ts";
+import { ToolsServer } from "./tools-server.ts";
 
 export const MCP_SERVER_NAME = "agent-readiness-search";
 
@@ -40,14 +41,6 @@ export const MCP_INSTRUCTIONS = [
   "Tool results carry the same JSON as the REST API under /api/v1; errors are tool errors whose JSON text has the REST error's code and message (RATE_LIMITED adds retry_after_seconds).",
   `Free limits are shared with REST, per client and hour: search ${SEARCH_LIMIT.limit}, check ${CHECK_LIMIT.limit}, verify_mcp ${VERIFY_MCP_LIMIT.limit}, submit ${SUBMIT_LIMIT.limit}, action interests ${ACTION_INTEREST_LIMIT.limit}.`,
 ].join(" ");
-
-// The server never asks the client for anything (no elicitation), so it has no schema to check;
-// this keeps it from building a JSON Schema compiler on every request.
-const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator() {
-    throw new Error("this server sends no elicitation requests");
-  },
-};
 
 const toolsByName = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
 
@@ -94,15 +87,14 @@ export function invalidParamsError(error: z.ZodError): McpError {
 }
 
 /**
- * The SDK parses a request's params with its schema before any handler runs, and answers a
- * failure as -32603 Internal error carrying the schema library's raw issue list (tools/call gets
- * -32602, but with the same raw text). Params of the wrong shape are the client's mistake, which
+ * The SDK's `Protocol` parses a request's params with its schema before any handler runs, and
+ * answers a failure as -32603 Internal error carrying the schema library's raw issue list. Params of the wrong shape are the client's mistake, which
  * JSON-RPC answers -32602: each handler the server holds is wrapped to check the params first,
  * with the SDK's own schema, and to answer a failure so. The SDK keeps its handlers in a private
  * map with no public accessor; the SDK version is pinned, and test/integration/hostile-input.test.ts
  * fails if the map moves.
  */
-function answerInvalidParamsPlainly(server: Server): void {
+function answerInvalidParamsPlainly(server: ToolsServer): void {
   const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
   if (!(handlers instanceof Map)) throw new Error("mcp: the SDK's request handlers are not where expected");
   for (const [method, handler] of handlers) {
@@ -121,10 +113,10 @@ function answerInvalidParamsPlainly(server: Server): void {
 }
 
 /** A fresh server whose tools run in the context of request `c`. */
-export function createMcpServer(c: Context<AppEnv>): Server {
-  const server = new Server(
+export function createMcpServer(c: Context<AppEnv>): ToolsServer {
+  const server = new ToolsServer(
     { name: MCP_SERVER_NAME, title: "Agent Readiness Search", version: SERVICE_VERSION },
-    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(MCP_TOOLS) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

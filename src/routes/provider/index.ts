@@ -2,6 +2,8 @@
  * The provider group: claims and keys on a session, and the provider-key endpoints; it owns the
  * ownership recheck and the daily retention purge.
  */
+
+import { withSigning } from "../../http/middleware/signing.ts";
 import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { recheckClaimsTask } from "../../jobs/recheck-claims.ts";
 import { retentionPurgeTask } from "../../jobs/retention-purge.ts";
@@ -27,6 +29,8 @@ import { registerVerifyClaim } from "./verify-claim.ts";
 /** Builds the provider group's endpoints. */
 export function createProviderGroup(): RouteGroup {
   const routes = createRoutes();
+  // Before the routes, so each of them finds the signing keys on its dependencies.
+  routes.use("*", withSigning());
   registerListClaims(routes);
   registerCreateClaim(routes);
   registerVerifyClaim(routes);
