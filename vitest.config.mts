@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { integrationBindings } from "./test/support/stack-settings.ts";
@@ -45,6 +46,14 @@ export default defineConfig({
           ...UNIT_GROUP,
           environment: "node",
           include: ["test/unit/**/*.test.{ts,tsx}"],
+        },
+        // workerd's built-in module, for the Worker entries the unit files load in Node.
+        resolve: {
+          alias: {
+            "cloudflare:workers": fileURLToPath(
+              new URL("./test/support/cloudflare-workers-in-node.ts", import.meta.url),
+            ),
+          },
         },
       },
       {

@@ -2,6 +2,7 @@
 
 import type { Dependencies } from "../deps.ts";
 import type { Actor } from "../domain/actor.ts";
+import type { LiveChecks } from "../domain/checks/live-checks.ts";
 
 export type { Dependencies };
 
@@ -16,5 +17,10 @@ export interface AppEnv {
     endpoints: Record<string, string>;
     /** The RateLimit headers of the limit this request spent, for its reply (`spendRateLimit`). */
     rateLimitHeaders?: Record<string, string>;
+    /**
+     * The live checks the MCP tools run, set by the MCP endpoint from the source its Worker's entry
+     * chose (in-process, or the checks Worker over RPC: src/routes/mcp/live-checks-source.ts).
+     */
+    liveChecks?: LiveChecks;
   };
 }

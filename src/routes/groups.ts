@@ -1,4 +1,5 @@
 /** Every endpoint group of the service; the all-in-one Worker mounts them all. */
+import { runLiveChecksInProcess } from "../domain/checks/in-process-live-checks.ts";
 import type { RouteGroup } from "../http/routes.ts";
 import { authGroup, createAuthGroup } from "./auth/index.ts";
 import { checksGroup, createChecksGroup } from "./checks/index.ts";
@@ -6,10 +7,17 @@ import { commerceGroup, createCommerceGroup } from "./commerce/index.ts";
 import { createDiscoveryGroup, discoveryGroup } from "./discovery/index.ts";
 import { createExchangeGroup, exchangeGroup } from "./exchange/index.ts";
 import type { GroupDefinition } from "./group-definition.ts";
-import { createMcpGroup, mcpGroup } from "./mcp/index.ts";
+import { defineMcpGroup } from "./mcp/index.ts";
 import { createMonitorGroup, monitorGroup } from "./monitor/index.ts";
 import { createProviderGroup, providerGroup } from "./provider/index.ts";
 import { createWebGroup, webGroup } from "./web/index.ts";
+
+/**
+ * The mcp group where the checks group runs beside it: its tools call the live check in this
+ * isolate, with the request's dependencies. The mcp group's own Worker calls the checks Worker
+ * instead (functions/mcp.ts).
+ */
+const mcpGroup = defineMcpGroup((_bindings, deps) => runLiveChecksInProcess(deps));
 
 /**
  * Every group's endpoints. Every Worker builds them all to describe the whole service, so this
@@ -19,7 +27,7 @@ export const GROUP_FACTORIES = {
   discovery: createDiscoveryGroup,
   checks: createChecksGroup,
   exchange: createExchangeGroup,
-  mcp: createMcpGroup,
+  mcp: mcpGroup.createRoutes,
   auth: createAuthGroup,
   provider: createProviderGroup,
   commerce: createCommerceGroup,

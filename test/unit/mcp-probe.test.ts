@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { resolveVerifyTarget } from "../../src/domain/checks/verify-target.ts";
 import { createConcurrencyLimiter, createCrawlFetcher } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { detectMcpServer, findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
 import {
@@ -8,7 +9,7 @@ import {
   mcpEndpointHealthCode,
   mcpEndpointHealthOf,
 } from "../../src/domain/signals/mcp-health.ts";
-import { parseSseEvents, probeMcpEndpoint, resolveVerifyTarget } from "../../src/domain/signals/mcp-probe.ts";
+import { parseSseEvents, probeMcpEndpoint } from "../../src/domain/signals/mcp-probe.ts";
 import type { ProbeRequest, ProbeResponse, SiteFetcher } from "../../src/domain/signals/types.ts";
 import { fixtureWebBasePort } from "../fixtures/web/expectations.ts";
 import { MCP_EXPECTATIONS } from "../fixtures/web/mcp-expectations.ts";

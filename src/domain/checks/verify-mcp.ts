@@ -3,12 +3,11 @@
  * one MCP endpoint, reported as {verified, endpoint, note}. Never cached, never stored.
  */
 
-import { checkTargetUrl } from "../../adapters/outbound/address-policy.ts";
 import { CRAWL_TIME_BUDGET_MS } from "../crawling/crawl-budget.ts";
-import { refusedTargetError, targetRefusalError } from "../crawling/crawl-target.ts";
-import { DomainError } from "../errors.ts";
-import { probeMcpEndpoint, resolveVerifyTarget } from "../signals/mcp-probe.ts";
+import { refusedTargetError } from "../crawling/crawl-target.ts";
+import { probeMcpEndpoint } from "../signals/mcp-probe.ts";
 import type { CheckContext } from "./check-context.ts";
+import { parseVerifyTarget } from "./verify-target.ts";
 
 export interface McpVerification {
   verified: boolean;
@@ -16,18 +15,7 @@ export interface McpVerification {
   note: string;
 }
 
-/**
- * The endpoint a verification would probe, or the 400 that refuses `url` without any lookup
- * (unusable, or an address the guards never fetch). Callers may check it before spending quota.
- */
-export function parseVerifyTarget(url: string, allowPrivate: boolean): string {
-  const target = resolveVerifyTarget(url);
-  if (!target.ok) throw new DomainError("invalid", "INVALID_URL", `url is not usable: ${target.reason}`);
-  const verdict = checkTargetUrl(target.url, { allowPrivate });
-  if (!verdict.ok) throw targetRefusalError(verdict);
-  return target.url;
-}
-
+/** Probes the endpoint `input.url` names once its host is vetted (parseVerifyTarget refuses an unusable URL). */
 export async function verifyMcp({
   ctx,
   input,

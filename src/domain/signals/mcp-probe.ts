@@ -529,37 +529,3 @@ function judgeToolsList(list: Awaited<ReturnType<SiteFetcher>>): ToolsListVerdic
   }
   return { toolCount: result.tools.length, format: reply.format };
 }
-
-/**
- * The endpoint GET /verify-mcp?url= probes. The scheme is optional and https is assumed
- * (`example.com/mcp` is `https://example.com/mcp`); `http://` and `https://` are kept and any
- * other scheme is refused, as are URLs with credentials. A URL with no path, or only `/`, means
- * the conventional endpoint `<origin>/mcp` (its query kept). The fragment is dropped. Whether the
- * address may be fetched is the fetch guards' decision, not this one's.
- */
-export function resolveVerifyTarget(input: string): { ok: true; url: string } | { ok: false; reason: string } {
-  const text = input.trim();
-  if (text === "") return { ok: false, reason: "it is empty" };
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text);
-  let absolute: string;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    if (!/^https?:\/\//i.test(text)) return { ok: false, reason: "only http and https URLs can be probed" };
-    absolute = text;
-  } else if (scheme && !/^[^:/?#]+:\d*(?:[/?#]|$)/.test(text)) {
-    // "mailto:x" or "javascript:x" is a scheme; "example.com:8443/mcp" is a host and a port.
-    return { ok: false, reason: "only http and https URLs can be probed" };
-  } else {
-    absolute = text.startsWith("//") ? `https:${text}` : `https://${text}`;
-  }
-  let url: URL;
-  try {
-    url = new URL(absolute);
-  } catch {
-    return { ok: false, reason: "it is not a valid URL" };
-  }
-  if (!url.hostname) return { ok: false, reason: "it names no host" };
-  if (url.username || url.password) return { ok: false, reason: "URLs with credentials are not probed" };
-  url.hash = "";
-  if (url.pathname === "/" || url.pathname === "") url.pathname = "/mcp";
-  return { ok: true, url: url.href };
-}

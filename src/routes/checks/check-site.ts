@@ -5,12 +5,8 @@ import type { AppEnv } from "../../http/context.ts";
 import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
 import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
 import { CheckResultSchema, UrlBodySchema } from "../shared/check-schemas.ts";
+import { CHECK_LIMIT, PRIORITY_CHECK_LIMIT } from "../shared/live-check-limits.ts";
 import { problemResponses } from "../shared/schemas.ts";
-
-/** The spec's free limit of POST /check. */
-export const CHECK_LIMIT = { name: "check", limit: 10, window: "1 h" } as const;
-/** With a priority key, while its monthly allocation lasts: 100 per hour per key. */
-export const PRIORITY_CHECK_LIMIT = { name: "priority-check", limit: 100, window: "1 h" } as const;
 
 export const checkSiteRoute = createRoute({
   method: "post",

@@ -1,33 +1,13 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { parseVerifyTarget, verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { parseVerifyTarget } from "../../domain/checks/verify-target.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
 import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
 import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
+import { McpVerificationSchema, VerifyMcpQuerySchema } from "../shared/check-schemas.ts";
+import { PRIORITY_VERIFY_MCP_LIMIT, VERIFY_MCP_LIMIT } from "../shared/live-check-limits.ts";
 import { problemResponses } from "../shared/schemas.ts";
-import { storableText } from "../shared/text.ts";
-
-/** The spec's free limit of live verifications. */
-export const VERIFY_MCP_LIMIT = { name: "verify-mcp", limit: 20, window: "1 h" } as const;
-/** With a priority key, while its monthly allocation lasts: 100 per hour per key. */
-export const PRIORITY_VERIFY_MCP_LIMIT = { name: "priority-verify-mcp", limit: 100, window: "1 h" } as const;
-
-export const VerifyMcpQuerySchema = z.strictObject({
-  url: storableText().min(1).max(2048).openapi({
-    description: "The MCP endpoint; scheme optional (https assumed); a bare host means <origin>/mcp",
-    example: "example.com/mcp",
-  }),
-});
-
-export const McpVerificationSchema = z
-  .object({
-    verified: z.boolean().openapi({ description: "True only for a compliant Streamable HTTP handshake" }),
-    endpoint: z.string().openapi({ description: "The URL that was probed" }),
-    note: z
-      .string()
-      .openapi({ description: "What was found: compliant, gated, wrong transport, not MCP, unreachable" }),
-  })
-  .openapi("McpVerification");
 
 export const verifyMcpRoute = createRoute({
   method: "get",

@@ -9,6 +9,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { AppEnv } from "../../http/context.ts";
 import { mcpCors } from "../../http/middleware/mcp-cors.ts";
+import type { LiveChecksSource } from "./live-checks-source.ts";
 import { MCP_PATH } from "./mcp-path.ts";
 import { createMcpServer } from "./mcp-server.ts";
 
@@ -27,10 +28,14 @@ const METHOD_NOT_ALLOWED_BODY = JSON.stringify({
 // POST, and OPTIONS for the CORS preflight of browser clients.
 const ALLOWED_METHODS = "POST, OPTIONS";
 
-/** Mounts POST /mcp, its CORS, and the 405 answer of every other method on the site-root routes. */
-export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>) {
+/**
+ * Mounts POST /mcp, its CORS, and the 405 answer of every other method on the site-root routes;
+ * its tools run the live checks `liveChecks` gives for each request.
+ */
+export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>, liveChecks: LiveChecksSource) {
   siteRoutes.use(MCP_PATH, mcpCors());
   siteRoutes.post(MCP_PATH, async (c) => {
+    c.set("liveChecks", liveChecks(c.env, c.var.deps));
     const server = createMcpServer(c);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -7,9 +7,9 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "hono";
 import type { ZodError } from "zod";
-import { checkSite } from "../../domain/checks/check-site.ts";
+import type { LiveChecks } from "../../domain/checks/live-checks.ts";
 import { submitSite } from "../../domain/checks/submit-site.ts";
-import { parseVerifyTarget, verifyMcp } from "../../domain/checks/verify-mcp.ts";
+import { parseVerifyTarget } from "../../domain/checks/verify-target.ts";
 import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import { runSearch } from "../../domain/search/run-search.ts";
 import { SEARCH_PAGE_SIZE } from "../../domain/search/search-sites.ts";
@@ -25,9 +25,7 @@ import { consumeRateLimit, type RateLimitOptions } from "../../http/middleware/r
 import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-cross-origin.ts";
 import { validationProblem } from "../../http/problem.ts";
 import { fieldErrors } from "../../http/validation.ts";
-import { CHECK_LIMIT, checkSiteRoute } from "../checks/check-site.ts";
 import { SUBMIT_LIMIT, submitSiteRoute } from "../checks/submit-site.ts";
-import { VERIFY_MCP_LIMIT, VerifyMcpQuerySchema, verifyMcpRoute } from "../checks/verify-mcp.ts";
 import { getCategoriesRoute } from "../discovery/get-categories.ts";
 import { getSiteRoute, SiteDomainParamsSchema, SiteSearchIdQuerySchema } from "../discovery/get-site.ts";
 import { getStatsRoute } from "../discovery/get-stats.ts";
@@ -44,7 +42,13 @@ import {
   ActionInterestRequestSchema,
   recordActionInterestRoute,
 } from "../exchange/record-action-interest.ts";
-import { UrlBodySchema } from "../shared/check-schemas.ts";
+import {
+  CheckResultSchema,
+  McpVerificationSchema,
+  UrlBodySchema,
+  VerifyMcpQuerySchema,
+} from "../shared/check-schemas.ts";
+import { CHECK_LIMIT, VERIFY_MCP_LIMIT } from "../shared/live-check-limits.ts";
 import {
   createBodyInput,
   createEmptyInput,
@@ -52,7 +56,7 @@ import {
   type ToolInput,
   type ToolInputSchema,
 } from "./tool-input.ts";
-import { createOutputSchema, type ToolOutputSchema } from "./tool-output.ts";
+import { createBodyOutputSchema, createOutputSchema, type ToolOutputSchema } from "./tool-output.ts";
 
 type RequestContext = Context<AppEnv>;
 
@@ -135,6 +139,16 @@ function readSearchHeaders(c: RequestContext) {
   return headers.data;
 }
 
+/**
+ * The live checks of this request. The live check belongs to the checks group: the Worker's entry
+ * decides where it runs (in this isolate, or in the checks Worker), so this module bundles none.
+ */
+function liveChecksOf(c: RequestContext): LiveChecks {
+  const { liveChecks } = c.var;
+  if (!liveChecks) throw new Error("mcp: the request carries no live checks (registerMcpEndpoint sets them)");
+  return liveChecks;
+}
+
 // Annotations say what each call does to the service's state, honestly: search_sites records a
 // search receipt, get_site a result selection when given a search_id, check_site may queue a
 // recrawl, submit_site queues a crawl, record_action_interest records an interest. None of them
@@ -203,10 +217,11 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Crawl a URL's site now and return its agentic_score with the 7 signals and their evidence, and the agent-readiness checklist (checks, with a fix for each failure; never part of the score). It never writes the index (an indexed site whose live result differs gets a recrawl queued). Free limit ${CHECK_LIMIT.limit} per hour per client.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     input: createBodyInput(UrlBodySchema),
-    output: createOutputSchema(checkSiteRoute),
+    // POST /check's 200 body (checkSiteRoute's), named here so this module imports no live check.
+    output: createBodyOutputSchema(CheckResultSchema),
     precheck: refuseUnusableCrawlUrl,
     limit: CHECK_LIMIT,
-    run: (c, { url }) => checkSite({ ctx: c.var.deps, input: { url } }),
+    run: (c, { url }) => liveChecksOf(c).check({ url }),
   }),
   defineTool({
     name: "verify_mcp",
@@ -214,12 +229,13 @@ export const MCP_TOOLS: McpTool[] = [
     description: `Perform a live MCP handshake (initialize, initialized, tools/list) with one endpoint and report whether it is compliant; scheme optional, a bare host means <origin>/mcp. Never cached. Free limit ${VERIFY_MCP_LIMIT.limit} per hour per client.`,
     annotations: { readOnlyHint: true, openWorldHint: true },
     input: createParametersInput({ query: VerifyMcpQuerySchema }),
-    output: createOutputSchema(verifyMcpRoute),
+    // GET /verify-mcp's 200 body (verifyMcpRoute's).
+    output: createBodyOutputSchema(McpVerificationSchema),
     precheck: (c, { url }) => {
       parseVerifyTarget(url, c.var.deps.allowPrivate);
     },
     limit: VERIFY_MCP_LIMIT,
-    run: (c, { url }) => verifyMcp({ ctx: c.var.deps, input: { url } }),
+    run: (c, { url }) => liveChecksOf(c).verifyMcp({ url }),
   }),
   defineTool({
     name: "submit_site",

@@ -32,9 +32,19 @@ function jsonBodySchema(route: RouteWithJsonBody, status: number): z.ZodType {
  * then kept).
  */
 export function createOutputSchema(route: RouteWithJsonBody, status = 200): () => ToolOutputSchema {
+  return createBodyOutputSchema(() => jsonBodySchema(route, status));
+}
+
+/**
+ * The outputSchema of a tool returning a body of `schema`: the very schema object a REST route
+ * declares as its JSON body, for a tool whose module must not import that route's file (it would
+ * bundle the route's operation: the live checks, mcp-tools.ts).
+ */
+export function createBodyOutputSchema(bodySchema: z.ZodType | (() => z.ZodType)): () => ToolOutputSchema {
   let built: ToolOutputSchema | undefined;
   return () => {
     if (built) return built;
+    const body = typeof bodySchema === "function" ? bodySchema() : bodySchema;
     const generator = new OpenAPIHono();
     generator.openAPIRegistry.registerPath(
       createRoute({
@@ -43,7 +53,7 @@ export function createOutputSchema(route: RouteWithJsonBody, status = 200): () =
         responses: {
           200: {
             description: "The result",
-            content: { "application/json": { schema: jsonBodySchema(route, status) } },
+            content: { "application/json": { schema: body } },
           },
         },
       }),

@@ -98,3 +98,21 @@ export const CheckResultSchema = z
     checks_summary: ChecklistSummarySchema,
   })
   .openapi("CheckResult");
+
+/** GET /verify-mcp's query, which the verify_mcp tool takes as its arguments. */
+export const VerifyMcpQuerySchema = z.strictObject({
+  url: storableText().min(1).max(2048).openapi({
+    description: "The MCP endpoint; scheme optional (https assumed); a bare host means <origin>/mcp",
+    example: "example.com/mcp",
+  }),
+});
+
+export const McpVerificationSchema = z
+  .object({
+    verified: z.boolean().openapi({ description: "True only for a compliant Streamable HTTP handshake" }),
+    endpoint: z.string().openapi({ description: "The URL that was probed" }),
+    note: z
+      .string()
+      .openapi({ description: "What was found: compliant, gated, wrong transport, not MCP, unreachable" }),
+  })
+  .openapi("McpVerification");

@@ -13,7 +13,7 @@ import { refuseCrossOriginBrowserMutations } from "../../http/middleware/refuse-
 import { renderCheckPage } from "../../web/pages/check.tsx";
 import { progressScriptHash } from "../../web/progress-script.ts";
 import { reportFromCheck } from "../../web/site-report.tsx";
-import { CHECK_LIMIT } from "../checks/check-site.ts";
+import { CHECK_LIMIT } from "../shared/live-check-limits.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 import { readUrlForm } from "./url-form.ts";
 

@@ -11,7 +11,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { renderVerifyMcpPage } from "../../web/pages/verify-mcp.tsx";
 import { progressScriptHash } from "../../web/progress-script.ts";
-import { VERIFY_MCP_LIMIT } from "../checks/verify-mcp.ts";
+import { VERIFY_MCP_LIMIT } from "../shared/live-check-limits.ts";
 import { attempt, pageHeaders } from "./page-errors.ts";
 import { validateUrlForm } from "./url-form.ts";
 
