@@ -1,11 +1,11 @@
 /**
  * A live check's answer as it crosses the service binding between the mcp and the checks Workers.
- * Workers RPC rethrows a callee's exception in the caller as a plain Error with its message only
- * (a DomainError's kind, code and details would be lost, and the caller could not tell a refused
- * URL from a crash), so the checks Worker returns an error the client is meant to see as a tagged
- * value, and the mcp Worker throws it again as the same class: the tool answers exactly what the
- * in-process call would. Any other failure still throws across, and the caller answers it as an
- * internal error, as it would in-process.
+ * Workers RPC rethrows a callee's exception in the caller with its message and its standard Error
+ * type only: own properties do not cross (a DomainError's kind, code and details would be lost,
+ * and the caller could not tell a refused URL from a crash). So the checks Worker returns an error
+ * the client is meant to see as a tagged value, and the mcp Worker throws it again as the same
+ * class: the tool answers exactly what the in-process call would. Any other failure still throws
+ * across, and the caller answers it as an internal error, as it would in-process.
  */
 import { DomainError, type DomainErrorKind } from "../domain/errors.ts";
 import { HttpProblem } from "./problem.ts";
