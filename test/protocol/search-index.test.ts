@@ -562,6 +562,20 @@ describe.each(variants)("search index on $name", ({ server }) => {
     await db.execute(
       sql`delete from ${sites} where ${sites.domain} in (select domain from ${sites} order by domain limit 10 offset 100)`,
     );
+    // The same words, another opening sentence: the search vector stays, the tier fields move.
+    const reordered = await db.execute(sql`
+      update ${sites} set description = 'Zygote quokka. ' || description
+      where ${sites.domain} in (select domain from ${sites} order by domain limit 5 offset 200)
+      returning ${sites.domain}`);
+    await db.execute(sql`
+      update ${sites} set description = substr(description, 16) || ' Zygote quokka.'
+      where ${sites.domain} in (${sql.join(
+        reordered.rows.map((row) => sql`${row.domain}`),
+        sql`, `,
+      )})`);
+    const moved = await db.execute(sql`
+      select count(*)::int as n from search_postings where term = 'w:zygot' and tier_fields = 0`);
+    expect(moved.rows[0]?.n).toBe(5);
     expect(await postingsDrift(db)).toBe(0);
     const changed = await runSearchQuery(run, { filters: { tag: "changed" }, page: 1 });
     const expected = await referenceSearch(db, undefined, { tag: "changed" }, 1);
