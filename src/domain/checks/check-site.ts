@@ -16,6 +16,7 @@ import {
 } from "../crawling/crawl-site.ts";
 import { type CrawlTarget, parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
 import { requestCrawls } from "../crawling/request-crawls.ts";
+import { readBesideGuard } from "../read-beside-guard.ts";
 import type { SignalEvidence } from "../signals/types.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
 import type { CheckContext } from "./check-context.ts";
@@ -109,9 +110,8 @@ export function checkResultOf(
   };
 }
 
-export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
-  const { target, crawl } = await crawlCheckTarget({ ctx, input });
-
+/** What the index holds of a site: its score and signal flags; undefined when it is not indexed. */
+async function readIndexedSignals(ctx: Pick<CheckContext, "db">, domain: string) {
   const [stored] = await ctx.db
     .select({
       agenticScore: sites.agenticScore,
@@ -124,8 +124,30 @@ export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { ur
       has_schema_org: sites.hasSchemaOrg,
     })
     .from(sites)
-    .where(eq(sites.domain, target.domain))
+    .where(eq(sites.domain, domain))
     .limit(1);
+  return stored;
+}
+
+/**
+ * The check. `spendLimit` is the caller's count of this request (a rate limit), spent before
+ * anything is fetched: the index lookup only reads, so it runs beside the count instead of after
+ * the crawl (one store round trip for both), and a refused request is answered by the count's
+ * error as before, having written nothing.
+ */
+export async function checkSite({
+  ctx,
+  input,
+  spendLimit = async () => undefined,
+}: {
+  ctx: CheckContext;
+  input: { url: string };
+  spendLimit?: () => Promise<unknown>;
+}): Promise<CheckResult> {
+  const { domain } = parseCrawlTarget(input.url, ctx.allowPrivate);
+  const stored = await readBesideGuard(spendLimit(), () => readIndexedSignals(ctx, domain));
+  const { target, crawl } = await crawlCheckTarget({ ctx, input });
+
   let recrawlQueued = false;
   if (
     stored &&
