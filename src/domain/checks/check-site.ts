@@ -110,6 +110,15 @@ export function checkResultOf(
   };
 }
 
+/** The domain of a URL the crawl accepts; undefined for one it refuses. */
+function usableDomain(url: string, allowPrivate: boolean): string | undefined {
+  try {
+    return parseCrawlTarget(url, allowPrivate).domain;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What the index holds of a site: its score and signal flags; undefined when it is not indexed. */
 async function readIndexedSignals(ctx: Pick<CheckContext, "db">, domain: string) {
   const [stored] = await ctx.db
@@ -144,8 +153,12 @@ export async function checkSite({
   input: { url: string };
   spendLimit?: () => Promise<unknown>;
 }): Promise<CheckResult> {
-  const { domain } = parseCrawlTarget(input.url, ctx.allowPrivate);
-  const stored = await readBesideGuard(spendLimit(), () => readIndexedSignals(ctx, domain));
+  // An unusable URL is refused by the crawl below, after the count, as it always was: a caller
+  // that counts such URLs (the web form) still does.
+  const domain = usableDomain(input.url, ctx.allowPrivate);
+  const stored = await readBesideGuard(spendLimit(), async () =>
+    domain === undefined ? undefined : readIndexedSignals(ctx, domain),
+  );
   const { target, crawl } = await crawlCheckTarget({ ctx, input });
 
   let recrawlQueued = false;
