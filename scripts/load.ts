@@ -5,9 +5,19 @@
  * settings. A load generator holds each concurrency (1, 10, 50) for a bounded time on each
  * endpoint in turn — `/healthz` (the floor), `GET /api/v1/search` (frequent and rare words, filters
  * alone, q plus filters, exact domains, deep pages: scripts/search-cases.ts), `GET /api/v1/top`
- * (every filter set at varied limits; the 5-minute cache makes later rounds hits) and
- * `GET /api/v1/site/{domain}`, without and with the `search_id` of a search that returned it — after a warm-up, and prints per concurrency a Markdown table:
- * requests, req/s, p50/p99/max, errors (every answer but a 200, and a search without its receipt),
+ * (every filter set at varied limits; the 5-minute cache makes later rounds hits),
+ * `GET /api/v1/site/{domain}` without and with the `search_id` of a search that returned it, and
+ * the other hot paths of issue 32: `POST /api/v1/action-interests` (one per result of 40 real,
+ * not synthetic, searches, each recorded anew while they last, then exact replays),
+ * `POST /api/v1/check` (a live check of a fixture site served on 127.0.0.1 by this process, with
+ * FETCH_ALLOW_PRIVATE as in the integration tests: the crawl's own fetches are no store round
+ * trips, so the counts below are the check's store work alone), `POST /api/v1/provider/outcomes`
+ * (accepted, activated, converted — which charges — and duplicate — which credits — on each of
+ * LOAD_TICKETS handed-off tickets, never two of one ticket at once) and
+ * `GET /api/v1/provider/pilot-status` (across LOAD_PROVIDER_CLAIMS verified claims' keys); the
+ * claims, keys, active offers and tickets are written by scripts/load-exchange.ts — after a
+ * warm-up, and prints per concurrency a Markdown table:
+ * requests, req/s, p50/p99/max, errors (every answer but a 2xx, and a search without its receipt),
  * SQL and Redis requests per request, and the share of time spent outside the database.
  *
  * Database time is measured where it is spent: the stack (in a worker thread) records, for every
@@ -29,13 +39,18 @@
  * which the edge reports as CF-Connecting-IP, so the free per-client limits (240 searches an hour)
  * apply as to that many clients; a fresh Redis prefix per run means no earlier window is met.
  * Searches are marked `X-SVC-Synthetic: true` (kept out of demand); each still writes its receipt.
+ * Only the searches the action interests are recorded on are real: an interest needs one.
  *
  * Settings: LOAD_DATABASE_URL (default: the benchmark's index `agent_readiness_bench` on the local
  * server when it holds sites, used as it is; otherwise `agent_readiness_load`, created, migrated
  * and given the demo index), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11), LOAD_PORT
  * (default 8796), LOAD_CONCURRENCY (default `1,10,50`), LOAD_SECONDS (per concurrency, shared
- * equally by the endpoints; default 20), LOAD_ENDPOINTS (default `healthz,search,top,site,site-selection`),
- * LOAD_CLIENTS (default 1000), LOAD_WORKER_LOG=1 to see the Worker's log.
+ * equally by the endpoints; default 20), LOAD_ENDPOINTS (default
+ * `healthz,search,top,site,site-selection,action-interests,check,outcomes,pilot-status`),
+ * LOAD_CLIENTS (default 1000), LOAD_INTEREST_SEARCHES (default 40), LOAD_PROVIDER_CLAIMS
+ * (default 40: pilot status is limited to 240 an hour per key), LOAD_TICKETS (default 500, four
+ * outcomes each; an outcome with no ticket left counts as an error), LOAD_WORKER_LOG=1 to see the
+ * Worker's log. Each run adds its claims, tickets, interests and outcome receipts to the database.
  * Talks to 127.0.0.1 only, and stops the Worker and the stack when done (or interrupted).
  */
 import { randomUUID } from "node:crypto";
