@@ -41,11 +41,11 @@ if (shapes.length === 0) {
   console.log(
     `no beginning is wide here (more than ${MAX_WORD_TERMS} lexemes and ${WIDE_RANGE_LIMIT} postings): nothing to list`,
   );
-} else console.log("beginning  lexemes  postings  share   called for");
+} else console.log("beginning  lexemes  postings     sites  share   called for");
 for (const shape of shapes) {
-  const share = `${((100 * shape.postings) / Math.max(1, size.sites)).toFixed(1)}%`;
+  const share = `${((100 * shape.sites) / Math.max(1, size.sites)).toFixed(1)}%`;
   console.log(
-    `${shape.beginning.padEnd(10)} ${String(shape.lexemes).padStart(7)} ${String(shape.postings).padStart(9)}  ${share.padStart(6)}  ${chosen.has(shape.beginning) ? "yes" : ""}`,
+    `${shape.beginning.padEnd(10)} ${String(shape.lexemes).padStart(7)} ${String(shape.postings).padStart(9)} ${String(shape.sites).padStart(9)}  ${share.padStart(6)}  ${chosen.has(shape.beginning) ? "yes" : ""}`,
   );
 }
 const summary = await refreshWideBeginnings(db, { dryRun: !apply, maxChanges, index });

@@ -5,7 +5,8 @@
  * Worker accepts, and the key works; bodies over the limit get the Worker's 413 without
  * disturbing others, and an unusable Host a 400; the crons are scheduled, `npm run cron` runs one
  * and `npm run operator` finds the run's database;
- * stopping the stack under the running Worker turns /healthz and a search into 503 problem+json.
+ * stopping the stack under the running Worker turns /healthz and a search into 503 problem+json,
+ * while the reads the edge keeps are still answered from it, the same, without a store.
  * Runs on the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front
  * of real servers.
  */
@@ -62,6 +63,7 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     await buyThroughThePayPage(service.origin, output);
     await largeBodiesAndOddHeads(service.origin);
     await cronsAndOperator(service.origin, output);
+    const edgeReads = await readsToKeepAtTheEdge(service.origin);
 
     const stackPid = Number(/local stack \(pid (\d+)\)/.exec(output)?.[1]);
     expect(stackPid).toBeGreaterThan(0);
@@ -83,8 +85,41 @@ describe.each(variants)("npm start on $name", ({ env }) => {
     expect(search.status).toBe(503);
     expect(search.headers.get("retry-after")).toBe("5");
     expect(await search.json()).toMatchObject({ code: "DEPENDENCY_UNAVAILABLE", retry_after_seconds: 5 });
+
+    // A repeated cacheable read makes no SQL and no Redis request: with both stores gone it is
+    // still answered, the same, from the edge (wrangler dev's Cache API).
+    for (const [path, first] of edgeReads) {
+      const again = await fetch(`${service.origin}${path}`);
+      expect(again.status, path).toBe(200);
+      expect(await again.text(), path).toBe(first);
+    }
   });
 });
+
+/**
+ * Reads the edge keeps (docs/operations.md, "Reads from the edge"), each read once so that the
+ * edge stores it, with the body it answered.
+ */
+async function readsToKeepAtTheEdge(origin: string): Promise<[string, string][]> {
+  const search = (await (await fetch(`${origin}/api/v1/search?q=agent`)).json()) as { results: { domain: string }[] };
+  const domain = search.results[0]?.domain ?? "";
+  expect(domain).not.toBe("");
+  const paths = [
+    "/api/v1/top?limit=7",
+    "/api/v1/categories",
+    "/api/v1/stats",
+    `/api/v1/site/${domain}`,
+    `/badge/${domain}.svg`,
+    "/api/v1/stats/adoption",
+  ];
+  const reads: [string, string][] = [];
+  for (const path of paths) {
+    const response = await fetch(`${origin}${path}`);
+    expect(response.status, path).toBe(200);
+    reads.push([path, await response.text()]);
+  }
+  return reads;
+}
 
 const run = promisify(execFile);
 

@@ -70,6 +70,11 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     // Small cron batches: the test database holds many stale sites of other tests.
     RECRAWL_BATCH_SIZE: "20",
     FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),
+    // The embedded PGlite runs on the stack's one thread beside its Redis stand-in: a burst of
+    // searches (each spending its limit beside its first SQL step) can hold Redis answers behind
+    // seconds of SQL work, which the default 800 ms would take for an outage and fail open. With
+    // the real servers (CI) the default holds. Tests of the timeout set their own.
+    ...(process.env.TEST_DATABASE_URL ? {} : { REDIS_TIMEOUT_MS: "5000" }),
     // test/integration/fuzz.test.ts: replay a seed, or run more requests, from the shell.
     ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
     ...(process.env.FUZZ_COUNT ? { FUZZ_COUNT: process.env.FUZZ_COUNT } : {}),

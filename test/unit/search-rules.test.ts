@@ -298,7 +298,12 @@ describe("relevance tiers", () => {
 });
 
 describe("wide beginnings", () => {
-  const shape = (beginning: string, lexemes: number, postings: number) => ({ beginning, lexemes, postings });
+  const shape = (beginning: string, lexemes: number, postings: number, sites = postings) => ({
+    beginning,
+    lexemes,
+    postings,
+    sites,
+  });
   const size = { sites: 1_000_000, postings: 14_000_000 };
 
   it("chooses wide beginnings no more than a tenth of the sites have, rarest first", () => {
@@ -313,6 +318,19 @@ describe("wide beginnings", () => {
     ];
     expect(chooseWideBeginnings(shapes, size)).toEqual(["acme", "terra", "lum"]);
     expect(MAX_SITE_SHARE * size.sites).toBe(100_000);
+  });
+
+  it("reads the share off the sites, each once, not off postings that count a site per lexeme", () => {
+    // Domain labels are indexed spelt and stemmed: `terraflows` and `terraflow`, two postings a site.
+    const shapes = [shape("terra", 140, 176_000, 88_000), shape("acme", 141, 230_000, 100_001)];
+    expect(chooseWideBeginnings(shapes, size)).toEqual(["terra"]);
+    // The budget counts each site once too: the list holds 88,000 entries.
+    expect(chooseWideBeginnings([shapes[0] as (typeof shapes)[0]], { sites: 1_000_000, postings: 600_000 })).toEqual([
+      "terra",
+    ]);
+    expect(chooseWideBeginnings([shapes[0] as (typeof shapes)[0]], { sites: 1_000_000, postings: 580_000 })).toEqual(
+      [],
+    );
   });
 
   it("registers one of nested beginnings with the same lexemes, the longest", () => {

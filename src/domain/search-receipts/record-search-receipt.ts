@@ -1,6 +1,6 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { searchReceipts } from "../../../db/schema/search-receipts.ts";
-import { isDatabaseUnavailable, type SqlRow } from "../../adapters/db.ts";
+import { type Database, isDatabaseUnavailable, type SqlRow } from "../../adapters/db.ts";
 import type { DomainContext } from "../context.ts";
 import type { DemandTopic } from "../demand/topics.ts";
 import type { SearchSurface } from "./receipt-constants.ts";
@@ -15,6 +15,8 @@ export interface SearchReceiptInput {
   synthetic: boolean;
   /** The query's demand topic (classifyDemandTopic): the only trace of the query that is kept. */
   topic: DemandTopic;
+  /** The id to record it under (a fresh one when not given). */
+  searchId?: string;
 }
 
 export type SearchReceipt =
@@ -27,6 +29,56 @@ export type SearchReceipt =
       alongside?: SqlRow[];
     }
   | { recorded: false };
+
+/**
+ * The insert of one receipt, returning its expiry. `domains` is the list itself or a text[]
+ * expression (the search's own page, when the receipt rides in its second step: run-search.ts).
+ */
+function insertReceipt(
+  db: Database,
+  searchId: string,
+  input: Omit<SearchReceiptInput, "domains"> & { domains: string[] | SQL },
+) {
+  const { domains } = input;
+  // One row: the returned domains are held in order in the receipt itself (first at
+  // firstPosition), not one row each (db/migrations/0034_compact_receipt_results.sql).
+  return db
+    .insert(searchReceipts)
+    .values({
+      searchId,
+      surface: input.surface,
+      synthetic: input.synthetic,
+      topic: input.topic,
+      resultCount: Array.isArray(domains) ? domains.length : sql`cardinality(${domains})`,
+      resultDomains: domains,
+      firstPosition: input.firstPosition,
+    })
+    .returning({ expiresAt: searchReceipts.expiresAt });
+}
+
+/**
+ * The receipt as a statement that takes its domains from SQL (`domains`, a text[] expression),
+ * for a data-modifying CTE of the search's own statement; its row is `{expires_at}`.
+ */
+export function searchReceiptInsertSql(
+  db: Database,
+  searchId: string,
+  input: Omit<SearchReceiptInput, "domains">,
+  domains: SQL,
+): SQL {
+  return insertReceipt(db, searchId, { ...input, domains }).getSQL();
+}
+
+/** The receipt from the row of `searchReceiptInsertSql` (and its companions' rows). */
+export function receiptFromRow(searchId: string, synthetic: boolean, row: SqlRow, alongside?: SqlRow[]): SearchReceipt {
+  return {
+    recorded: true,
+    searchId,
+    synthetic,
+    expiresAt: new Date(row.expires_at as string),
+    ...(alongside ? { alongside } : {}),
+  };
+}
 
 /**
  * Records the query-free receipt of one answered search: the receipt with its returned results,
@@ -48,27 +100,10 @@ export async function recordSearchReceipt({
   input: SearchReceiptInput;
   alongside?: (searchId: string) => SQL;
 }): Promise<SearchReceipt> {
-  const searchId = newSearchId();
-  const receiptStatements = () => {
-    // One row: the returned domains are held in order in the receipt itself (first at
-    // firstPosition), not one row each (db/migrations/0034_compact_receipt_results.sql).
-    const insertReceipt = ctx.db
-      .insert(searchReceipts)
-      .values({
-        searchId,
-        surface: input.surface,
-        synthetic: input.synthetic,
-        topic: input.topic,
-        resultCount: input.domains.length,
-        resultDomains: input.domains,
-        firstPosition: input.firstPosition,
-      })
-      .returning({ expiresAt: searchReceipts.expiresAt });
-    return [insertReceipt] as const;
-  };
+  const { searchId = newSearchId() } = input;
   const write = async (withAlongside: boolean) => {
     const companion = withAlongside && alongside ? ctx.db.execute(alongside(searchId)) : undefined;
-    const results = await ctx.db.batch([...receiptStatements(), ...(companion ? [companion] : [])]);
+    const results = await ctx.db.batch([insertReceipt(ctx.db, searchId, input), ...(companion ? [companion] : [])]);
     const inserted = results[0] as { expiresAt: Date }[];
     const companionRows = companion ? ((results.at(-1) as { rows: SqlRow[] }).rows ?? []) : undefined;
     return { expiresAt: inserted[0]?.expiresAt, companionRows };

@@ -21,8 +21,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
-import { type RunSqlBatch, type SqlRow, sqlBatchRunner } from "../../adapters/db.ts";
-import type { DomainContext } from "../context.ts";
+import { isDatabaseUnavailable, type RunSqlBatch, type SqlRow } from "../../adapters/db.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { type SiteRecord, siteRecordFromSql, siteRecordSql } from "../sites/site-record.ts";
 import { isAuditCategory, planSearch, type SearchPlan } from "./search-plan.ts";
@@ -72,10 +71,6 @@ export interface SearchPage {
 /** The q that names a domain (it has a dot and is a host name), in the index's form. */
 function domainNamedBy(q: string | undefined): string | null {
   return q?.includes(".") ? normalizeDomain(q) : null;
-}
-
-export async function searchSites({ ctx, input }: { ctx: DomainContext; input: SearchInput }): Promise<SearchPage> {
-  return runSearchQuery(sqlBatchRunner(ctx.db), input);
 }
 
 /** The first step's statements and how to read their results. */
@@ -204,14 +199,34 @@ export function relevanceTierSql(stems: StemTerms[], vector: SQL): SQL {
   return sql`(${sql.join(weighted, sql` + `)})`;
 }
 
+/** What the second step writes beside the page, in its own transaction (run-search.ts: the receipt). */
+export interface PageRecord {
+  /**
+   * The body of a data-modifying CTE given the page's domains in order (a text[] expression,
+   * empty for an empty page); it must return one row, which the page's rows carry as `recorded`.
+   */
+  write(domains: SQL): SQL;
+  /** Statements run after it in the same transaction (they see what it wrote). */
+  after: SQL[];
+}
+
 /**
  * The second step: the first window + 1 matches in organic order (`excluded`, the pinned site,
  * left out), their count, and the page of them at `offset`, the window ordered by relevance tier
- * and organic order within each tier when the query has words.
+ * and organic order within each tier when the query has words; with `record`, what it writes from
+ * the page (`pinnedDomain` first).
  */
 function matchesStatement(
   plan: SearchPlan,
-  input: { stems: StemTerms[]; minScore: number; excluded?: number; offset: number; limit: number },
+  input: {
+    stems: StemTerms[];
+    minScore: number;
+    excluded?: number;
+    offset: number;
+    limit: number;
+    record?: PageRecord;
+    pinnedDomain?: string;
+  },
 ) {
   const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded));
   // A word with a registered beginning's list, or the tag, is checked by looking the site up in
@@ -236,35 +251,36 @@ function matchesStatement(
   const window = sql`matches as materialized (
       select ${organicKey("c")} from (${checked}) c order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
     )`;
-  if (input.stems.length === 0) {
-    return sql`
-    with ${window}
-    select counted.total, page.*
-    from (select count(*)::int as total from matches) counted
-    left join lateral (
-      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key from (
-        select k.site_key from matches k order by ${organicOrderBy("k")} offset ${input.offset} limit ${input.limit}
-      ) wanted join sites s on s.site_key = wanted.site_key
-    ) page on true
-    order by ${organicOrderBy("page")}`;
-  }
+  const tiered = input.stems.length > 0;
   // Each match's tier is read from its site's tier vector: at most window + 1 rows, found by
   // the site's key, however many sites the query's words have.
-  return sql`
-    with ${window},
-    tiered as materialized (
+  const ranked = tiered
+    ? sql`, tiered as materialized (
       select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier
       from matches m join sites s on s.site_key = m.site_key
-    )
-    select counted.total, page.*
+    )`
+    : sql``;
+  const pageOrder = (alias: string) =>
+    tiered ? sql`${sql.raw(alias)}.tier, ${organicOrderBy(alias)}` : organicOrderBy(alias);
+  const { record } = input;
+  const domains = sql`(select coalesce(array_agg(p.domain order by ${pageOrder("p")}), '{}'::text[]) from page p)`;
+  const recorded = record
+    ? sql`, recorded as (${record.write(input.pinnedDomain ? sql`array[${input.pinnedDomain}]::text[] || ${domains}` : domains)})`
+    : sql``;
+  return sql`
+    with ${window}${ranked},
+    wanted as materialized (
+      select k.site_key${tiered ? sql`, k.tier` : sql``} from ${sql.raw(tiered ? "tiered" : "matches")} k
+      order by ${pageOrder("k")} offset ${input.offset} limit ${input.limit}
+    ),
+    page as materialized (
+      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key${tiered ? sql`, wanted.tier` : sql``}
+      from wanted join sites s on s.site_key = wanted.site_key
+    )${recorded}
+    select counted.total, page.*${record ? sql`, (select row_to_json(r) from recorded r) as recorded` : sql``}
     from (select count(*)::int as total from matches) counted
-    left join lateral (
-      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key, wanted.tier from (
-        select k.site_key, k.tier from tiered k order by k.tier, ${organicOrderBy("k")}
-        offset ${input.offset} limit ${input.limit}
-      ) wanted join sites s on s.site_key = wanted.site_key
-    ) page on true
-    order by page.tier, ${organicOrderBy("page")}`;
+    left join page on true
+    order by ${pageOrder("page")}`;
 }
 
 export interface SearchOptions {
@@ -272,14 +288,26 @@ export interface SearchOptions {
   statistics?: TermStatistics;
   /** Sees the plan the search chose. */
   observePlan?: (plan: SearchPlan) => void;
+  /**
+   * The caller's admission (its rate limit): started beside the first step, which only reads,
+   * and settled before the second; if it throws, the search throws it and has written nothing.
+   */
+  admit?: () => Promise<unknown>;
+  /** What to write from the page in the second step's transaction (run-search.ts: the receipt). */
+  record?: PageRecord;
+}
+
+/** A page, and when the second step wrote `record`: its row and the rows of each `after` statement. */
+export interface RecordedSearchPage extends SearchPage {
+  recorded?: { row: SqlRow; after: SqlRow[][] };
 }
 
 /** The search itself over any `RunSqlBatch` (the benchmark runs it over a direct connection). */
 export async function runSearchQuery(
   run: RunSqlBatch,
   input: SearchInput,
-  { statistics: given, observePlan }: SearchOptions = {},
-): Promise<SearchPage> {
+  { statistics: given, observePlan, admit, record }: SearchOptions = {},
+): Promise<RecordedSearchPage> {
   const pageStart = (input.page - 1) * SEARCH_PAGE_SIZE;
   const pageOf = (results: SiteRecord[], counted: number): SearchPage => {
     const total = Math.min(counted, SEARCH_RESULT_WINDOW);
@@ -293,15 +321,24 @@ export async function runSearchQuery(
       hasNext: input.page * SEARCH_PAGE_SIZE < total,
     };
   };
+  const admission = admit?.();
   const words = input.q ? queryWords(input.q) : [];
   // A q without letters or digits matches nothing rather than everything.
-  if (input.q && words.length === 0) return pageOf([], 0);
+  if (input.q && words.length === 0) {
+    await admission;
+    return pageOf([], 0);
+  }
 
   const pinnedDomain = domainNamedBy(input.q);
   const first = firstStep(input, words, pinnedDomain, given);
   // Filters alone, with the isolate's statistics fresh, need nothing from the first step: no round trip.
-  const firstResults = first.statements.length ? await run(first.statements) : [];
-  const { stems, tagSignature, pinned, statistics } = first.read(firstResults);
+  const firstRequest = first.statements.length ? run(first.statements) : Promise.resolve([]);
+  // Both settle before either's failure is thrown, the admission's first: a refused request is
+  // refused whatever the read met, and no read is left unobserved.
+  const [admitted, firstOutcome] = await Promise.allSettled([admission, firstRequest]);
+  if (admitted.status === "rejected") throw admitted.reason;
+  if (firstOutcome.status === "rejected") throw firstOutcome.reason;
+  const { stems, tagSignature, pinned, statistics } = first.read(firstOutcome.value);
   // Words that are all stop words leave nothing to match.
   if (words.length && stems.length === 0) return pageOf([], 0);
   const plan = planSearch({ stems, filters: input.filters, tagSignature, statistics });
@@ -310,19 +347,36 @@ export async function runSearchQuery(
 
   // The pinned site is listed first and left out of the ordered rest, which shifts by one.
   const pinnedCount = pinned ? 1 : 0;
-  const offset = Math.max(0, pageStart - pinnedCount);
-  const limit = pinned && input.page === 1 ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE;
-  const statement = matchesStatement(plan, {
-    stems,
-    minScore: input.filters.minScore ?? 0,
-    excluded: pinned?.siteKey,
-    offset,
-    limit,
-  });
-  const results = await run([STREAMING_PLAN_SETTINGS, statement]);
-  const rows = results.at(-1) ?? [];
+  const pinnedOnPage = pinned !== undefined && input.page === 1;
+  const statement = (withRecord: boolean) =>
+    matchesStatement(plan, {
+      stems,
+      minScore: input.filters.minScore ?? 0,
+      excluded: pinned?.siteKey,
+      offset: Math.max(0, pageStart - pinnedCount),
+      limit: pinnedOnPage ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE,
+      ...(withRecord && record ? { record, ...(pinnedOnPage ? { pinnedDomain: pinned.site.domain } : {}) } : {}),
+    });
+  let results: SqlRow[][];
+  let recordedWith = record !== undefined;
+  try {
+    results = await run([
+      STREAMING_PLAN_SETTINGS,
+      statement(recordedWith),
+      ...(recordedWith ? (record?.after ?? []) : []),
+    ]);
+  } catch (error) {
+    // A write refused by Postgres never costs the search: it is read again alone, and the caller
+    // writes apart (the receipt's own fallback). An unreachable database fails both alike.
+    if (!recordedWith || isDatabaseUnavailable(error)) throw error;
+    console.error("search's page record refused; searching without it", String(error));
+    recordedWith = false;
+    results = await run([STREAMING_PLAN_SETTINGS, statement(false)]);
+  }
+  const rows = results[1] ?? [];
   const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
   const rest = rows.filter((row) => row.domain !== null).map(siteRecordFromSql);
-  const pageResults = pinned && input.page === 1 ? [pinned.site, ...rest] : rest;
-  return pageOf(pageResults, counted);
+  const page = pageOf(pinnedOnPage ? [pinned.site, ...rest] : rest, counted);
+  const recordedRow = rows[0]?.recorded as SqlRow | undefined;
+  return recordedWith && recordedRow ? { ...page, recorded: { row: recordedRow, after: results.slice(2) } } : page;
 }

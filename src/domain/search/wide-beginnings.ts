@@ -16,7 +16,7 @@
  *
  * Which beginnings qualify is read off the index alone, never off queries: beginnings of
  * MIN_BEGINNING_LENGTH to MAX_BEGINNING_LENGTH letters that are wide as above, and that no more
- * than MAX_SITE_SHARE of the sites have (a commoner word is found quickly enough on any list); of
+ * than MAX_SITE_SHARE of the sites have (sites counted once, not per lexeme) (a commoner word is found quickly enough on any list); of
  * nested ones with the same lexemes, only the longest. The rarest come first, since they cost
  * most to check and least to list, within a budget of POSTINGS_BUDGET_SHARE of the index's
  * postings. `refreshWideBeginnings` registers and
@@ -34,6 +34,13 @@ export const MAX_SITE_SHARE = 0.1;
 export const POSTINGS_BUDGET_SHARE = 0.15;
 /** At most this many beginnings are registered or unregistered in one refresh. */
 export const MAX_CHANGES_PER_REFRESH = 25;
+/**
+ * The lexemes a site holds under one beginning, at most, as far as counting goes: its domain label
+ * spelt and stemmed (`terraflows`, `terraflow`), and a word or two of its name or description. A
+ * beginning with more postings than this many times the share's sites is taken as over the share
+ * without counting its sites (the count reads every posting of the beginning).
+ */
+export const MAX_LEXEMES_PER_SITE = 4;
 
 /** A beginning as the index's discovery lists show it. */
 export interface BeginningShape {
@@ -42,6 +49,11 @@ export interface BeginningShape {
   lexemes: number;
   /** Postings of those lexemes: the sites that have one, counted once per lexeme. */
   postings: number;
+  /**
+   * The sites that have one of those lexemes, each once: counted when the beginning could be
+   * within MAX_SITE_SHARE (see MAX_LEXEMES_PER_SITE), else its postings, which are at least as many.
+   */
+  sites: number;
 }
 
 export interface IndexSize {
@@ -57,9 +69,7 @@ export interface IndexSize {
 export function chooseWideBeginnings(shapes: BeginningShape[], size: IndexSize): string[] {
   const wide = shapes.filter(
     (shape) =>
-      shape.lexemes > MAX_WORD_TERMS &&
-      shape.postings > WIDE_RANGE_LIMIT &&
-      shape.postings <= MAX_SITE_SHARE * size.sites,
+      shape.lexemes > MAX_WORD_TERMS && shape.postings > WIDE_RANGE_LIMIT && shape.sites <= MAX_SITE_SHARE * size.sites,
   );
   // Nested beginnings with as many lexemes have the same ones (`ter`, `terr`, `terra`): one list
   // serves them all (search-terms.ts), the longest, which a new lexeme is least likely to split.
@@ -72,13 +82,13 @@ export function chooseWideBeginnings(shapes: BeginningShape[], size: IndexSize):
     );
   const eligible = wide
     .filter((shape) => !sameAsLonger(shape))
-    .sort((a, b) => a.postings - b.postings || (a.beginning < b.beginning ? -1 : 1));
+    .sort((a, b) => a.sites - b.sites || (a.beginning < b.beginning ? -1 : 1));
   let budget = POSTINGS_BUDGET_SHARE * size.postings;
   const chosen: string[] = [];
   for (const shape of eligible) {
-    // A beginning's list holds each site once: at most its postings, which count a site per lexeme.
-    if (shape.postings > budget) break;
-    budget -= shape.postings;
+    // A beginning's list holds each of its sites once.
+    if (shape.sites > budget) break;
+    budget -= shape.sites;
     chosen.push(shape.beginning);
   }
   return chosen;
@@ -108,13 +118,29 @@ export async function wideBeginningShapes(
     order by 1`);
   const size = await db.execute(sql`
     select (select count(*) from sites)::int8 as sites, (select count(*) from search_postings)::int8 as postings`);
+  const indexSize = { sites: Number(size.rows[0]?.sites ?? 0), postings: Number(size.rows[0]?.postings ?? 0) };
+  // A site is counted once per lexeme in the postings (a domain label spelt and stemmed is two),
+  // so the share is read off the sites themselves, for the beginnings that could be within it.
+  const countable = shapes.rows
+    .filter((row) => Number(row.postings) <= MAX_LEXEMES_PER_SITE * MAX_SITE_SHARE * indexSize.sites)
+    .map((row) => String(row.beginning));
+  const counted = countable.length
+    ? await db.execute(sql`
+        select b.beginning, (
+          select count(distinct p.site_key) from search_postings p
+          where p.audit = false and p.term >= 'w:' || b.beginning and p.term < 'w:' || b.beginning || U&'\\+10FFFF'
+        )::int8 as sites
+        from unnest(${sql.param(countable)}::text[]) as b(beginning)`)
+    : { rows: [] };
+  const sitesOf = new Map(counted.rows.map((row) => [String(row.beginning), Number(row.sites)]));
   return {
     shapes: shapes.rows.map((row) => ({
       beginning: String(row.beginning),
       lexemes: Number(row.lexemes),
       postings: Number(row.postings),
+      sites: sitesOf.get(String(row.beginning)) ?? Number(row.postings),
     })),
-    size: { sites: Number(size.rows[0]?.sites ?? 0), postings: Number(size.rows[0]?.postings ?? 0) },
+    size: indexSize,
   };
 }
 

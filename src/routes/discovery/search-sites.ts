@@ -129,8 +129,11 @@ export function registerSearchSites(app: OpenAPIHono<AppEnv>) {
   app.openapi(searchSitesRoute, async (c) => {
     const input = toSearchInput(c.req.valid("query"), { surface: "rest", headers: c.req.valid("header") });
     if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": SEARCH_CACHE_CONTROL });
-    await spendTieredLimit(c, { free: SEARCH_LIMIT, priority: PRIORITY_SEARCH_LIMIT });
-    const body = await runSearch({ ctx: c.var.deps, input });
+    const body = await runSearch({
+      ctx: c.var.deps,
+      input,
+      admit: () => spendTieredLimit(c, { free: SEARCH_LIMIT, priority: PRIORITY_SEARCH_LIMIT }),
+    });
     c.header("Cache-Control", SEARCH_CACHE_CONTROL);
     return c.json(body, 200);
   });

@@ -89,7 +89,12 @@ interface ToolSpec<T> {
   precheck?: Precheck<T>;
   /** The REST route's limit, on the same counter (name and client identity) as REST. */
   limit?: RateLimitOptions;
-  run(c: RequestContext, input: T): Promise<object>;
+  /**
+   * The operation. `admit` spends the limit; a tool whose operation takes it (`admitsItself`)
+   * runs it beside its own first read, as REST does (search); otherwise it has passed before.
+   */
+  run(c: RequestContext, input: T, admit: () => Promise<unknown>): Promise<object>;
+  admitsItself?: true;
 }
 
 function defineTool<T>(spec: ToolSpec<T>): McpTool {
@@ -104,8 +109,11 @@ function defineTool<T>(spec: ToolSpec<T>): McpTool {
       for (const guard of spec.guards ?? []) await guard(c);
       const input = spec.input.parse(args);
       spec.precheck?.(c, input);
-      if (spec.limit) await consumeRateLimit(c, spec.limit);
-      return spec.run(c, input);
+      const { limit } = spec;
+      const admit = async () => (limit ? await consumeRateLimit(c, limit) : undefined);
+      if (spec.admitsItself) return spec.run(c, input, admit);
+      await admit();
+      return spec.run(c, input, admit);
     },
   };
 }
@@ -140,8 +148,13 @@ export const MCP_TOOLS: McpTool[] = [
     input: createParametersInput({ query: SearchQuerySchema }),
     output: createOutputSchema(searchSitesRoute),
     limit: SEARCH_LIMIT,
-    run: (c, query) =>
-      runSearch({ ctx: c.var.deps, input: toSearchInput(query, { surface: "mcp", headers: readSearchHeaders(c) }) }),
+    admitsItself: true,
+    run: (c, query, admit) =>
+      runSearch({
+        ctx: c.var.deps,
+        input: toSearchInput(query, { surface: "mcp", headers: readSearchHeaders(c) }),
+        admit,
+      }),
   }),
   defineTool({
     name: "get_top_sites",

@@ -80,10 +80,16 @@ export function registerHomePage(app: OpenAPIHono<AppEnv>) {
         const errors = fieldErrors(parsed.error, "query");
         return c.html(await renderSearchPage({ origin, values, errors }), 400, pageHeaders(c, "no-store"));
       }
-      const limitHeaders = await consumeRateLimit(c, SEARCH_LIMIT);
       const synthetic = c.req.header("x-svc-synthetic") === "true" ? "true" : undefined;
       const input = toSearchInput(parsed.data, { surface: "web", headers: { "x-svc-synthetic": synthetic } });
-      const result = await runSearch({ ctx: c.var.deps, input });
+      let limitHeaders: Record<string, string> = {};
+      const result = await runSearch({
+        ctx: c.var.deps,
+        input,
+        admit: async () => {
+          limitHeaders = await consumeRateLimit(c, SEARCH_LIMIT);
+        },
+      });
       return c.html(await renderSearchPage({ origin, values, result }), 200, {
         ...limitHeaders,
         ...pageHeaders(c, "private, no-store"),
