@@ -139,24 +139,24 @@ async function readIndexedSignals(ctx: Pick<CheckContext, "db">, domain: string)
 }
 
 /**
- * The check. `spendLimit` is the caller's count of this request (a rate limit), spent before
- * anything is fetched: the index lookup only reads, so it runs beside the count instead of after
- * the crawl (one store round trip for both), and a refused request is answered by the count's
- * error as before, having written nothing.
+ * The check. `admit` is the caller's admission check (its rate limit), passed before anything is
+ * fetched: the index lookup only reads, so it runs beside it instead of after the crawl (one store
+ * round trip for both, as search does), and a refused request throws the admission's error as
+ * before, having written nothing.
  */
 export async function checkSite({
   ctx,
   input,
-  spendLimit = async () => undefined,
+  admit = async () => undefined,
 }: {
   ctx: CheckContext;
   input: { url: string };
-  spendLimit?: () => Promise<unknown>;
+  admit?: () => Promise<unknown>;
 }): Promise<CheckResult> {
   // An unusable URL is refused by the crawl below, after the count, as it always was: a caller
   // that counts such URLs (the web form) still does.
   const domain = usableDomain(input.url, ctx.allowPrivate);
-  const stored = await readBesideGuard(spendLimit(), async () =>
+  const stored = await readBesideGuard(admit(), async () =>
     domain === undefined ? undefined : readIndexedSignals(ctx, domain),
   );
   const { target, crawl } = await crawlCheckTarget({ ctx, input });

@@ -37,7 +37,7 @@ export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
     const result = await checkSite({
       ctx: deps,
       input: { url },
-      spendLimit: () => spendTieredLimit(c, { free: CHECK_LIMIT, priority: PRIORITY_CHECK_LIMIT }),
+      admit: () => spendTieredLimit(c, { free: CHECK_LIMIT, priority: PRIORITY_CHECK_LIMIT }),
     });
     c.header("Cache-Control", "no-store");
     return c.json(result, 200);

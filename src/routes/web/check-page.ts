@@ -41,7 +41,7 @@ export function registerCheckPage(app: OpenAPIHono<AppEnv>) {
       const result = await checkSite({
         ctx: deps,
         input: { url: form.url },
-        spendLimit: async () => {
+        admit: async () => {
           limitHeaders = await consumeRateLimit(c, CHECK_LIMIT);
         },
       });
