@@ -41,8 +41,9 @@ function keyPattern(minLength: number, maxLength: number): RegExp {
 /**
  * Validates an idempotency key header (400 `INVALID_IDEMPOTENCY_KEY` when missing or malformed:
  * a letter or digit, then letters, digits and `._:-`, within the length bounds) and holds a Redis
- * lock on (name, scope, key) while the handler runs, so identical requests racing each other do
- * the work once and the rest replay the stored answer. The lock only spares duplicate work: the
+ * lock on (name, scope, key) while the handler runs (freed once the answer is out, see
+ * `releaseAfterAnswer`), so identical requests racing each other do the work once and the rest
+ * replay the stored answer. The lock only spares duplicate work: the
  * handler's write must still be guarded by a unique constraint on (scope, key) holding the request
  * fingerprint, which decides replay (200) and conflict (409). A duplicate that waits longer than
  * `waitMs` goes on and meets that constraint. When Redis cannot take the lock the request is
