@@ -206,7 +206,8 @@ export const MCP_TOOLS: McpTool[] = [
     output: createOutputSchema(checkSiteRoute),
     precheck: refuseUnusableCrawlUrl,
     limit: CHECK_LIMIT,
-    run: (c, { url }) => checkSite({ ctx: c.var.deps, input: { url } }),
+    admitsItself: true,
+    run: (c, { url }, admit) => checkSite({ ctx: c.var.deps, input: { url }, admit }),
   }),
   defineTool({
     name: "verify_mcp",
