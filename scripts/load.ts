@@ -5,9 +5,19 @@
  * settings. A load generator holds each concurrency (1, 10, 50) for a bounded time on each
  * endpoint in turn — `/healthz` (the floor), `GET /api/v1/search` (frequent and rare words, filters
  * alone, q plus filters, exact domains, deep pages: scripts/search-cases.ts), `GET /api/v1/top`
- * (every filter set at varied limits; the 5-minute cache makes later rounds hits) and
- * `GET /api/v1/site/{domain}`, without and with the `search_id` of a search that returned it — after a warm-up, and prints per concurrency a Markdown table:
- * requests, req/s, p50/p99/max, errors (every answer but a 200, and a search without its receipt),
+ * (every filter set at varied limits; the 5-minute cache makes later rounds hits),
+ * `GET /api/v1/site/{domain}` without and with the `search_id` of a search that returned it, and
+ * the other hot paths of issue 32: `POST /api/v1/action-interests` (one per result of 40 real,
+ * not synthetic, searches, each recorded anew while they last, then exact replays),
+ * `POST /api/v1/check` (a live check of a fixture site served on 127.0.0.1 by this process, with
+ * FETCH_ALLOW_PRIVATE as in the integration tests: the crawl's own fetches are no store round
+ * trips, so the counts below are the check's store work alone), `POST /api/v1/provider/outcomes`
+ * (accepted, activated, converted — which charges — and duplicate — which credits — on each of
+ * LOAD_TICKETS handed-off tickets, never two of one ticket at once) and
+ * `GET /api/v1/provider/pilot-status` (across LOAD_PROVIDER_CLAIMS verified claims' keys); the
+ * claims, keys, active offers and tickets are written by scripts/load-exchange.ts — after a
+ * warm-up, and prints per concurrency a Markdown table:
+ * requests, req/s, p50/p99/max, errors (every answer but a 2xx, and a search without its receipt),
  * SQL and Redis requests per request, and the share of time spent outside the database.
  *
  * Database time is measured where it is spent: the stack (in a worker thread) records, for every
@@ -29,22 +39,31 @@
  * which the edge reports as CF-Connecting-IP, so the free per-client limits (240 searches an hour)
  * apply as to that many clients; a fresh Redis prefix per run means no earlier window is met.
  * Searches are marked `X-SVC-Synthetic: true` (kept out of demand); each still writes its receipt.
+ * Only the searches the action interests are recorded on are real: an interest needs one.
  *
  * Settings: LOAD_DATABASE_URL (default: the benchmark's index `agent_readiness_bench` on the local
  * server when it holds sites, used as it is; otherwise `agent_readiness_load`, created, migrated
  * and given the demo index), LOAD_REDIS_URL (default redis://127.0.0.1:6379/11), LOAD_PORT
  * (default 8796), LOAD_CONCURRENCY (default `1,10,50`), LOAD_SECONDS (per concurrency, shared
- * equally by the endpoints; default 20), LOAD_ENDPOINTS (default `healthz,search,top,site,site-selection`),
- * LOAD_CLIENTS (default 1000), LOAD_WORKER_LOG=1 to see the Worker's log.
+ * equally by the endpoints; default 20), LOAD_ENDPOINTS (default
+ * `healthz,search,top,site,site-selection,action-interests,check,outcomes,pilot-status`),
+ * LOAD_CLIENTS (default 1000), LOAD_INTEREST_SEARCHES (default 40), LOAD_PROVIDER_CLAIMS
+ * (default 40: pilot status is limited to 240 an hour per key), LOAD_TICKETS (default 500, four
+ * outcomes each; an outcome with no ticket left counts as an error), LOAD_WORKER_LOG=1 to see the
+ * Worker's log. Each run adds its claims, tickets, interests and outcome receipts to the database.
  * Talks to 127.0.0.1 only, and stops the Worker and the stack when done (or interrupted).
  */
+import { randomUUID } from "node:crypto";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { seededRandom } from "../db/seed/demo-index.ts";
 import { runSearchQuery } from "../src/domain/search/search-sites.ts";
 import { TOP_MAX_LIMIT } from "../src/domain/search/top-sites.ts";
+import { ACTION_INTEREST_CONFIRMATION_VERSION } from "../src/domain/search-receipts/receipt-constants.ts";
+import { serveFixtureSites } from "../test/support/fixture-sites.ts";
 import { startBundledWorker } from "./bundled-worker.ts";
+import { loadSigningVars, setUpExchange, TicketPool } from "./load-exchange.ts";
 import type { ServedCall } from "./local-stack/served-calls.ts";
 import { epochMs } from "./local-stack/served-calls.ts";
 import {
@@ -72,12 +91,21 @@ const REDIS_URL = process.env.LOAD_REDIS_URL ?? "redis://127.0.0.1:6379/11";
 const PORT = Number(process.env.LOAD_PORT ?? 8796);
 const CONCURRENCIES = (process.env.LOAD_CONCURRENCY ?? "1,10,50").split(",").map(Number);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
-const ENDPOINTS = (process.env.LOAD_ENDPOINTS ?? "healthz,search,top,site,site-selection")
+const ENDPOINTS = (
+  process.env.LOAD_ENDPOINTS ?? "healthz,search,top,site,site-selection,action-interests,check,outcomes,pilot-status"
+)
   .split(",")
   .map((name) => name.trim());
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 1000);
 const STORE_RTTS = (process.env.LOAD_STORE_RTT_MS ?? "0,80").split(",").map(Number);
 const WARM_UP_SECONDS = 2;
+/** Real searches whose results the action interests are recorded on. */
+const INTEREST_SEARCHES = Number(process.env.LOAD_INTEREST_SEARCHES ?? 40);
+const PROVIDER_CLAIMS = Number(process.env.LOAD_PROVIDER_CLAIMS ?? 40);
+const TICKETS = Number(process.env.LOAD_TICKETS ?? 500);
+/** The fixture site POST /check crawls: every signal present, so every detector runs to the end. */
+const CHECKED_SITE = "all-six-signals";
+let interestsSent = 0;
 
 const log = (line: string) => console.log(`[load] ${line}`);
 
@@ -104,13 +132,22 @@ async function holdsSites(url: string): Promise<boolean> {
   }
 }
 
-/** One endpoint's requests: the path of the n-th, and how to check its answer. */
+/** One request to send: a GET of `path`, or a POST of `body` as JSON. */
+interface Outgoing {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Called with the answer's status once it is in (a ticket goes back to its pool). */
+  answered?(status: number): void;
+}
+
+/** One endpoint's requests: the n-th (null when there is none left to send), and how to check its answer. */
 interface Target {
   /** Its name in LOAD_ENDPOINTS. */
   key: string;
   name: string;
-  path(n: number): string;
-  /** Reads the body: a 200 that is still a failure (a search whose receipt was not recorded). */
+  request(n: number): Outgoing | null;
+  /** Reads the body: a 2xx that is still a failure (a search whose receipt was not recorded). */
   failed?(body: string): boolean;
 }
 
@@ -131,20 +168,32 @@ const clientAddress = (n: number) => `127.1.${Math.floor(n / 250)}.${(n % 250) +
 const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 let sent = 0;
 
-function get(target: Target, n: number): Promise<Sample> {
+/** Sends the target's n-th request; any 2xx is an answer (201 for a new receipt), the rest errors. */
+function send(target: Target, n: number): Promise<Sample> {
   const localAddress = clientAddress(sent++ % CLIENTS);
   const startedAt = epochMs();
   const started = performance.now();
+  const outgoing = target.request(n);
   return new Promise((resolve) => {
-    const finish = (ok: boolean) => resolve({ startedAt, endedAt: epochMs(), ms: performance.now() - started, ok, n });
-    const outgoing = request(
+    const finish = (ok: boolean, status = 0) => {
+      outgoing?.answered?.(status);
+      resolve({ startedAt, endedAt: epochMs(), ms: performance.now() - started, ok, n });
+    };
+    if (!outgoing) return finish(false);
+    const payload = outgoing.body === undefined ? undefined : JSON.stringify(outgoing.body);
+    const sending = request(
       {
         host: "127.0.0.1",
         port: PORT,
-        path: target.path(n),
+        path: outgoing.path,
+        method: payload === undefined ? "GET" : "POST",
         agent,
         localAddress,
-        headers: { "X-SVC-Synthetic": "true" },
+        headers: {
+          "X-SVC-Synthetic": "true",
+          ...(payload === undefined ? {} : { "Content-Type": "application/json" }),
+          ...outgoing.headers,
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -152,14 +201,15 @@ function get(target: Target, n: number): Promise<Sample> {
           if (target.failed) chunks.push(chunk);
         });
         response.on("end", () => {
-          const ok = response.statusCode === 200 && !target.failed?.(Buffer.concat(chunks).toString("utf8"));
-          finish(ok);
+          const status = response.statusCode ?? 0;
+          const ok = status >= 200 && status < 300 && !target.failed?.(Buffer.concat(chunks).toString("utf8"));
+          finish(ok, status);
         });
       },
     );
-    outgoing.setTimeout(60_000, () => outgoing.destroy(new Error("no answer within 60 s")));
-    outgoing.on("error", () => finish(false));
-    outgoing.end();
+    sending.setTimeout(60_000, () => sending.destroy(new Error("no answer within 60 s")));
+    sending.on("error", () => finish(false));
+    sending.end(payload);
   });
 }
 
@@ -170,7 +220,7 @@ async function hold(target: Target, concurrency: number, seconds: number): Promi
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) samples.push(await get(target, next++));
+      while (performance.now() < deadline) samples.push(await send(target, next++));
     }),
   );
   return samples;
@@ -296,12 +346,16 @@ async function main() {
     await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
     await loadDemoIndexIfEmpty({ databaseUrl: stack.databaseUrl, localHttp: true, count: 3000 });
   }
-  const vars = measuredWorkerVars(stack, "load");
+  const signingVars = loadSigningVars();
+  // FETCH_ALLOW_PRIVATE: the checked site is a fixture site on 127.0.0.1, as in the integration tests.
+  const vars = { ...measuredWorkerVars(stack, "load"), ...signingVars, FETCH_ALLOW_PRIVATE: "true" };
   const direct = new pg.Client({ connectionString: databaseUrl });
   await direct.connect();
   log("building the Worker's bundle");
   const worker = await startBundledWorker(PORT, vars, Boolean(process.env.LOAD_WORKER_LOG));
+  let stopFixture = () => Promise.resolve();
   const stopAll = async () => {
+    await stopFixture();
     await direct.end().catch(() => undefined);
     await worker.stop();
     await stackThread.stop();
@@ -312,6 +366,9 @@ async function main() {
 
   try {
     await waitForHttp(`http://127.0.0.1:${PORT}/healthz`, 120_000);
+    const fixtureSite = ENDPOINTS.includes("check") ? await serveFixtureSites([CHECKED_SITE]) : undefined;
+    stopFixture = () => fixtureSite?.stop() ?? Promise.resolve();
+    const checkSite = fixtureSite?.origins[CHECKED_SITE];
     const { rows: siteCount } = await direct.query<{ n: string }>("select count(*) as n from sites");
     const sites = Number(siteCount[0]?.n ?? 0);
     const cases = shuffled(
@@ -325,7 +382,7 @@ async function main() {
     // Site views with the search_id of a live search that returned the domain (each records a
     // selection once per search and domain: later rounds find it recorded).
     const selections: string[] = [];
-    for (const testCase of cases.slice(0, 60)) {
+    for (const testCase of ENDPOINTS.includes("site-selection") ? cases.slice(0, 60) : []) {
       const answer = await fetch(`http://127.0.0.1:${PORT}${searchPath(testCase)}`, {
         headers: { "X-SVC-Synthetic": "true" },
       });
@@ -337,28 +394,90 @@ async function main() {
         );
       }
     }
+    // Action interests: one per result of real (not synthetic) searches, each recorded anew (201);
+    // once every result has its receipt, later rounds replay them (200).
+    const interests: { searchId: string; domain: string }[] = [];
+    if (ENDPOINTS.includes("action-interests")) {
+      for (const testCase of cases.slice(0, INTEREST_SEARCHES)) {
+        const answer = await fetch(`http://127.0.0.1:${PORT}${searchPath(testCase)}`);
+        if (!answer.ok) continue;
+        const body = (await answer.json()) as { search_id: string; results: { domain: string }[] };
+        for (const result of body.results) interests.push({ searchId: body.search_id, domain: result.domain });
+      }
+      log(`${interests.length} returned results to record action interests on`);
+    }
+    const exchange =
+      ENDPOINTS.includes("outcomes") || ENDPOINTS.includes("pilot-status")
+        ? await setUpExchange(direct, signingVars, { claims: PROVIDER_CLAIMS, tickets: TICKETS })
+        : { providerKeys: [], tickets: [] };
+    const tickets = new TicketPool(exchange.tickets);
     const every: Target[] = [
-      { key: "healthz", name: "/healthz", path: () => "/healthz" },
+      { key: "healthz", name: "/healthz", request: () => ({ path: "/healthz" }) },
       {
         key: "search",
         name: "/api/v1/search",
-        path: (n) => searchPath(cases[n % cases.length] as SearchCase),
+        request: (n) => ({ path: searchPath(cases[n % cases.length] as SearchCase) }),
         failed: (body) => !(JSON.parse(body) as { receipt_recorded?: boolean }).receipt_recorded,
       },
       {
         key: "top",
         name: "/api/v1/top",
-        path: (n) => topPath(topSets[(n * 53) % topSets.length] ?? {}, 1 + ((n * 37) % TOP_MAX_LIMIT)),
+        request: (n) => ({ path: topPath(topSets[(n * 53) % topSets.length] ?? {}, 1 + ((n * 37) % TOP_MAX_LIMIT)) }),
       },
       {
         key: "site",
         name: "/api/v1/site/{domain}",
-        path: (n) => `/api/v1/site/${encodeURIComponent(domains[n % domains.length] as string)}`,
+        request: (n) => ({ path: `/api/v1/site/${encodeURIComponent(domains[n % domains.length] as string)}` }),
       },
       {
         key: "site-selection",
         name: "/api/v1/site/{domain}?search_id",
-        path: (n) => selections[n % selections.length] as string,
+        request: (n) => ({ path: selections[n % selections.length] as string }),
+      },
+      {
+        key: "action-interests",
+        name: "POST /api/v1/action-interests",
+        request: () => {
+          const interest = interests[interestsSent++ % Math.max(1, interests.length)];
+          if (!interest) return null;
+          return {
+            path: "/api/v1/action-interests",
+            body: {
+              search_id: interest.searchId,
+              domain: interest.domain,
+              action_type: "demo",
+              caller_attests_principal_interest: true,
+              confirmation_version: ACTION_INTEREST_CONFIRMATION_VERSION,
+            },
+          };
+        },
+      },
+      {
+        key: "check",
+        name: "POST /api/v1/check",
+        request: () => (checkSite ? { path: "/api/v1/check", body: { url: checkSite } } : null),
+      },
+      {
+        key: "outcomes",
+        name: "POST /api/v1/provider/outcomes",
+        request: () => {
+          const taken = tickets.take();
+          if (!taken) return null;
+          return {
+            path: "/api/v1/provider/outcomes",
+            body: { attribution_token: taken.ticket.bearer, outcome: taken.outcome },
+            headers: { "X-SVC-Provider-Key": taken.ticket.providerKey, "Idempotency-Key": `load-${randomUUID()}` },
+            answered: taken.answered,
+          };
+        },
+      },
+      {
+        key: "pilot-status",
+        name: "GET /api/v1/provider/pilot-status",
+        request: (n) => {
+          const key = exchange.providerKeys[n % Math.max(1, exchange.providerKeys.length)];
+          return key ? { path: "/api/v1/provider/pilot-status", headers: { "X-SVC-Provider-Key": key } } : null;
+        },
       },
     ];
     const targets = every.filter((target) => ENDPOINTS.includes(target.key));

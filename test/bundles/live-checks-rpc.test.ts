@@ -7,7 +7,9 @@
  *
  * What crosses the binding is held to what the all-in-one Worker answers in-process
  * (test/integration/mcp-server.test.ts): the same result as the checks Worker's own POST /check,
- * the client's limit spent once per call and in the mcp Worker only, and the client-facing errors
+ * the client's limit spent once per call and in the mcp Worker only (check_site's admission is a
+ * callback the checks Worker runs beside its index lookup; its refusal keeps its code), and the
+ * client-facing errors
  * of the checks Worker (a DomainError, a store outage) answered with their own codes. A Worker
  * deployed without the binding answers 503 DEPENDENCY_UNAVAILABLE.
  */

@@ -8,6 +8,7 @@ import type { ProviderKeyVerification } from "../../src/domain/accounts/credenti
 import type { ProviderKeyActor, SessionActor } from "../../src/domain/actor.ts";
 import type { AppEnv, Dependencies } from "../../src/http/context.ts";
 import { idempotent, type LockStore } from "../../src/http/middleware/idempotent.ts";
+import { providerKeyIdempotent } from "../../src/http/middleware/provider-key-idempotent.ts";
 import { requireProviderKey } from "../../src/http/middleware/require-provider-key.ts";
 import { requireSameOrigin } from "../../src/http/middleware/require-same-origin.ts";
 import { requireSession } from "../../src/http/middleware/require-session.ts";
@@ -20,7 +21,10 @@ const ORIGIN = "https://svc.test";
 class MemoryLocks implements LockStore {
   readonly held = new Map<string, string>();
   failing = false;
+  /** Every SET NX asked for, in order. */
+  readonly asked: string[] = [];
   async set(key: string, value: string, _options: { nx: true; px: number }) {
+    this.asked.push(key);
     if (this.failing) throw new Error("redis down");
     if (this.held.has(key)) return null;
     this.held.set(key, value);
@@ -63,6 +67,8 @@ const receipts = new Map([["receipt-1", { claimId: "claim-1" }]]);
 const acceptances = new Map<string, { body: string; id: number }>();
 let verifyFails = false;
 const locks = new MemoryLocks();
+/** The check of the key "key-gated" waits for this gate; its answer is claim-1's key. */
+let gate: { opened: Promise<void>; open: () => void } | undefined;
 
 function createTestApp() {
   const app = new OpenAPIHono<AppEnv>();
@@ -75,6 +81,10 @@ function createTestApp() {
   const verifySession = async (_ctx: unknown, value: string) => sessions.get(value) ?? null;
   const verifyKey = async (_ctx: unknown, value: string): Promise<ProviderKeyVerification> => {
     if (verifyFails) throw new Error("database down");
+    if (value === token("key-gated") && gate) {
+      await gate.opened;
+      return { status: "active", actor: providerKey("1", "claim-1") };
+    }
     return keys.get(value) ?? { status: "invalid" };
   };
 
@@ -114,6 +124,25 @@ function createTestApp() {
       if (prior && prior.body !== body) throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", "Conflict", "Other body.");
       if (prior) return c.json({ id: prior.id, replay: true }, 200);
       // A pause between the read and the write: racing duplicates would both write without the lock.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const id = acceptances.size + 1;
+      acceptances.set(stored, { body, id });
+      return c.json({ id, replay: false }, 201);
+    },
+  );
+  app.post(
+    "/provider/outcomes",
+    providerKeyIdempotent({
+      key: { verify: verifyKey, whenClaimNotFresh: 409 },
+      idempotency: { name: "outcome", header: "Idempotency-Key", minLength: 8, maxLength: 200, waitMs: 2_000 },
+    }),
+    async (c) => {
+      const body = await c.req.text();
+      // The database's unique key is the claim's, whatever scope the lock had.
+      const stored = `outcome:${c.var.actor.claimId}\n${c.var.idempotency.key}`;
+      const prior = acceptances.get(stored);
+      if (prior && prior.body !== body) throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", "Conflict", "Other body.");
+      if (prior) return c.json({ id: prior.id, replay: true }, 200);
       await new Promise((resolve) => setTimeout(resolve, 20));
       const id = acceptances.size + 1;
       acceptances.set(stored, { body, id });
@@ -272,6 +301,81 @@ describe("idempotent", () => {
       expect(response.status).toBe(503);
       expect(((await response.json()) as { code: string }).code).toBe("IDEMPOTENCY_UNAVAILABLE");
       expect(acceptances.has("claim-1\ndown-key-1")).toBe(false);
+    } finally {
+      locks.failing = false;
+    }
+  });
+});
+
+describe("providerKeyIdempotent", () => {
+  /** A null key sends no X-SVC-Provider-Key header. */
+  const post = (idempotencyKey: string | undefined, body: string, key: string | null = token("key-claim-1")) => {
+    const headers = new Headers();
+    if (key !== null) headers.set("X-SVC-Provider-Key", key);
+    if (idempotencyKey !== undefined) headers.set("Idempotency-Key", idempotencyKey);
+    return send("POST", "/provider/outcomes", headers, body);
+  };
+  const code = async (response: Response) => ((await response.json()) as { code: string }).code;
+
+  it("asks for the lock while the key is being checked, not after", async () => {
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    gate = { opened, open };
+    try {
+      const asked = locks.asked.length;
+      const answer = post("gated-key-1", "{}", token("key-gated"));
+      // The key's check cannot answer until the gate opens; the lock is asked for meanwhile.
+      await expect.poll(() => locks.asked.length).toBe(asked + 1);
+      open();
+      expect((await answer).status).toBe(201);
+      expect(locks.held.size).toBe(0);
+    } finally {
+      gate = undefined;
+    }
+  });
+
+  it("tells a missing or bad key (401) before a bad Idempotency-Key (400), and holds no lock after", async () => {
+    expect((await post("short", "{}", null)).status).toBe(401);
+    expect((await post("short", "{}", token("key-unknown"))).status).toBe(401);
+    expect((await post("fine-key-1", "{}", token("key-unknown"))).status).toBe(401);
+    const bad = await post("short", "{}");
+    expect(bad.status).toBe(400);
+    expect(await code(bad)).toBe("INVALID_IDEMPOTENCY_KEY");
+    expect(locks.held.size).toBe(0);
+  });
+
+  it("answers a stale claim with the route's status, and an unreadable key store with 503", async () => {
+    expect(await code(await post("stale-key-1", "{}", token("key-stale")))).toBe("CLAIM_NOT_FRESH");
+    verifyFails = true;
+    try {
+      const response = await post("auth-down-1", "{}");
+      expect(response.status).toBe(503);
+      expect(await code(response)).toBe("PROVIDER_AUTH_UNAVAILABLE");
+    } finally {
+      verifyFails = false;
+    }
+    expect(locks.held.size).toBe(0);
+  });
+
+  it("lets racing identical requests write once: one 201, the rest replays", async () => {
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post("race-outcome-1", '{"a":1}')));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(19);
+    expect(locks.held.size).toBe(0);
+    expect((await post("race-outcome-1", '{"other":true}')).status).toBe(409);
+  });
+
+  it("fails closed with 503 when the lock store is down, and a bad key is still a 401", async () => {
+    locks.failing = true;
+    try {
+      const response = await post("lock-down-1", "{}");
+      expect(response.status).toBe(503);
+      expect(await code(response)).toBe("IDEMPOTENCY_UNAVAILABLE");
+      expect(acceptances.has("outcome:claim-1\nlock-down-1")).toBe(false);
+      expect((await post("lock-down-2", "{}", token("key-unknown"))).status).toBe(401);
     } finally {
       locks.failing = false;
     }

@@ -16,6 +16,7 @@ import {
 } from "../crawling/crawl-site.ts";
 import { type CrawlTarget, parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
 import { requestCrawls } from "../crawling/request-crawls.ts";
+import { readBesideGuard } from "../read-beside-guard.ts";
 import type { SignalEvidence } from "../signals/types.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
 import type { CheckContext } from "./check-context.ts";
@@ -109,9 +110,17 @@ export function checkResultOf(
   };
 }
 
-export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { url: string } }): Promise<CheckResult> {
-  const { target, crawl } = await crawlCheckTarget({ ctx, input });
+/** The domain of a URL the crawl accepts; undefined for one it refuses. */
+function usableDomain(url: string, allowPrivate: boolean): string | undefined {
+  try {
+    return parseCrawlTarget(url, allowPrivate).domain;
+  } catch {
+    return undefined;
+  }
+}
 
+/** What the index holds of a site: its score and signal flags; undefined when it is not indexed. */
+async function readIndexedSignals(ctx: Pick<CheckContext, "db">, domain: string) {
   const [stored] = await ctx.db
     .select({
       agenticScore: sites.agenticScore,
@@ -124,8 +133,34 @@ export async function checkSite({ ctx, input }: { ctx: CheckContext; input: { ur
       has_schema_org: sites.hasSchemaOrg,
     })
     .from(sites)
-    .where(eq(sites.domain, target.domain))
+    .where(eq(sites.domain, domain))
     .limit(1);
+  return stored;
+}
+
+/**
+ * The check. `admit` is the caller's admission check (its rate limit), passed before anything is
+ * fetched: the index lookup only reads, so it runs beside it instead of after the crawl (one store
+ * round trip for both, as search does), and a refused request throws the admission's error as
+ * before, having written nothing.
+ */
+export async function checkSite({
+  ctx,
+  input,
+  admit = async () => undefined,
+}: {
+  ctx: CheckContext;
+  input: { url: string };
+  admit?: () => Promise<unknown>;
+}): Promise<CheckResult> {
+  // An unusable URL is refused by the crawl below, after the count, as it always was: a caller
+  // that counts such URLs (the web form) still does.
+  const domain = usableDomain(input.url, ctx.allowPrivate);
+  const stored = await readBesideGuard(admit(), async () =>
+    domain === undefined ? undefined : readIndexedSignals(ctx, domain),
+  );
+  const { target, crawl } = await crawlCheckTarget({ ctx, input });
+
   let recrawlQueued = false;
   if (
     stored &&

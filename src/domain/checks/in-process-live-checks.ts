@@ -7,7 +7,7 @@ import { verifyMcp } from "./verify-mcp.ts";
 /** The domain operations of POST /check and GET /verify-mcp, on `ctx`. */
 export function runLiveChecksInProcess(ctx: CheckContext): LiveChecks {
   return {
-    check: (input) => checkSite({ ctx, input }),
+    check: (input, admit) => checkSite({ ctx, input, admit }),
     verifyMcp: (input) => verifyMcp({ ctx, input }),
   };
 }

@@ -15,9 +15,15 @@ export interface LiveCheckInput {
   url: string;
 }
 
+/** The caller's admission check (its rate limit); it throws the refusal. */
+export type Admit = () => Promise<unknown>;
+
 export interface LiveChecks {
-  /** POST /check's operation: crawl the URL's site now (queues a recrawl when the index differs). */
-  check(input: LiveCheckInput): Promise<CheckResult>;
+  /**
+   * POST /check's operation: crawl the URL's site now (queues a recrawl when the index differs).
+   * `admit` runs before anything is fetched, beside the index lookup (checkSite says why).
+   */
+  check(input: LiveCheckInput, admit?: Admit): Promise<CheckResult>;
   /** GET /verify-mcp's operation: an MCP handshake with one endpoint. */
   verifyMcp(input: LiveCheckInput): Promise<McpVerification>;
 }

@@ -58,42 +58,48 @@ export async function recordActionInterest({
   const domain = normalizeDomain(input.domain);
   if (!domain) throw sourceUnavailable();
 
-  // One statement: the receipt exists only if the live, real search returned this domain, and
-  // the unique (search_id, domain) constraint settles racing requests.
-  const inserted = await ctx.db
-    .insert(actionInterestReceipts)
-    .select(
-      ctx.db
-        .select({
-          id: sql`gen_random_uuid()`.as("id"),
-          searchId: searchReceipts.searchId,
-          domain: sql`${domain}::text`.as("domain"),
-          actionType: sql`${input.actionType}`.as("action_type"),
-          confirmationVersion: sql`${ACTION_INTEREST_CONFIRMATION_VERSION}`.as("confirmation_version"),
-          createdAt: sql`now()`.as("created_at"),
-          expiresAt: searchReceipts.expiresAt,
-        })
-        .from(searchReceipts)
-        .where(and(liveReturnedResult(input.searchId, domain), not(searchReceipts.synthetic))),
-    )
-    // The unique key carries the search's expiry (the partition key); one search has one expiry.
-    .onConflictDoNothing({
-      target: [actionInterestReceipts.searchId, actionInterestReceipts.domain, actionInterestReceipts.expiresAt],
-    })
-    .returning();
+  // One round trip: the insert, then the receipt as stored, in one batch. The insert is the one
+  // statement that decides: the receipt exists only if the live, real search returned this domain,
+  // and the unique (search_id, domain) constraint settles racing requests. The read after it, a
+  // statement of its own, sees what the insert met (a racing insert is waited for and committed
+  // by then), so an exact replay is answered without a second trip.
+  const [inserted, stored] = await ctx.db.batch([
+    ctx.db
+      .insert(actionInterestReceipts)
+      .select(
+        ctx.db
+          .select({
+            id: sql`gen_random_uuid()`.as("id"),
+            searchId: searchReceipts.searchId,
+            domain: sql`${domain}::text`.as("domain"),
+            actionType: sql`${input.actionType}`.as("action_type"),
+            confirmationVersion: sql`${ACTION_INTEREST_CONFIRMATION_VERSION}`.as("confirmation_version"),
+            createdAt: sql`now()`.as("created_at"),
+            expiresAt: searchReceipts.expiresAt,
+          })
+          .from(searchReceipts)
+          .where(and(liveReturnedResult(input.searchId, domain), not(searchReceipts.synthetic))),
+      )
+      // The unique key carries the search's expiry (the partition key); one search has one expiry.
+      .onConflictDoNothing({
+        target: [actionInterestReceipts.searchId, actionInterestReceipts.domain, actionInterestReceipts.expiresAt],
+      })
+      .returning(),
+    ctx.db
+      .select()
+      .from(actionInterestReceipts)
+      .where(
+        and(
+          eq(actionInterestReceipts.searchId, input.searchId),
+          eq(actionInterestReceipts.domain, domain),
+          gt(actionInterestReceipts.expiresAt, sql`now()`),
+        ),
+      ),
+  ]);
   const created = inserted[0];
   if (created) return { created: true, receipt: receiptBody(created) };
 
-  const [existing] = await ctx.db
-    .select()
-    .from(actionInterestReceipts)
-    .where(
-      and(
-        eq(actionInterestReceipts.searchId, input.searchId),
-        eq(actionInterestReceipts.domain, domain),
-        gt(actionInterestReceipts.expiresAt, sql`now()`),
-      ),
-    );
+  const existing = stored[0];
   if (!existing) throw sourceUnavailable();
   if (existing.actionType !== input.actionType) {
     throw new DomainError(

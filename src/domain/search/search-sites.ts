@@ -22,6 +22,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
 import { isDatabaseUnavailable, type RunSqlBatch, type SqlRow } from "../../adapters/db.ts";
+import { readBesideGuard } from "../read-beside-guard.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { type SiteRecord, siteRecordFromSql, siteRecordSql } from "../sites/site-record.ts";
 import { isAuditCategory, planSearch, type SearchPlan } from "./search-plan.ts";
@@ -227,7 +228,10 @@ export interface PageRecord {
 /** The tier (as relevanceTierSql numbers it) of a one-word query from where the site carries it. */
 function tierFromFieldsSql(fields: SQL): SQL {
   const keys = TIER_KEYS.map(({ fields: weights }) => {
-    const mask = [...weights].reduce((bits, weight) => bits | TIER_FIELD_BITS[weight as keyof typeof TIER_FIELD_BITS], 0);
+    const mask = [...weights].reduce(
+      (bits, weight) => bits | TIER_FIELD_BITS[weight as keyof typeof TIER_FIELD_BITS],
+      0,
+    );
     return sql`case when ${fields} & ${sql.raw(String(mask))} = 0 then 1 else 0 end`;
   });
   return sql`(${sql.join(
@@ -369,7 +373,7 @@ export async function runSearchQuery(
       hasNext: input.page * SEARCH_PAGE_SIZE < total,
     };
   };
-  const admission = admit?.();
+  const admission = admit?.() ?? Promise.resolve();
   const words = input.q ? queryWords(input.q) : [];
   // A q without letters or digits matches nothing rather than everything.
   if (input.q && words.length === 0) {
@@ -380,13 +384,10 @@ export async function runSearchQuery(
   const pinnedDomain = domainNamedBy(input.q);
   const first = firstStep(input, words, pinnedDomain, given);
   // Filters alone, with the isolate's statistics fresh, need nothing from the first step: no round trip.
-  const firstRequest = first.statements.length ? run(first.statements) : Promise.resolve([]);
-  // Both settle before either's failure is thrown, the admission's first: a refused request is
-  // refused whatever the read met, and no read is left unobserved.
-  const [admitted, firstOutcome] = await Promise.allSettled([admission, firstRequest]);
-  if (admitted.status === "rejected") throw admitted.reason;
-  if (firstOutcome.status === "rejected") throw firstOutcome.reason;
-  const { stems, tagSignature, pinned, statistics } = first.read(firstOutcome.value);
+  const firstResults = await readBesideGuard(admission, async () =>
+    first.statements.length ? run(first.statements) : [],
+  );
+  const { stems, tagSignature, pinned, statistics } = first.read(firstResults);
   // Words that are all stop words leave nothing to match.
   if (words.length && stems.length === 0) return pageOf([], 0);
   const plan = planSearch({ stems, filters: input.filters, tagSignature, statistics });

@@ -51,11 +51,13 @@ const REFUSAL_ERRORS = {
 
 type OutcomeAnswer = ReturnType<typeof receiptAnswer> & { idempotent_replay: boolean };
 
-async function findByKey(ctx: TicketContext, actor: ProviderKeyActor, input: RecordOutcomeInput) {
-  const result = await ctx.db.execute(sql`
+/** The receipt already stored under this claim's Idempotency-Key, if any. */
+const storedUnderKey = (actor: ProviderKeyActor, input: RecordOutcomeInput) => sql`
     select id, key_id, signed_receipt, signature, request_sha256 from provider_outcome_receipts
-    where claim_id = ${actor.claimId} and idempotency_key = ${input.idempotencyKey}`);
-  const row = result.rows[0] as (StoredReceiptRow & { request_sha256: string }) | undefined;
+    where claim_id = ${actor.claimId} and idempotency_key = ${input.idempotencyKey}`;
+
+/** The exact replay of a stored receipt (same key and body), or the 409 of a key reused with another body. */
+function replayOf(row: (StoredReceiptRow & { request_sha256: string }) | undefined, input: RecordOutcomeInput) {
   if (!row) return null;
   if (row.request_sha256 !== input.requestSha256) {
     throw new DomainError(
@@ -86,9 +88,21 @@ export async function recordOutcome({
   const claims = await ticketClaimsOf(ctx, input);
   // A race lost to a concurrent outcome of the same ticket is decided again on the new state.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const replayed = await findByKey(ctx, actor, input);
+    // Both reads in one round trip; a replay is answered before the ticket is looked at.
+    const [keyRows = [], ticketRows = []] = await sqlBatchRunner(ctx.db)([
+      storedUnderKey(actor, input),
+      ticketOfToken(ctx, actor, claims),
+    ]);
+    const replayed = replayOf(keyRows[0] as (StoredReceiptRow & { request_sha256: string }) | undefined, input);
     if (replayed) return { created: false, answer: replayed };
-    const ticket = await loadTicket(ctx, actor, claims);
+    const ticket = ticketRows[0] as LoadedTicket | undefined;
+    if (!ticket) {
+      throw new DomainError(
+        "not_found",
+        "TICKET_NOT_FOUND",
+        "No ticket of this provider matches the attribution token.",
+      );
+    }
     const step = decideStep(ctx, ticket, input.outcome);
     const receiptId = crypto.randomUUID();
     const signed = await signOutcomeReceipt(ctx, ticket, step, receiptId, input.outcome);
@@ -128,23 +142,14 @@ async function ticketClaimsOf(ctx: TicketContext, input: RecordOutcomeInput): Pr
 }
 
 /** This provider's ticket for the token's exact offer version and terms, as stored now. */
-async function loadTicket(
-  ctx: TicketContext,
-  actor: ProviderKeyActor,
-  claims: AttributionClaims,
-): Promise<LoadedTicket> {
+function ticketOfToken(ctx: TicketContext, actor: ProviderKeyActor, claims: AttributionClaims) {
   const now = ctx.now.toISOString();
-  const result = await ctx.db.execute(sql`
+  return sql`
     select t.*, ${authorizationLive("t", now)} as authorization_live, ${chargeStatusOf("t")} as charge_status,
       (select h.id from action_handoff_receipts h where h.ticket_id = t.id) as handoff_receipt_id
     from action_tickets t
     where t.id = ${claims.ticketId} and t.claim_id = ${actor.claimId} and t.offer_id = ${claims.offerId}
-      and t.offer_version = ${claims.offerVersion} and t.commercial_terms_sha256 = ${claims.termsSha256}`);
-  const ticket = result.rows[0] as LoadedTicket | undefined;
-  if (!ticket) {
-    throw new DomainError("not_found", "TICKET_NOT_FOUND", "No ticket of this provider matches the attribution token.");
-  }
-  return ticket;
+      and t.offer_version = ${claims.offerVersion} and t.commercial_terms_sha256 = ${claims.termsSha256}`;
 }
 
 interface OutcomeStep {

@@ -41,8 +41,9 @@ function keyPattern(minLength: number, maxLength: number): RegExp {
 /**
  * Validates an idempotency key header (400 `INVALID_IDEMPOTENCY_KEY` when missing or malformed:
  * a letter or digit, then letters, digits and `._:-`, within the length bounds) and holds a Redis
- * lock on (name, scope, key) while the handler runs, so identical requests racing each other do
- * the work once and the rest replay the stored answer. The lock only spares duplicate work: the
+ * lock on (name, scope, key) while the handler runs (freed once the answer is out, see
+ * `releaseAfterAnswer`), so identical requests racing each other do the work once and the rest
+ * replay the stored answer. The lock only spares duplicate work: the
  * handler's write must still be guarded by a unique constraint on (scope, key) holding the request
  * fingerprint, which decides replay (200) and conflict (409). A duplicate that waits longer than
  * `waitMs` goes on and meets that constraint. When Redis cannot take the lock the request is
@@ -51,10 +52,26 @@ function keyPattern(minLength: number, maxLength: number): RegExp {
  * @example route.use(idempotent({ name: "outcome", scope: (c) => c.var.actor.claimId, header: "Idempotency-Key", minLength: 8, maxLength: 200 }));
  */
 export function idempotent<E extends AppEnv = AppEnv>(options: IdempotentOptions<E>) {
-  const pattern = keyPattern(options.minLength, options.maxLength);
-  const waitMs = options.waitMs ?? 5_000;
+  const readKey = idempotencyKeyReader(options);
   return createMiddleware<E & { Variables: IdempotencyVariables }>(async (c, next) => {
-    const key = c.req.header(options.header);
+    const key = readKey(c.req.header(options.header));
+    const scope = options.scope(c as unknown as Context<E>);
+    const lock = await holdIdempotencyLock(c.var.deps, { name: options.name, scope, key, waitMs: options.waitMs });
+    c.set("idempotency", { key, scope });
+    try {
+      await next();
+    } finally {
+      await releaseAfterAnswer(c, lock);
+    }
+  });
+}
+
+/** Reads the key from its header's value, or throws the 400 `INVALID_IDEMPOTENCY_KEY` problem. */
+export function idempotencyKeyReader(
+  options: Pick<IdempotentOptions, "header" | "minLength" | "maxLength">,
+): (value: string | undefined) => string {
+  const pattern = keyPattern(options.minLength, options.maxLength);
+  return (key) => {
     if (!key || !pattern.test(key)) {
       throw new HttpProblem(
         400,
@@ -64,19 +81,48 @@ export function idempotent<E extends AppEnv = AppEnv>(options: IdempotentOptions
         { errors: [{ location: "header", field: options.header, message: "missing or malformed" }] },
       );
     }
-    const scope = options.scope(c as unknown as Context<E>);
-    const { redis, config } = c.var.deps;
-    const store = redis as unknown as LockStore;
-    const lockKey = `${config.REDIS_KEY_PREFIX}:idem:${options.name}:${await sha256Hex(`${scope}\n${key}`)}`;
-    const holder = crypto.randomUUID();
-    const acquired = await acquireLock(store, lockKey, holder, waitMs);
-    c.set("idempotency", { key, scope });
-    try {
-      await next();
-    } finally {
-      if (acquired) await store.eval(RELEASE_SCRIPT, [lockKey], [holder]).catch(() => undefined);
-    }
-  });
+    return key;
+  };
+}
+
+/** A lock held on (name, scope, key), or none when the wait ran out (the database still decides). */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the lock on (name, scope, key), waiting up to `waitMs` (default 5 s) for a concurrent
+ * holder; null when the wait ran out. Throws the 503 `IDEMPOTENCY_UNAVAILABLE` problem when Redis
+ * cannot take it.
+ */
+export async function holdIdempotencyLock(
+  deps: Pick<AppEnv["Variables"]["deps"], "redis" | "config">,
+  { name, scope, key, waitMs = 5_000 }: { name: string; scope: string; key: string; waitMs?: number | undefined },
+): Promise<HeldLock | null> {
+  const store = deps.redis as unknown as LockStore;
+  const lockKey = `${deps.config.REDIS_KEY_PREFIX}:idem:${name}:${await sha256Hex(`${scope}\n${key}`)}`;
+  const holder = crypto.randomUUID();
+  if (!(await acquireLock(store, lockKey, holder, waitMs))) return null;
+  return {
+    release: async () => {
+      await store.eval(RELEASE_SCRIPT, [lockKey], [holder]).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Frees the lock once the answer is out (what it guarded is committed by then): the caller does
+ * not wait a Redis round trip for it. Without an execution context (an app called directly) it
+ * is freed before answering.
+ */
+export async function releaseAfterAnswer(c: Context, lock: HeldLock | null): Promise<void> {
+  if (!lock) return;
+  const released = lock.release();
+  try {
+    c.executionCtx.waitUntil(released);
+  } catch {
+    await released;
+  }
 }
 
 /** True once the lock is ours; false when the wait ran out (the database still decides). */

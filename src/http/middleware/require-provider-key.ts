@@ -59,27 +59,38 @@ const claimNotFreshProblem = (status: 404 | 409) =>
  */
 export function requireProviderKey(options: RequireProviderKeyOptions) {
   return createMiddleware<AppEnv & { Variables: ProviderKeyVariables }>(async (c, next) => {
-    const key = c.req.header(PROVIDER_KEY_HEADER);
-    if (!key || !isWellFormedSecret(key)) throw providerKeyRequiredProblem();
-    let verification: Awaited<ReturnType<VerifyProviderKey>>;
-    try {
-      verification = await options.verify(c.var.deps, key);
-    } catch (error) {
-      console.error("provider key verification failed", error);
-      throw new HttpProblem(
-        503,
-        "PROVIDER_AUTH_UNAVAILABLE",
-        "Provider key authentication unavailable",
-        "Provider keys cannot be checked right now; try again shortly.",
-        {},
-        { "Retry-After": "5" },
-      );
-    }
-    if (verification.status === "invalid") throw providerKeyRequiredProblem();
-    if (verification.status === "claim_not_fresh") throw claimNotFreshProblem(options.whenClaimNotFresh);
-    c.set("actor", verification.actor);
+    c.set("actor", await authenticateProviderKey(c.var.deps, c.req.header(PROVIDER_KEY_HEADER), options));
     await next();
   });
+}
+
+/**
+ * The actor of the key presented in the PROVIDER_KEY_HEADER header, or the problem
+ * `requireProviderKey` answers with (401, the route's `whenClaimNotFresh`, 503).
+ */
+export async function authenticateProviderKey(
+  deps: AppEnv["Variables"]["deps"],
+  key: string | undefined,
+  options: RequireProviderKeyOptions,
+): Promise<ProviderKeyActor> {
+  if (!key || !isWellFormedSecret(key)) throw providerKeyRequiredProblem();
+  let verification: Awaited<ReturnType<VerifyProviderKey>>;
+  try {
+    verification = await options.verify(deps, key);
+  } catch (error) {
+    console.error("provider key verification failed", error);
+    throw new HttpProblem(
+      503,
+      "PROVIDER_AUTH_UNAVAILABLE",
+      "Provider key authentication unavailable",
+      "Provider keys cannot be checked right now; try again shortly.",
+      {},
+      { "Retry-After": "5" },
+    );
+  }
+  if (verification.status === "invalid") throw providerKeyRequiredProblem();
+  if (verification.status === "claim_not_fresh") throw claimNotFreshProblem(options.whenClaimNotFresh);
+  return verification.actor;
 }
 
 /** The provider-key actor of a request that passed `requireProviderKey` (see `sessionActorOf`). */

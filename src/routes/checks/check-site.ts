@@ -30,8 +30,11 @@ export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
     parseCrawlTarget(url, deps.allowPrivate);
-    await spendTieredLimit(c, { free: CHECK_LIMIT, priority: PRIORITY_CHECK_LIMIT });
-    const result = await checkSite({ ctx: deps, input: { url } });
+    const result = await checkSite({
+      ctx: deps,
+      input: { url },
+      admit: () => spendTieredLimit(c, { free: CHECK_LIMIT, priority: PRIORITY_CHECK_LIMIT }),
+    });
     c.header("Cache-Control", "no-store");
     return c.json(result, 200);
   });

@@ -9,7 +9,7 @@
  * DEPENDENCY_UNAVAILABLE problem, as for any other missing store, rather than failing the request.
  */
 import type { CheckResult } from "../../domain/checks/check-site.ts";
-import type { LiveChecks } from "../../domain/checks/live-checks.ts";
+import type { Admit, LiveChecks } from "../../domain/checks/live-checks.ts";
 import type { McpVerification } from "../../domain/checks/verify-mcp.ts";
 import type { LiveCheckOutcome } from "../../http/live-check-outcome.ts";
 import { unwrapOutcome } from "../../http/live-check-outcome.ts";
@@ -23,7 +23,7 @@ export const CHECKS_BINDING = "CHECKS";
 
 /** What the binding offers: LiveChecksEntrypoint's methods, as the caller sees them. */
 export interface ChecksService {
-  check(input: { url: string }, caller: LiveCheckCaller): Promise<LiveCheckOutcome<CheckResult>>;
+  check(input: { url: string }, caller: LiveCheckCaller, admit?: Admit): Promise<LiveCheckOutcome<CheckResult>>;
   verifyMcp(input: { url: string }, caller: LiveCheckCaller): Promise<LiveCheckOutcome<McpVerification>>;
 }
 
@@ -39,6 +39,39 @@ function checksServiceUnavailable(): HttpProblem {
   );
 }
 
+/**
+ * The checks Worker's check, with `admit` passed over RPC as a function: the checks Worker calls
+ * it back beside its index lookup, as in-process, so the limit is spent here, in this Worker, once.
+ * Its refusal crosses back as a bare Error (RATE_LIMITED's code and retry_after_seconds would be
+ * lost), so it is kept here and thrown as it was thrown.
+ */
+async function checkOverRpc(
+  service: ChecksService,
+  input: { url: string },
+  caller: LiveCheckCaller,
+  admit: Admit | undefined,
+): Promise<CheckResult> {
+  let refusal: { error: unknown } | undefined;
+  const admitHere =
+    admit &&
+    (async () => {
+      try {
+        await admit();
+      } catch (error) {
+        refusal = { error };
+        throw error;
+      }
+    });
+  let outcome: LiveCheckOutcome<CheckResult>;
+  try {
+    outcome = await service.check({ url: input.url }, caller, admitHere);
+  } catch (error) {
+    throw refusal ? refusal.error : error;
+  }
+  if (refusal) throw refusal.error;
+  return unwrapOutcome(outcome);
+}
+
 /** The live checks of the checks Worker bound as `CHECKS`, asked on behalf of `deps.origin`. */
 export const liveChecksOverRpc: LiveChecksSource = (bindings, deps) => {
   const service = bindings[CHECKS_BINDING] as ChecksService | undefined;
@@ -48,7 +81,7 @@ export const liveChecksOverRpc: LiveChecksSource = (bindings, deps) => {
     return service;
   };
   return {
-    check: async (input) => unwrapOutcome(await reach().check({ url: input.url }, caller)),
+    check: (input, admit) => checkOverRpc(reach(), input, caller, admit),
     verifyMcp: async (input) => unwrapOutcome(await reach().verifyMcp({ url: input.url }, caller)),
   } satisfies LiveChecks;
 };

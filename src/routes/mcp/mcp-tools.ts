@@ -221,7 +221,8 @@ export const MCP_TOOLS: McpTool[] = [
     output: createBodyOutputSchema(CheckResultSchema),
     precheck: refuseUnusableCrawlUrl,
     limit: CHECK_LIMIT,
-    run: (c, { url }) => liveChecksOf(c).check({ url }),
+    admitsItself: true,
+    run: (c, { url }, admit) => liveChecksOf(c).check({ url }, admit),
   }),
   defineTool({
     name: "verify_mcp",

@@ -8,6 +8,7 @@ import {
   OFFER_ACTION_TYPES,
   OFFER_STATUSES,
 } from "../../domain/offers/offer-constants.ts";
+import { readBesideGuard } from "../../domain/read-beside-guard.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { providerKeyActorOf, requireProviderKey } from "../../http/middleware/require-provider-key.ts";
 import { spendRateLimit } from "../../http/middleware/spend-rate-limit.ts";
@@ -125,8 +126,11 @@ export function registerPilotStatus(app: OpenAPIHono<AppEnv>) {
   app.openapi(pilotStatusRoute, async (c) => {
     const { limit } = c.req.valid("query");
     const actor = providerKeyActorOf(c.var.actor);
-    await spendRateLimit(c, { ...PILOT_STATUS_LIMIT, identify: () => `key:${actor.keyId}` });
-    const status = await readPilotStatus({ ctx: c.var.deps, actor, input: { limit } });
+    // The snapshot only reads: it runs beside the count, whose 429 still wins (one round trip saved).
+    const status = await readBesideGuard(
+      spendRateLimit(c, { ...PILOT_STATUS_LIMIT, identify: () => `key:${actor.keyId}` }),
+      () => readPilotStatus({ ctx: c.var.deps, actor, input: { limit } }),
+    );
     c.header("Cache-Control", "private, no-store");
     return c.json(status, 200);
   });

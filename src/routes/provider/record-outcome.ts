@@ -4,9 +4,9 @@ import { recordOutcome } from "../../domain/tickets/record-outcome.ts";
 import { OUTCOME_IDEMPOTENCY_KEY } from "../../domain/tickets/ticket-constants.ts";
 import { requestFingerprint, requireSigning } from "../../domain/tickets/ticket-context.ts";
 import type { AppEnv } from "../../http/context.ts";
-import { idempotent } from "../../http/middleware/idempotent.ts";
 import { noStore } from "../../http/middleware/no-store.ts";
-import { providerKeyActorOf, requireProviderKey } from "../../http/middleware/require-provider-key.ts";
+import { providerKeyIdempotent } from "../../http/middleware/provider-key-idempotent.ts";
+import { providerKeyActorOf } from "../../http/middleware/require-provider-key.ts";
 import { OutcomeRequestSchema, OutcomeResponseSchema } from "../exchange/ticket-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import { PROVIDER_KEY_SECURITY } from "./schemas.ts";
@@ -32,14 +32,16 @@ export const recordOutcomeRoute = createRoute({
   description:
     "The provider reports what became of a ticket: attribution_token is the exact signed bearer from the attributed action URL (the authoritative ticket comes from it; a deprecated ticket_id that does not match is refused with 400), outcome one of accepted, activated, converted, rejected, duplicate, invalid. The transition follows the documented table (docs/exchange-tickets.md). The offer's bounty_cents is charged exactly when the outcome equals its charge_event, once per ticket, as a row of an append-only ledger; duplicate or invalid after a charge credits it, even after expiry or revocation, while no positive outcome or new charge crosses those. The receipt is RFC 8785 canonical JSON signed with HMAC-SHA256 (unpadded base64url, key_id, validity window). Idempotency-Key (required, claim-scoped): same key and body answer the stored receipt (200), another body 409. 201 new receipt; 200 exact replay; 400 bad header, body or token; 401 key required; 404 no ticket of this claim for the token; 409 invalid transition, revoked or expired authorization, stale claim or conflicting idempotency payload; 503 signing, key authentication or the idempotency lock unavailable. Cache-Control: private, no-store.",
   security: PROVIDER_KEY_SECURITY,
+  // The key's check and the idempotency lock side by side: one store round trip (issue 32).
   middleware: [
-    requireProviderKey({ verify: verifyProviderKey, whenClaimNotFresh: 409 }),
-    idempotent({
-      name: "provider-outcome",
-      scope: (c) => (c.var.actor.kind === "provider_key" ? c.var.actor.claimId : "none"),
-      ...OUTCOME_IDEMPOTENCY_KEY,
-      // A duplicate waits at most 1 s for the first, then meets the unique constraint itself.
-      waitMs: 1_000,
+    providerKeyIdempotent({
+      key: { verify: verifyProviderKey, whenClaimNotFresh: 409 },
+      idempotency: {
+        name: "provider-outcome",
+        ...OUTCOME_IDEMPOTENCY_KEY,
+        // A duplicate waits at most 1 s for the first, then meets the unique constraint itself.
+        waitMs: 1_000,
+      },
     }),
   ],
   request: {

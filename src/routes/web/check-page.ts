@@ -37,10 +37,13 @@ export function registerCheckPage(app: OpenAPIHono<AppEnv>) {
       return c.html(await renderCheckPage({ origin: deps.origin, url: form.typed, error: form.error }), 400, headers);
     }
     const outcome = await attempt(async () => {
-      const limitHeaders = await consumeRateLimit(c, CHECK_LIMIT);
+      let limitHeaders: Record<string, string> = {};
       const result = await checkSite({
         ctx: deps,
         input: { url: form.url },
+        admit: async () => {
+          limitHeaders = await consumeRateLimit(c, CHECK_LIMIT);
+        },
       });
       return { limitHeaders, result };
     });
