@@ -2,7 +2,10 @@
  * The MCP server's tools: one per free public capability, plus the action-interest call the
  * search sidecar's `call_contract` names. Each tool takes the REST route's own schemas, counts
  * against the REST route's own rate limit, and calls the same domain operation with the same
- * per-request dependencies; it never calls the service over HTTP.
+ * per-request dependencies; it never calls the service over HTTP. check_site and verify_mcp reach
+ * theirs through `LiveChecks`, which the Worker's entry chose: in this isolate, or in the checks
+ * Worker over a service binding (docs/architecture.md, "The mcp Worker reaches the live check
+ * over RPC").
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "hono";
