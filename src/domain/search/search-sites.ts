@@ -241,16 +241,19 @@ function tierFromFieldsSql(fields: SQL): SQL {
 }
 
 /**
- * Where a search's tiers are read (docs/discovery.md, "Relevance tiers"): from the driver's own
- * postings when the query is one word of one stem that drives the lists (`tier_fields`, no row of
- * `sites` read); from the site's tier vector where the site is read anyway to check a word; else
- * from each match's site, after the window.
+ * Where a search's tiers are read (docs/discovery.md, "Relevance tiers"). For a query of one word
+ * of one stem, from the `tier_fields` of a posting the search reads anyway: the driver's own when
+ * the word drives the lists, or the one its registered beginning's list is probed for (no row of
+ * `sites` read). Otherwise from the site's tier vector where the site is read anyway to check a
+ * word, else from each match's site, after the window.
  */
-type TierSource = "none" | "postings" | "checked" | "sites";
+type TierSource = "none" | "postings" | "probe" | "checked" | "sites";
 
 function tierSource(plan: SearchPlan, stems: StemTerms[], vectorChecked: boolean): TierSource {
-  if (stems.length === 0) return "none";
+  const [only] = stems;
+  if (only === undefined) return "none";
   if (stems.length === 1 && plan.driver.kind === "word" && plan.exactStems.length === 0) return "postings";
+  if (stems.length === 1 && plan.exactStems.includes(only) && only.beginning !== null) return "probe";
   return vectorChecked ? "checked" : "sites";
 }
 
@@ -281,12 +284,16 @@ function matchesStatement(
     ...plan.exactStems.flatMap((stem) => (stem.beginning === null ? [] : [beginningTerm(stem.beginning)])),
     ...(plan.exactTag !== undefined ? [tagTerm(plan.exactTag)] : []),
   ];
-  const probes = listed.map(
-    (term) => sql`exists (select from search_postings l where l.audit = ${plan.audit} and l.term = ${term}
-      and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key)`,
-  );
+  // The site's posting in a list: one row at most (the list index's key is the whole posting's).
+  const posting = (term: string) => sql`select l.tier_fields from search_postings l
+      where l.audit = ${plan.audit} and l.term = ${term}
+      and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key`;
+  // With the tier from a probe, the word's beginning list is joined for its posting's fields.
+  const tierProbe = source === "probe" ? listed[0] : undefined;
+  const probes = (tierProbe !== undefined ? listed.slice(1) : listed).map((term) => sql`exists (${posting(term)})`);
   const tierOf: Partial<Record<TierSource, SQL>> = {
     postings: sql`, ${tierFromFieldsSql(sql`m.tier_fields`)} as tier`,
+    probe: sql`, ${tierFromFieldsSql(sql`w.tier_fields`)} as tier`,
     checked: sql`, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier`,
   };
   const tier = tierOf[source] ?? sql``;
@@ -295,6 +302,7 @@ function matchesStatement(
     ...probes,
   ];
   const checked = sql`select ${organicKey("m")}${tier} from (${stream}) m
+    ${tierProbe !== undefined ? sql`join lateral (${posting(tierProbe)}) w on true` : sql``}
     ${vectorStems.length > 0 ? sql`join sites s on s.site_key = m.site_key` : sql``}
     ${conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
     order by ${organicOrderBy("m")}`;
