@@ -259,8 +259,9 @@ function sequentialRounds(calls: ServedCall[]): number {
 
 function summarise(endpoint: string, samples: Sample[], calls: ServedCall[], perRequest: boolean): Row {
   const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
-  const first = Math.min(...samples.map((sample) => sample.startedAt));
-  const last = Math.max(...samples.map((sample) => sample.endedAt));
+  // A loop, not Math.min(...): a long run's samples are more than a call's arguments can hold.
+  const first = samples.reduce((earliest, sample) => Math.min(earliest, sample.startedAt), Number.POSITIVE_INFINITY);
+  const last = samples.reduce((latest, sample) => Math.max(latest, sample.endedAt), Number.NEGATIVE_INFINITY);
   const sql = calls.filter((call) => call.endpoint === "sql" && call.statements > 0);
   const redis = calls.filter((call) => call.endpoint === "redis");
   const latency = sorted.reduce((sum, ms) => sum + ms, 0);
