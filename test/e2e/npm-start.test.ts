@@ -111,6 +111,8 @@ async function readsToKeepAtTheEdge(origin: string): Promise<[string, string][]>
     `/api/v1/site/${domain}`,
     `/badge/${domain}.svg`,
     "/api/v1/stats/adoption",
+    `/sites/${domain}`,
+    "/state",
   ];
   const reads: [string, string][] = [];
   for (const path of paths) {

@@ -5,6 +5,7 @@
  * MCP verification forms, score-drop monitors, sign-in and the provider console, privacy, the state of the agent web), whose failures are pages too. Served at the site root, not
  * under /api/v1.
  */
+import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
 import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import type { GroupDefinition } from "../group-definition.ts";
@@ -25,7 +26,7 @@ import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
 import { registerSignInPage } from "./sign-in-page.ts";
-import { registerSiteReportPage } from "./site-report-page.ts";
+import { registerSiteReportPage, SITE_REPORT_PATH } from "./site-report-page.ts";
 import { registerStatePage } from "./state-page.ts";
 import { registerSubmitPage } from "./submit-page.ts";
 import { registerVerifyMcpPage } from "./verify-mcp-page.ts";
@@ -41,6 +42,10 @@ export function createWebGroup(): RouteGroup {
 
   const pages = createPageRoutes();
   registerHomePage(pages);
+  // A site's report (without a search_id, which records a selection) and the state of the agent
+  // web read the store and write nothing: served from the edge while fresh (their max-age).
+  pages.use(SITE_REPORT_PATH, edgeCache({ when: (c) => c.req.query("search_id") === undefined }));
+  pages.use(SITE_PATHS.state, edgeCache());
   registerSiteReportPage(pages);
   registerCheckPage(pages);
   registerSubmitPage(pages);
