@@ -147,18 +147,14 @@ function driverStream(plan: SearchPlan, checks: SQL[], withFields: boolean): SQL
   const where = (termCondition: SQL) => sql.join([termCondition, ...checks], sql` and `);
   const fields = (alias: string) => (withFields ? sql`, ${sql.raw(alias)}.tier_fields` : sql``);
   // Sites in more than one of the lists read: once each, their fields or-ed.
-  const once = (alias: string, select: SQL, from: SQL) =>
+  const once = (alias: string, from: SQL) =>
     withFields
       ? sql`select ${organicKey(alias)}, bit_or(${sql.raw(alias)}.tier_fields) as tier_fields from ${from}
           group by ${organicKey(alias)} order by ${organicOrderBy(alias)}`
-      : sql`select distinct ${select} from ${from} order by ${organicOrderBy(alias)}`;
+      : sql`select distinct ${organicKey(alias)} from ${from} order by ${organicOrderBy(alias)}`;
   const { range, terms } = plan.driver;
   if (range) {
-    return once(
-      "p",
-      organicKey("p"),
-      sql`search_postings p where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)}`,
-    );
+    return once("p", sql`search_postings p where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)}`);
   }
   const branches = terms.map(
     (term) => sql`(select ${organicKey("p")}${fields("p")} from search_postings p where ${where(sql`p.term = ${term}`)}
@@ -166,7 +162,7 @@ function driverStream(plan: SearchPlan, checks: SQL[], withFields: boolean): SQL
   );
   const union = sql`(${sql.join(branches, sql` union all `)}) u`;
   // A word's lexemes may share a site (`team` and `teams`); other drivers' lists never do.
-  if (plan.driver.kind === "word" && branches.length > 1) return once("u", organicKey("u"), union);
+  if (plan.driver.kind === "word" && branches.length > 1) return once("u", union);
   return sql`select ${organicKey("u")}${fields("u")} from ${union} order by ${organicOrderBy("u")}`;
 }
 
