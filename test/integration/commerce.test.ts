@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { authenticatePriorityKey, takeMonthlyCall } from "../../src/domain/commerce/priority-keys.ts";
 import { insertSite, jsonPost, newEmail, sha256Hex } from "../support/accounts.ts";
 import { sqlRows, testDatabase, uniqueToken } from "../support/sites.ts";
-import { asClient, call, expectInvalid, expectProblem, newClientIp } from "../support/worker.ts";
+import { asClient, awayFromWindowEdge, call, expectInvalid, expectProblem, newClientIp } from "../support/worker.ts";
 
 const bindings = env as unknown as { STRIPE_API_URL: string; STRIPE_WEBHOOK_SECRET: string };
 const STRIPE = bindings.STRIPE_API_URL.replace(/\/$/, "");
@@ -516,6 +516,8 @@ describe("the priority key on search, live verification and /check", () => {
   });
 
   it("allows 100 live verifications an hour per key; the refused one takes nothing from the allocation", async () => {
+    // The hourly window's edge would weigh the calls before it less: the 101st could pass.
+    await awayFromWindowEdge(3600, 60);
     const { key, keyId } = await buyKey();
     const client = withKey(key);
     const target = encodeURIComponent("http://127.0.0.1:9/mcp");
