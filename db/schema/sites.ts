@@ -95,6 +95,12 @@ export const sites = pgTable(
      * since this was kept (migration 0033).
      */
     mcpEndpointHealth: smallint("mcp_endpoint_health"),
+    /**
+     * How many crawls in a row found that the site's host name does not exist in DNS: the recrawl
+     * cron waits twice its interval after one, four times after two…, at most sixteen times
+     * (enqueue-stale-recrawls.ts); any other outcome sets it back to 0 (migration 0039).
+     */
+    unresolvedCrawls: smallint("unresolved_crawls").notNull().default(0),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -136,6 +142,7 @@ export const sites = pgTable(
     check("sites_category_known", sql`${table.category} in (${categoryList})`),
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
     check("sites_mcp_endpoint_health_known", sql`${table.mcpEndpointHealth} between 0 and 3`),
+    check("sites_unresolved_crawls_range", sql`${table.unresolvedCrawls} >= 0`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
     // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
     // The domain column has the "C" collation (migration 0005): byte order on every server.

@@ -2,7 +2,9 @@
  * The crawl queue's consumer: crawls each job's site and writes the outcome to the index.
  *
  * - A site that did not answer (unreachable) is retried with exponential backoff; on the last
- *   attempt its status is recorded (signals kept). A site that answered — even blocked or with an
+ *   attempt its status is recorded (signals kept). A site whose own host name DNS says does not
+ *   exist is recorded at once: retrying within minutes cannot bring the name back, and the
+ *   recrawl cron backs off on it (unresolved_crawls, enqueue-stale-recrawls.ts). A site that answered — even blocked or with an
  *   error status — is a result, recorded at once.
  * - A failure of our own (the database) retries the message; after the last retry the queue moves
  *   it to the dead-letter queue, where an operator can inspect and replay it.
@@ -22,7 +24,7 @@ import {
 import { loadMcpLeads } from "../domain/crawling/crawl-leads.ts";
 import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawling/crawl-site.ts";
 import { recordCrawl } from "../domain/crawling/record-crawl.ts";
-import type { OpenFetcher } from "../domain/signals/types.ts";
+import type { OpenFetcher, SiteFetcher } from "../domain/signals/types.ts";
 
 /** The crawl queue's name (the producer's binding is CRAWL_QUEUE); wrangler.toml names its consumer. */
 export const CRAWL_QUEUE = "crawl-jobs";
@@ -47,6 +49,25 @@ export interface CrawlConsumerContext extends DomainContext {
   openFetcher: OpenFetcher;
 }
 
+/**
+ * The fetcher, watched for a failure that says `host` does not exist in DNS. Only the site's own
+ * name counts: a redirect to a name that is gone is the site's answer, not a name to back off on.
+ */
+function watchForUnresolvedName(
+  fetcher: SiteFetcher,
+  host: string,
+): { fetcher: SiteFetcher; unresolved: () => boolean } {
+  let unresolved = false;
+  return {
+    fetcher: async (url, request) => {
+      const response = await fetcher(url, request);
+      if (!response.ok && response.unresolvedHost === host) unresolved = true;
+      return response;
+    },
+    unresolved: () => unresolved,
+  };
+}
+
 async function processMessage(
   ctx: CrawlConsumerContext,
   message: Message<unknown>,
@@ -62,20 +83,25 @@ async function processMessage(
   }
   const job = parsed.data;
   try {
+    const watched = watchForUnresolvedName(
+      ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
+      new URL(job.url).hostname,
+    );
     const crawl = await crawlSite({
       origin: job.url,
-      fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
+      fetcher: watched.fetcher,
       limiter,
       rank,
       signalsOnlyOnSuccess: true,
       mcpLeads: mcpLeads.get(job.domain),
     });
-    if (crawl.crawlStatus === "unreachable" && message.attempts < CRAWL_MAX_ATTEMPTS) {
+    const nameUnresolved = crawl.crawlStatus === "unreachable" && watched.unresolved();
+    if (crawl.crawlStatus === "unreachable" && !nameUnresolved && message.attempts < CRAWL_MAX_ATTEMPTS) {
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
       return;
     }
     // The database is reached over HTTP: its request takes one of the connections too, ahead of the crawls'.
-    await limiter(() => recordCrawl({ ctx, input: { domain: job.domain, crawl } }), FIRST_PRIORITY);
+    await limiter(() => recordCrawl({ ctx, input: { domain: job.domain, crawl, nameUnresolved } }), FIRST_PRIORITY);
     message.ack();
   } catch (error) {
     console.error("crawl job failed", job.domain, String(error));

@@ -199,14 +199,37 @@ describe("the crawl queue consumer", () => {
   it("keeps the last good signals when a recrawl fails, recording only its status", async () => {
     const name = "redirect-loop";
     const domain = fixtureDomain(name);
-    await insertSites([{ domain, url: fixture(name), agenticScore: 65, hasLlmsTxt: true, hasOpenapi: true }]);
+    await insertSites([
+      { domain, url: fixture(name), agenticScore: 65, hasLlmsTxt: true, hasOpenapi: true, unresolvedCrawls: 3 },
+    ]);
     const result = await consume([crawlJob(domain, fixture(name), 4)]);
     expect(result.explicitAcks).toHaveLength(1);
     const [site] = await sqlRows<Record<string, unknown>>(
-      "select agentic_score, has_llms_txt, has_openapi, crawl_status from sites where domain = $1",
+      "select agentic_score, has_llms_txt, has_openapi, crawl_status, unresolved_crawls from sites where domain = $1",
       [domain],
     );
-    expect(site).toEqual({ agentic_score: 65, has_llms_txt: true, has_openapi: true, crawl_status: "unreachable" });
+    // A failure other than a name gone from DNS ends the recrawl's backoff on the name.
+    expect(site).toEqual({
+      agentic_score: 65,
+      has_llms_txt: true,
+      has_openapi: true,
+      crawl_status: "unreachable",
+      unresolved_crawls: 0,
+    });
+  });
+
+  it("ends the backoff on a name that did not resolve once the site answers", async () => {
+    const name = "all-six-signals";
+    // The index's key is the test's own; the job crawls the fixture's origin.
+    const domain = `back-${uniqueToken()}.zz`;
+    await insertSites([{ domain, url: fixture(name), unresolvedCrawls: 5 }]);
+    const result = await consume([crawlJob(domain, fixture(name))]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const [site] = await sqlRows<Record<string, unknown>>(
+      "select crawl_status, unresolved_crawls from sites where domain = $1",
+      [domain],
+    );
+    expect(site).toEqual({ crawl_status: "success", unresolved_crawls: 0 });
   });
 
   it("retries an unreachable site with backoff before the last attempt, writing nothing", async () => {
@@ -239,18 +262,37 @@ describe("the crawl queue consumer", () => {
   });
 });
 
+async function runRecrawlCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ cron: "*/10 * * * *", scheduledTime: Date.now() }), env, ctx);
+}
+
+async function queuedRecrawls(domains: string[]): Promise<string[]> {
+  const rows = await sqlRows<{ domain: string }>(
+    "select domain from crawl_requests where domain = any($1) and reason = 'recrawl' order by domain",
+    [domains],
+  );
+  return rows.map((row) => row.domain);
+}
+
+/** Runs the cron until `domain` is queued (each run takes the next stalest batch); false if it never is. */
+async function recrawlUntilQueued(domain: string, runs = 20): Promise<boolean> {
+  for (let run = 0; run < runs; run++) {
+    await runRecrawlCron();
+    if ((await queuedRecrawls([domain])).length > 0) return true;
+  }
+  return false;
+}
+
 describe("the recrawl cron", () => {
   it("queues the stalest sites once, skipping those already queued within the window", async () => {
     const t = uniqueToken();
     const old = new Date("2020-01-01T00:00:00Z");
-    const domains = [`a-${t}.example`, `b-${t}.example`];
-    await insertSites(domains.map((domain) => ({ domain, lastCrawledAt: old })));
+    // `.zz` is never delegated (ISO 3166 keeps it user-assigned), yet no RFC reserves it.
+    const domains = [`a-${t}.zz`, `b-${t}.zz`];
+    await insertSites(domains.map((domain) => ({ domain, url: `https://${domain}/`, lastCrawledAt: old })));
 
-    const run = async () => {
-      const ctx = createExecutionContext();
-      await worker.scheduled(createScheduledController({ cron: "*/10 * * * *", scheduledTime: Date.now() }), env, ctx);
-    };
-    await run();
+    await runRecrawlCron();
     const queued = await sqlRows<{ domain: string; reason: string }>(
       "select domain, reason from crawl_requests where domain = any($1) order by domain",
       [domains],
@@ -260,9 +302,67 @@ describe("the recrawl cron", () => {
       "select domain, queued_at from crawl_requests where domain = any($1) order by domain",
       [domains],
     );
-    await run();
+    await runRecrawlCron();
     expect(
       await sqlRows("select domain, queued_at from crawl_requests where domain = any($1) order by domain", [domains]),
     ).toEqual(before);
+  });
+
+  it("never queues a reserved or demo name, whatever its case, subdomain or port", async () => {
+    const t = uniqueToken();
+    const reserved = [
+      `${t}.example`,
+      `shop.${t}.example:8443`,
+      `${t}.test`,
+      `${t}.invalid`,
+      `${t}.localhost`,
+      `${t}.local`,
+      `${t}.onion`,
+      `${t}.alt`,
+      `${t}.home.arpa`,
+      `${t}.example.com`,
+      `${t}.example.net`,
+      `${t}.example.org`,
+    ];
+    // Names that only look reserved are crawled as any other.
+    const ordinary = [`${t}-example.zz`, `example.com.${t}.zz`, `${t}.testing.zz`, `${t}.examples.zz`];
+    const stalest = new Date("2000-01-01T00:00:00Z");
+    await insertSites(
+      [...reserved, ...ordinary].map((domain) => ({
+        domain,
+        url: `https://${domain}/`,
+        lastCrawledAt: stalest,
+      })),
+    );
+    await runRecrawlCron();
+    expect(await queuedRecrawls([...reserved, ...ordinary])).toEqual([...ordinary].sort());
+  });
+
+  it("waits twice as long after each crawl that found the name gone, and not at all once it answers", async () => {
+    const t = uniqueToken();
+    const hours = 168; // RECRAWL_AFTER_HOURS's default, which the test Worker runs with.
+    const ago = (multiple: number) => new Date(Date.now() - (multiple * hours + 1) * 3_600_000);
+    const sitesByCase = {
+      // Due: never unresolved, one interval old; once unresolved, two intervals old; four times, 16.
+      due: [
+        { domain: `due-0-${t}.zz`, unresolvedCrawls: 0, lastCrawledAt: ago(1) },
+        { domain: `due-1-${t}.zz`, unresolvedCrawls: 1, lastCrawledAt: ago(2) },
+        { domain: `due-4-${t}.zz`, unresolvedCrawls: 4, lastCrawledAt: ago(16) },
+        { domain: `due-9-${t}.zz`, unresolvedCrawls: 9, lastCrawledAt: ago(16) },
+      ],
+      // Backing off: old enough for a site that answers, not yet for one whose name is gone.
+      waiting: [
+        { domain: `wait-1-${t}.zz`, unresolvedCrawls: 1, lastCrawledAt: ago(1) },
+        { domain: `wait-2-${t}.zz`, unresolvedCrawls: 2, lastCrawledAt: ago(3) },
+        { domain: `wait-4-${t}.zz`, unresolvedCrawls: 4, lastCrawledAt: ago(15) },
+      ],
+    };
+    const all = [...sitesByCase.due, ...sitesByCase.waiting];
+    await insertSites(all.map((site) => ({ ...site, url: `https://${site.domain}/` })));
+    // The least stale due site is queued once the cron has worked through every older one.
+    expect(await recrawlUntilQueued(`due-0-${t}.zz`)).toBe(true);
+    expect(await queuedRecrawls(all.map((site) => site.domain))).toEqual(
+      sitesByCase.due.map((site) => site.domain).sort(),
+    );
   });
 });

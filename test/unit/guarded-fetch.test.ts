@@ -356,6 +356,15 @@ describe("the attack corpus", () => {
     expect(await message("http://nowhere.test/")).toBe("the host name nowhere.test does not resolve");
     expect(canary.requests).toEqual([]);
   });
+
+  it("names the host DNS says does not exist, and only that host", async () => {
+    const fetchSite = guarded();
+    const gone = await fetchSite("http://nowhere.test/");
+    expect(gone.ok ? null : gone.unresolvedHost).toBe("nowhere.test");
+    // A name that exists but is refused for its address, and a failed lookup, are not "gone".
+    const refused = await fetchSite("http://mixed.test/");
+    expect(refused.ok ? "answered" : refused.unresolvedHost).toBeUndefined();
+  });
 });
 
 describe("DNS rebinding within a check", () => {

@@ -53,6 +53,11 @@ export interface ProbeFailure extends ProbeResponseBase {
   failure: FetchFailureKind;
   /** A short, public explanation, e.g. "resolves to a private address (10.0.0.8)". */
   message: string;
+  /**
+   * The host name that DNS says does not exist (NXDOMAIN, or no address record at all), when that
+   * is why: a fact about the name rather than a lookup that failed, which the recrawl backs off on.
+   */
+  unresolvedHost?: string;
 }
 
 export type ProbeResponse = ProbeAnswer | ProbeFailure;

@@ -60,6 +60,7 @@ class ProbeStop extends Error {
   constructor(
     readonly failure: FetchFailureKind,
     message: string,
+    readonly unresolvedHost?: string,
   ) {
     super(message);
   }
@@ -76,13 +77,14 @@ export function createGuardedFetch(options: GuardedFetchOptions): SiteFetcher {
   return async (url: string, request: ProbeRequest = {}): Promise<ProbeResponse> => {
     const redirects: string[] = [];
     let current = url;
-    const fail = (failure: FetchFailureKind, message: string): ProbeFailure => ({
+    const fail = (failure: FetchFailureKind, message: string, unresolvedHost?: string): ProbeFailure => ({
       ok: false,
       url,
       finalUrl: current,
       redirects,
       failure,
       message,
+      ...(unresolvedHost === undefined ? {} : { unresolvedHost }),
     });
 
     const remaining = options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - Date.now();
@@ -147,7 +149,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): SiteFetcher {
           ? fail("deadline", "the crawl's time budget ran out")
           : fail("timeout", `no complete answer within ${timeoutMs} ms`);
       }
-      if (error instanceof ProbeStop) return fail(error.failure, error.message);
+      if (error instanceof ProbeStop) return fail(error.failure, error.message, error.unresolvedHost);
       return fail("network", describeNetworkError(error, hostOf(current)));
     } finally {
       clearTimeout(timer);
@@ -201,7 +203,9 @@ async function checkResolvedAddresses(
     const reason = error instanceof DnsLookupError ? error.message : `the DNS lookup of ${hostname} failed`;
     throw new ProbeStop("network", `could not resolve ${hostname}: ${reason}`);
   }
-  if (addresses.length === 0) throw new ProbeStop("refused", `the host name ${hostname} does not resolve`);
+  if (addresses.length === 0) {
+    throw new ProbeStop("refused", `the host name ${hostname} does not resolve`, hostname);
+  }
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (kind !== "public") {

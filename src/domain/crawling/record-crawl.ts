@@ -3,6 +3,9 @@
  * its score to the history, in one transaction. A failed crawl only records its status and time
  * on a site already indexed: the last good signals, evidence and score stay as they were, and a
  * domain that never crawled successfully is not added.
+ *
+ * `unresolved_crawls` counts the crawls in a row that found the site's host name gone from DNS
+ * (the recrawl cron backs off on it, enqueue-stale-recrawls.ts); any other outcome resets it.
  */
 import { eq, sql } from "drizzle-orm";
 import { siteChecklistHistory } from "../../../db/schema/checklist-history.ts";
@@ -20,15 +23,25 @@ export async function recordCrawl({
   input,
 }: {
   ctx: DomainContext;
-  input: { domain: string; crawl: SiteCrawl };
+  input: {
+    domain: string;
+    crawl: SiteCrawl;
+    /** DNS said the site's own host name does not exist (see ProbeFailure.unresolvedHost). */
+    nameUnresolved?: boolean;
+  };
 }): Promise<CrawlWrite> {
-  const { domain, crawl } = input;
+  const { domain, crawl, nameUnresolved = false } = input;
   const crawledAt = new Date(crawl.startedAt.getTime() + crawl.durationMs);
 
   if (crawl.crawlStatus !== "success") {
     const updated = await ctx.db
       .update(sites)
-      .set({ crawlStatus: crawl.crawlStatus, lastCrawledAt: crawledAt, updatedAt: sql`now()` })
+      .set({
+        crawlStatus: crawl.crawlStatus,
+        lastCrawledAt: crawledAt,
+        unresolvedCrawls: nameUnresolved ? sql`least(${sites.unresolvedCrawls} + 1, 32767)` : 0,
+        updatedAt: sql`now()`,
+      })
       .where(eq(sites.domain, domain))
       .returning({ id: sites.id });
     return updated.length > 0 ? "status" : "nothing";
@@ -58,6 +71,7 @@ export async function recordCrawl({
     checklist: crawl.checklist,
     checklistStatuses: crawl.checklist ? packPresentStatuses(crawl.checklist.checks) : null,
     mcpEndpointHealth: mcpEndpointHealthCode(crawl.signals.has_mcp_server.details),
+    unresolvedCrawls: 0,
   };
   const { domain: _key, ...changes } = row;
   const checklist = crawl.checklist;
