@@ -14,6 +14,7 @@ import {
   OPENAPI_MEDIA_TYPE,
   type SiteLinks,
 } from "../domain/descriptor/site-documents.ts";
+import { MONITOR_PATHS } from "../domain/monitors/monitor-constants.ts";
 import { CONSOLE_PATHS } from "./console-paths.ts";
 import { SITE_STYLESHEET } from "./styles.ts";
 
@@ -115,6 +116,9 @@ export function Layout({ origin, url, title, description, current, head, childre
                   </li>
                   <li>
                     <a href={links.verifyMcp}>Verify an MCP server</a>
+                  </li>
+                  <li>
+                    <a href={`${origin}${MONITOR_PATHS.signUp}`}>Score-drop alerts</a>
                   </li>
                   <li>
                     <a href={`${origin}${CONSOLE_PATHS.home}`}>Provider console</a>

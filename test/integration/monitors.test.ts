@@ -181,6 +181,24 @@ describe("POST /monitor/register", () => {
   });
 });
 
+describe("finding the monitor pages", () => {
+  it("are linked from every page's footer", async () => {
+    for (const path of ["/", "/check", "/privacy"]) {
+      const html = await (await call(path)).text();
+      expect(html, path).toMatch(/<a href="[^"]*\/monitor">Score-drop alerts<\/a>/);
+    }
+  });
+
+  it("explain an unknown confirmation link when it is opened, writing nothing", async () => {
+    const page = await call("/monitor/confirm?token=svcmc_unknown");
+    expect(page.status).toBe(404);
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    const html = await page.text();
+    expect(html).toContain("This confirmation link cannot be used.");
+    expect(html).not.toContain('<button type="submit">Confirm</button>');
+  });
+});
+
 describe("score-drop alerts", () => {
   it("confirms by the page, mails one alert for a drop with its headers, and stops after one-click unsubscribe", async () => {
     const email = newEmail("monitor-alert");
@@ -193,13 +211,23 @@ describe("score-drop alerts", () => {
     const page = await call(`/monitor/confirm?token=${encodeURIComponent(token)}`);
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toBe("no-store");
-    expect(await page.text()).toContain('<button type="submit">Confirm</button>');
+    const pageText = await page.text();
+    expect(pageText).toContain('<button type="submit">Confirm</button>');
+    // The page says which address and which domain the button confirms.
+    expect(pageText).toContain(`<dt>Address</dt><dd>${email}</dd><dt>Domain</dt><dd>${domain}</dd>`);
+    expect(pageText).toContain(
+      `Press the button to confirm that ${email} wants an e-mail when the score of ${domain} drops.`,
+    );
     expect(await sqlRows("select confirmed_at from monitor_subscribers where email = $1", [email])).toEqual([
       { confirmed_at: null },
     ]);
     const confirmed = await postForm("/monitor/confirm", { token }, { Origin: OWN_ORIGIN });
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain(`Alerts go out when the score of ${domain} drops.`);
+    // Opened again, the link says it is done rather than offering the button.
+    const again = await (await call(`/monitor/confirm?token=${encodeURIComponent(token)}`)).text();
+    expect(again).toContain(`${email} is confirmed.`);
+    expect(again).not.toContain('<button type="submit">Confirm</button>');
 
     await crawlAs(domain, FULL);
     await runCron(); // the first score becomes the baseline: no alert

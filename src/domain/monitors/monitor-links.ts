@@ -43,6 +43,29 @@ export async function confirmSubscriber({
   return { email: row.email, domains: row.domains };
 }
 
+/**
+ * Whom a confirmation token was mailed to and what its address watches, read only (the GET page,
+ * which says what the button will confirm before anything is written).
+ */
+export async function findSubscriberByConfirmToken({
+  ctx,
+  input,
+}: {
+  ctx: { db: Database };
+  input: { token: string };
+}): Promise<{ email: string; domains: string[]; confirmed: boolean }> {
+  const hash = await sha256Hex(input.token);
+  const result = await ctx.db.execute(sql`
+    select s.email, s.confirmed_at is not null as confirmed,
+      coalesce((select array_agg(m.domain order by m.domain) from monitors m
+                where m.email = s.email and m.unsubscribed_at is null), '{}') as domains
+    from monitor_subscribers s
+    where s.confirm_token_sha256 = ${hash}`);
+  const row = result.rows[0] as { email: string; domains: string[]; confirmed: boolean } | undefined;
+  if (!row) throw confirmationTokenInvalid();
+  return { email: row.email, domains: row.domains, confirmed: row.confirmed };
+}
+
 /** The monitor behind an unsubscribe token, read only (the GET page). */
 export async function findMonitorByUnsubscribeToken({
   ctx,

@@ -15,6 +15,7 @@ import { MONITOR_PATHS } from "../../domain/monitors/monitor-constants.ts";
 import {
   confirmSubscriber,
   findMonitorByUnsubscribeToken,
+  findSubscriberByConfirmToken,
   unsubscribeMonitor,
 } from "../../domain/monitors/monitor-links.ts";
 import { parseMonitorDomain, registerMonitor } from "../../domain/monitors/register-monitor.ts";
@@ -75,12 +76,24 @@ export function registerMonitorPages(app: OpenAPIHono<AppEnv>) {
     return c.html(page, 201, headers);
   });
 
+  // A GET only shows what the button confirms (the address and its domains); it writes nothing.
   app.get(MONITOR_PATHS.confirm, async (c) => {
+    const { origin } = c.var.deps;
     const token = c.req.query("token") ?? "";
-    const state = token
-      ? ({ kind: "ask", token } as const)
-      : ({ kind: "failed", error: "The link has no token: open the link from the e-mail as it is." } as const);
-    return c.html(await renderConfirmPage(c.var.deps.origin, state), token ? 200 : 400, tokenPageHeaders(c));
+    if (!token) {
+      const error = "The link has no token: open the link from the e-mail as it is.";
+      return c.html(await renderConfirmPage(origin, { kind: "failed", error }), 400, tokenPageHeaders(c));
+    }
+    const outcome = await attempt(() => findSubscriberByConfirmToken({ ctx: c.var.deps, input: { token } }));
+    if (!outcome.ok) {
+      const page = await renderConfirmPage(origin, { kind: "failed", error: outcome.message });
+      return c.html(page, outcome.status, { ...outcome.headers, ...tokenPageHeaders(c) });
+    }
+    const { email, domains, confirmed } = outcome.value;
+    const state = confirmed
+      ? ({ kind: "confirmed", email, domains } as const)
+      : ({ kind: "ask", token, email, domains } as const);
+    return c.html(await renderConfirmPage(origin, state), 200, tokenPageHeaders(c));
   });
 
   app.post(MONITOR_PATHS.confirm, refuseCrossOriginBrowserMutations(), async (c) => {

@@ -73,7 +73,7 @@ function Registered({ origin, state }: { origin: string; state: Extract<MonitorP
 }
 
 export type ConfirmPageState =
-  | { kind: "ask"; token: string }
+  | { kind: "ask"; token: string; email: string; domains: string[] }
   | { kind: "confirmed"; email: string; domains: string[] }
   | { kind: "failed"; error: string };
 
@@ -96,7 +96,16 @@ function ConfirmBody({ origin, state }: { origin: string; state: ConfirmPageStat
     case "ask":
       return (
         <form method="post" action={`${origin}${MONITOR_PATHS.confirm}`} class="stack">
-          <p>Press the button to confirm that this address wants score-drop alerts.</p>
+          <dl>
+            <dt>Address</dt>
+            <dd>{state.email}</dd>
+            <dt>{state.domains.length === 1 ? "Domain" : "Domains"}</dt>
+            <dd>{state.domains.length > 0 ? state.domains.join(", ") : "none right now"}</dd>
+          </dl>
+          <p>
+            Press the button to confirm that {state.email} wants an e-mail when the score of{" "}
+            {state.domains.length > 0 ? state.domains.join(", ") : "a domain it watches"} drops.
+          </p>
           <input type="hidden" name="token" value={state.token} />
           <button type="submit">Confirm</button>
         </form>
