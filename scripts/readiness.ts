@@ -31,7 +31,8 @@ export const USAGE = `usage: agent-readiness <url> [options]
 
 Checks a site's readiness for AI agents: the score, the seven signals and the checklist, with the
 crawl and the verdicts of the service's POST /check. It crawls from this machine (so a preview or
-localhost can be checked), or through the service with --api.
+localhost can be checked), or through the service with --api. A <url> without a scheme is an
+https address, as in the web form: example.com checks https://example.com/.
 
 Output (stdout):
   (default)               a readable report
@@ -121,7 +122,7 @@ export function parseReadinessArgs(argv: string[]): Options | "help" {
   if (values.local && values.api === undefined) throw new UsageError("--local only means something beside --api");
   if (values.progress && values["no-progress"]) throw new UsageError("--progress or --no-progress, not both");
   return {
-    url: positionals[0]!.trim(),
+    url: urlOfArgument(positionals[0]!),
     format: values.json ? "json" : values.markdown ? "markdown" : "text",
     ...(values["json-file"] ? { jsonFile: values["json-file"] } : {}),
     gates: { ...(failUnder !== undefined ? { failUnder } : {}), require },
@@ -145,6 +146,24 @@ const OPTION_SPEC = {
   "no-progress": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/**
+ * The URL to check, read as the web form reads it: a name without a scheme is an https address
+ * (`example.com` → `https://example.com/`, `example.com/pricing` keeps its path). An argument that
+ * names a scheme, or that is no URL even with https:// in front, is left as typed, so the check
+ * refuses it with its own words.
+ */
+export function urlOfArgument(argument: string): string {
+  const typed = argument.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(typed) || typed.startsWith("//")) return typed;
+  // "mailto:x" names a scheme; "example.com:8443" is a host and a port.
+  if (/^[a-z][a-z0-9+.-]*:/i.test(typed) && !/^[^:/?#]+:\d*(?:[/?#]|$)/.test(typed)) return typed;
+  try {
+    return new URL(`https://${typed}`).href;
+  } catch {
+    return typed;
+  }
+}
 
 /** The index's key of a domain given as a name or a URL: its host, lower-case. */
 function compareDomain(value: string): string {

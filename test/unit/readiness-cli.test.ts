@@ -9,7 +9,7 @@ import { compareWithIndex } from "../../scripts/readiness/compare.ts";
 import { EXIT_GATE_FAILED, EXIT_NOT_CHECKED, EXIT_PASS, evaluateGates } from "../../scripts/readiness/gates.ts";
 import { MARKDOWN_MARKER, orderedChecks, renderMarkdown, renderText } from "../../scripts/readiness/render.ts";
 import type { IndexedSite } from "../../scripts/readiness/service.ts";
-import { parseReadinessArgs, runReadiness } from "../../scripts/readiness.ts";
+import { parseReadinessArgs, runReadiness, urlOfArgument } from "../../scripts/readiness.ts";
 import { createLocalOutbound } from "../../src/adapters/outbound/local-outbound.ts";
 import { SIGNAL_WEIGHTS } from "../../src/domain/scoring/agentic-score.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
@@ -90,6 +90,19 @@ describe("the command line", () => {
       local: true,
       compare: "shop.example.com",
     });
+  });
+
+  it("reads a bare host name as the web form does: an https address", () => {
+    expect(parseReadinessArgs(["example.com"])).toMatchObject({ url: "https://example.com/" });
+    expect(urlOfArgument(" Shop.Example.com/pricing?plan=pro ")).toBe("https://shop.example.com/pricing?plan=pro");
+    expect(urlOfArgument("example.com:8443")).toBe("https://example.com:8443/");
+    expect(urlOfArgument("localhost:4321")).toBe("https://localhost:4321/");
+    expect(urlOfArgument("bücher.example")).toBe("https://xn--bcher-kva.example/");
+    // A scheme typed is kept as typed, whatever it is: the check says what is wrong with it.
+    expect(urlOfArgument("http://localhost:4321")).toBe("http://localhost:4321");
+    expect(urlOfArgument("ftp://example.com/")).toBe("ftp://example.com/");
+    expect(urlOfArgument("mailto:someone@example.com")).toBe("mailto:someone@example.com");
+    expect(urlOfArgument("not a url")).toBe("not a url");
   });
 
   it.each([
@@ -517,7 +530,7 @@ describe("a local crawl", () => {
   });
 
   it("exits 2 for a URL that names no site, saying why", async () => {
-    for (const url of ["localhost:4321", "not a url", "http://user:pw@localhost:4321/"]) {
+    for (const url of ["not a url", "mailto:someone@example.com", "http://user:pw@localhost:4321/"]) {
       // The real outbound side: the URL is refused before anything is fetched.
       const result = await run([url]);
       expect(result.code, url).toBe(EXIT_NOT_CHECKED);
@@ -525,6 +538,25 @@ describe("a local crawl", () => {
         /^agent-readiness: the URL was refused: url (must be an absolute|is not allowed)/,
       );
     }
+  });
+
+  it("checks a site named by its bare host name at its https address", async () => {
+    const secure = (url: string) =>
+      createLocalOutbound({
+        url,
+        lookup: async () => ({ addresses: [], ttlSeconds: 0 }),
+        fetchImpl: (async (input: RequestInfo | URL) =>
+          site[String(input).replace(/^https:/, "http:")]?.() ??
+          new Response("not found", { status: 404 })) as typeof fetch,
+      });
+    const result = await run(["localhost:4321", "--json"], { localOutbound: secure });
+    expect(result.code, result.stderr).toBe(EXIT_PASS);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      url: "https://localhost:4321",
+      domain: "localhost:4321",
+      has_llms_txt: true,
+      crawl_status: "success",
+    });
   });
 
   it("exits 2 when the home page gives no usable answer, whatever the gates", async () => {
