@@ -149,6 +149,38 @@ describe.each<FaultMode>(["refuse", "drop"])("with the SQL endpoint in mode %s",
   }, 60_000);
 });
 
+// The pages for people that read the index: a lost or silent database is a 503 page with
+// Retry-After there too, never the 500 "failed to show this page".
+const PAGE_PATHS = ["/search?q=zqpages", "/sites/zqpages.example", "/state"];
+
+describe.each<FaultMode>(["refuse", "drop", "hang"])("the pages with the SQL endpoint in mode %s", (mode) => {
+  it("answer a 503 page with Retry-After, never 500", async () => {
+    proxy = await startTestFaultProxy(sqlEndpoint());
+    const app = createApp(createGroups());
+    const pageBindings = {
+      ...bindings,
+      DATABASE_URL: `postgres://local:local@127.0.0.1:${proxy.port}/local`,
+      REDIS_KEY_PREFIX: `${bindings.REDIS_KEY_PREFIX}-${uniqueToken()}`,
+      // A silent store is given up on after this long, as a slow machine's stalled one would be.
+      DATABASE_TIMEOUT_MS: "300",
+    };
+    await proxy.setMode(mode);
+    // The home page itself reads nothing from the index: it is served whatever the database does.
+    const home = await app.fetch(new Request("http://svc.test/", { headers: { Accept: "text/html" } }), pageBindings);
+    expect(home.status).toBe(200);
+    for (const path of PAGE_PATHS) {
+      const headers = { Accept: "text/html", "CF-Connecting-IP": newClientIp() };
+      const response = await app.fetch(new Request(`http://svc.test${path}`, { headers }), pageBindings);
+      const html = await response.text();
+      expect(response.status, `${path}: ${html.slice(0, 300)}`).toBe(503);
+      expect(response.headers.get("retry-after"), path).toBe("5");
+      expect(response.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(html, path).toContain("Temporarily unavailable");
+      expect(html, path).not.toMatch(/127\.0\.0\.1|sql|fetch failed/i);
+    }
+  }, 60_000);
+});
+
 describe("a database that comes back", () => {
   it("serves again on the first request after the SQL endpoint returns", async () => {
     proxy = await startTestFaultProxy(sqlEndpoint());

@@ -1,7 +1,8 @@
 /**
- * How the pages for people fail: as pages. A refusal, a limit or a failure of ours is an HTML
- * page with the right status and the problem's headers (Retry-After, RateLimit-*), never the
- * JSON problem document an API client gets; and a form's own refusal is shown on the form.
+ * How the pages for people fail: as pages. A refusal, a limit, an unavailable store (503 with
+ * Retry-After) or a failure of ours is an HTML page with the right status and the problem's
+ * headers (Retry-After, RateLimit-*), never the JSON problem document an API client gets; and a
+ * form's own refusal is shown on the form.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -10,6 +11,7 @@ import type { AppEnv } from "../../http/context.ts";
 import { domainErrorProblem } from "../../http/domain-error-table.ts";
 import { HttpProblem } from "../../http/problem.ts";
 import { createRoutes } from "../../http/routes.ts";
+import { storeUnavailableProblem } from "../../http/store-unavailable.ts";
 import { pageSecurityHeaders } from "../../web/page-headers.ts";
 import { renderErrorPage } from "../../web/pages/error.tsx";
 import { renderSignInPage } from "../../web/pages/sign-in.tsx";
@@ -37,7 +39,9 @@ export interface PageFailure {
  */
 export function pageFailureOf(error: unknown): PageFailure | null {
   // Domain errors mean on a page what they mean in the API: one table (src/http/domain-error-table.ts).
-  const problem = error instanceof DomainError ? domainErrorProblem(error) : error;
+  // A database that cannot be reached, or fell silent (a stalled store on a loaded machine), is
+  // the service's temporary state as in the API: a 503 page with Retry-After, never a 500.
+  const problem = error instanceof DomainError ? domainErrorProblem(error) : (storeUnavailableProblem(error) ?? error);
   if (problem instanceof HttpProblem && problem.status !== 500) {
     return { status: problem.status, message: problem.message, headers: problem.headers };
   }
