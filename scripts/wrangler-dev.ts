@@ -11,7 +11,7 @@ import { type LocalEdge, startLocalEdge } from "./local-edge.ts";
 export function spawnWranglerDev(
   port: number | string,
   vars: Record<string, string>,
-  options: Pick<SpawnOptions, "stdio" | "detached"> = {},
+  { inspectorPort, ...options }: Pick<SpawnOptions, "stdio" | "detached"> & { inspectorPort?: number } = {},
 ): ChildProcess {
   return spawn(
     process.execPath,
@@ -22,6 +22,7 @@ export function spawnWranglerDev(
       "127.0.0.1",
       "--port",
       String(port),
+      ...inspectorPortArgs(inspectorPort),
       "--show-interactive-dev-session=false",
       ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
@@ -30,6 +31,16 @@ export function spawnWranglerDev(
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     },
   );
+}
+
+/**
+ * The inspector port of a `wrangler dev`: one of its own when given. Left to wrangler, every
+ * `wrangler dev` on the machine asks for 9229 and falls back to another only if 9229 looked
+ * taken when it checked, so two starting at once (two e2e files, another checkout's `npm start`)
+ * both take it and one dies ("Address already in use (127.0.0.1:9229)").
+ */
+export function inspectorPortArgs(inspectorPort: number | undefined): string[] {
+  return inspectorPort === undefined ? [] : ["--inspector-port", String(inspectorPort)];
 }
 
 /** Ports above Linux's ephemeral range (32768–60999): the system never hands them out on its own. */
@@ -75,7 +86,7 @@ export async function startLocalWorker(
   options: Pick<SpawnOptions, "stdio" | "detached"> = {},
 ): Promise<LocalWorker> {
   const wranglerPort = await freePort();
-  const wrangler = spawnWranglerDev(wranglerPort, vars, options);
+  const wrangler = spawnWranglerDev(wranglerPort, vars, { ...options, inspectorPort: await freePort() });
   let edge: LocalEdge;
   try {
     edge = await startLocalEdge(Number(port), wranglerPort);

@@ -1,5 +1,5 @@
 /** `npm start` as the end-to-end tests run it: on a free port, its output kept, its group stopped. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { freePort } from "../../scripts/wrangler-dev.ts";
 
 /**
@@ -8,12 +8,25 @@ import { freePort } from "../../scripts/wrangler-dev.ts";
  */
 export const serviceOrigins = new Set<string>();
 
-/** Polls `url` until its status satisfies `accept`; gives the response and the time it took. */
-export async function pollStatus(url: string, accept: (status: number) => boolean, deadlineMs: number) {
+/**
+ * Polls `url` until its status satisfies `accept`; gives the response and the time it took. With
+ * `process`, gives up as soon as that process has exited: a service whose process died (wrangler
+ * failing to bind a port, say) will never answer, and waiting out the deadline only hides why.
+ */
+export async function pollStatus(
+  url: string,
+  accept: (status: number) => boolean,
+  deadlineMs: number,
+  process?: ChildProcess,
+) {
   const started = Date.now();
+  const exited = () => process !== undefined && (process.exitCode !== null || process.signalCode !== null);
   while (Date.now() - started < deadlineMs) {
     const response = await fetch(url).catch(() => undefined);
     if (response && accept(response.status)) return { response, elapsedMs: Date.now() - started };
+    if (exited()) {
+      throw new Error(`${url} never answered: its process exited (${process?.exitCode ?? process?.signalCode})`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${url} did not answer as expected within ${deadlineMs} ms`);
@@ -77,7 +90,7 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
       setTimeout(() => signal("SIGKILL"), 10_000).unref();
     },
   };
-  await pollStatus(`${service.origin}/healthz`, (status) => status === 200, readyWithinMs).catch((error) => {
+  await pollStatus(`${service.origin}/healthz`, (status) => status === 200, readyWithinMs, child).catch((error) => {
     service.stop();
     throw new Error(`${error.message}\n${service.output()}`);
   });
