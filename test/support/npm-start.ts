@@ -21,6 +21,8 @@ export async function pollStatus(url: string, accept: (status: number) => boolea
 
 export interface RunningService {
   origin: string;
+  /** The process group of this `npm start` (npm's pid): everything it started runs in it. */
+  group: number;
   /** Everything `npm start` has printed so far. */
   output(): string;
   /** Ends the stack and wrangler with it (npm start runs in its own process group). */
@@ -57,6 +59,7 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
   serviceOrigins.add(`http://127.0.0.1:${port}`);
   const service: RunningService = {
     origin: `http://127.0.0.1:${port}`,
+    group: child.pid ?? 0,
     output: () => printed.join(""),
     stop: () => {
       // The whole group, even when npm itself has already exited: what it started (wrangler,
