@@ -90,6 +90,43 @@ export function spawnWranglerDev(
   return wrangler;
 }
 
+// wrangler dev's note, printed once at start, that it never fires scheduled handlers, with a curl
+// line for its own (internal) port: `npm start` fires them itself (scripts/local-crons.ts).
+const SCHEDULED_NOTE_START = /Scheduled Workers are not automatically triggered/;
+const SCHEDULED_NOTE_END = /test-cron-triggers-locally/;
+const SCHEDULED_NOTE_MOST_LINES = 10;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour sequences are what is removed
+const ANSI_SEQUENCE = /\x1b\[[0-9;]*m/g;
+
+/**
+ * A line filter for wrangler dev's output as `npm start` shows it: everything passes unchanged
+ * except wrangler's note that scheduled Workers are not triggered locally, with its curl line for
+ * wrangler's internal port, which is replaced by `replacement`. Feed it lines; it returns the lines
+ * to show.
+ */
+export function wranglerOutputFilter(replacement: string): (line: string) => string[] {
+  let dropping = 0;
+  let dropBlank = false;
+  return (line) => {
+    const plain = line.replace(ANSI_SEQUENCE, "");
+    if (dropping > 0) {
+      dropping = SCHEDULED_NOTE_END.test(plain) ? 0 : dropping - 1;
+      if (dropping === 0) dropBlank = true;
+      return [];
+    }
+    if (dropBlank) {
+      dropBlank = false;
+      if (plain.trim() === "") return [];
+    }
+    if (SCHEDULED_NOTE_START.test(plain)) {
+      if (SCHEDULED_NOTE_END.test(plain)) dropBlank = true;
+      else dropping = SCHEDULED_NOTE_MOST_LINES;
+      return [replacement];
+    }
+    return [line];
+  };
+}
+
 /** Ports above Linux's ephemeral range (32768–60999): the system never hands them out on its own. */
 const CHOSEN_PORTS = { first: 61_000, count: 4_000 };
 
@@ -136,7 +173,10 @@ export async function startLocalWorker(
   const wrangler = spawnWranglerDev(wranglerPort, vars, options);
   let edge: LocalEdge;
   try {
-    edge = await startLocalEdge(Number(port), wranglerPort);
+    // The edge serves loopback names and the Worker's public origin only (DNS rebinding).
+    edge = await startLocalEdge(Number(port), wranglerPort, {
+      publicOrigins: vars.PUBLIC_ORIGIN ? [vars.PUBLIC_ORIGIN] : [],
+    });
   } catch (error) {
     // The edge's port was taken: wrangler (and its workerd) must not outlive this failed start.
     stopWrangler(wrangler, options.detached);
