@@ -6,7 +6,9 @@
  *
  * Usage: npm run demo:score-drop -- <domain> [signal]
  *   signal: a field such as has_llms_txt (default: the site's first present signal)
- *   LOCAL_SQL_PORT: the local stack's SQL endpoint (default 5480; `npm start` prints it)
+ *   The running `npm start` is found by itself (scripts/local-run.ts; PORT=<port> names one of
+ *   several), and so are its database and its port, which the printed next step names.
+ *   LOCAL_SQL_PORT: the local stack's SQL endpoint instead (a stack run alone, `npm run stack`)
  */
 import { eq, sql } from "drizzle-orm";
 import { type SignalEvidence, siteScoreHistory, sites } from "../db/schema/index.ts";
@@ -14,6 +16,7 @@ import { createDatabase } from "../src/adapters/db.ts";
 import { SIGNAL_WEIGHTS } from "../src/domain/scoring/agentic-score.ts";
 import { normalizeDomain } from "../src/domain/sites/domain-name.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../src/domain/sites/site-fields.ts";
+import { findLocalRun, type LocalRun } from "./local-run.ts";
 
 const [domainArgument, signalArgument] = process.argv.slice(2);
 const domain = normalizeDomain(domainArgument ?? "");
@@ -27,9 +30,17 @@ if (signalArgument && !(SIGNAL_FIELDS as readonly string[]).includes(signalArgum
 }
 // Always the local stack's endpoint (whatever server sits behind it): a shell that exported
 // DATABASE_URL for `npm start` must not send this to that server some other way.
-const sqlPort = process.env.LOCAL_SQL_PORT || "5480";
+let run: LocalRun | undefined;
+if (!process.env.LOCAL_SQL_PORT) {
+  try {
+    run = findLocalRun({ port: process.env.PORT || undefined });
+  } catch (error) {
+    console.error(`${(error as Error).message} (or set LOCAL_SQL_PORT to a stack's SQL port)`);
+    process.exit(1);
+  }
+}
 const db = createDatabase({
-  DATABASE_URL: `postgres://local:local@127.0.0.1:${sqlPort}/local`,
+  DATABASE_URL: run?.databaseUrl ?? `postgres://local:local@127.0.0.1:${process.env.LOCAL_SQL_PORT}/local`,
   DATABASE_LOCAL_HTTP: true,
 });
 
@@ -75,6 +86,8 @@ await db.batch([
   db.insert(siteScoreHistory).values({ siteId: site.id, agenticScore: score, scoreVersion: site.scoreVersion }),
 ]);
 console.log(`${domain}: ${field} lost, score ${site.agenticScore} → ${score} (a new score history entry).`);
+// The port of the run this acted on (its record says), not a default: the command works as printed.
+const port = run?.port ?? process.env.PORT;
 console.log(
-  `Run the alert cron now: curl 'http://127.0.0.1:${process.env.PORT ?? 8787}/cdn-cgi/handler/scheduled?cron=*/5+*+*+*+*'`,
+  `Run the alert cron now: ${port ? `PORT=${port} ` : ""}npm run cron -- monitor-alerts${port ? ` (the npm start on http://127.0.0.1:${port})` : ""}`,
 );

@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const RUNS_DIR = ".data/runs";
+/** Where the records are; LOCAL_RUNS_DIR moves them (tests that must not see each other's runs). */
+export const RUNS_DIR = process.env.LOCAL_RUNS_DIR || ".data/runs";
 
 export interface LocalRun {
   /** The `npm start` process. */

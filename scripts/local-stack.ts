@@ -5,7 +5,10 @@
  * editable zone; and a stand-in for Stripe's Checkout Sessions API with a local pay page.
  *
  *   DATABASE_URL   unset: embedded PGlite with data under PGLITE_DATA_DIR (default .data/pglite,
- *                  or "memory" for a throw-away database); set: that Postgres server
+ *                  or "memory" for a throw-away database), locked for this stack alone
+ *                  (scripts/local-stack/data-dir-lock.ts); set: that Postgres server
+ *   --fresh-database (or PGLITE_FRESH_DATABASE=true)   moves the data folder aside, kept, and
+ *                  starts with a new one (a damaged database)
  *   REDIS_URL      unset: an in-memory store; set: that Redis server
  *   LOCAL_SQL_PORT / LOCAL_REDIS_PORT   ports to bind (default 5480 / 5481; 0 picks free ones)
  *   LOCAL_REDIS_TOKEN                   bearer token the Redis endpoint requires
@@ -26,6 +29,13 @@
  */
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
+import {
+  type DataDirLock,
+  DataDirLockedError,
+  DataDirUnusableError,
+  lockDataDir,
+  setAsideDataDir,
+} from "./local-stack/data-dir-lock.ts";
 import { createDnsZoneServer, type ZoneRecord } from "./local-stack/dns-zone.ts";
 import { close, listen } from "./local-stack/http.ts";
 import { createMailOutboxServer } from "./local-stack/mail-outbox.ts";
@@ -42,6 +52,10 @@ export interface LocalStackOptions {
   redisUrl?: string;
   /** Folder of the embedded database, or "memory". */
   pgliteDataDir?: string;
+  /** The PORT of the `npm start` this stack serves, named in its data folder's lock. */
+  servesPort?: number;
+  /** Move the data folder aside (kept) and start a new database in its place. */
+  freshDatabase?: boolean;
   sqlPort?: number;
   redisPort?: number;
   redisToken?: string;
@@ -87,6 +101,8 @@ export interface LocalStack {
   payPageUrl: string;
   /** The simulated store round trip in milliseconds. */
   storeRttMs: number;
+  /** What the stack did on the way that its user should know (a stale lock taken over, a folder set aside). */
+  notices: string[];
   /** SQL and Redis requests answered so far (also at `GET {url}/_local/requests`). */
   storeRequests(): StoreRequestCounts;
   /** Changes the simulated round trip for the requests that arrive from now on (`npm run load`). */
@@ -102,9 +118,34 @@ export const DEFAULT_STRIPE_WEBHOOK_SECRET = "whsec_local_stack_secret";
 
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = options.pgliteDataDir ?? ".data/pglite";
-  const sql: SqlBackend = options.databaseUrl
-    ? await openPostgresBackend(options.databaseUrl)
-    : await openPgliteBackend(dataDir === "memory" ? "memory://" : dataDir);
+  const notices: string[] = [];
+  let lock: DataDirLock | undefined;
+  let sql: SqlBackend;
+  if (options.databaseUrl) sql = await openPostgresBackend(options.databaseUrl);
+  else if (dataDir === "memory") sql = await openPgliteBackend("memory://");
+  else {
+    // Locked before anything opens it, and set aside only once locked: never a running one's.
+    lock = lockDataDir(dataDir, options.servesPort);
+    if (lock.tookOverFrom) {
+      notices.push(
+        `embedded database: the lock of ${dataDir} was left by pid ${lock.tookOverFrom.pid}, which is gone; taken over`,
+      );
+    }
+    if (options.freshDatabase) {
+      const moved = setAsideDataDir(dataDir);
+      notices.push(
+        moved
+          ? `embedded database: the old ${dataDir} was moved aside to ${moved} (kept); starting with a new one`
+          : `embedded database: ${dataDir} did not exist; starting with a new one`,
+      );
+    }
+    try {
+      sql = await openPgliteBackend(dataDir);
+    } catch (error) {
+      lock.release();
+      throw new DataDirUnusableError(dataDir, error);
+    }
+  }
   const redis: RedisBackend = options.redisUrl ? await openRedisServerBackend(options.redisUrl) : openMemoryBackend();
   const token = options.redisToken ?? DEFAULT_REDIS_TOKEN;
 
@@ -152,6 +193,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stripeWebhookSecret,
     payPageUrl: `http://127.0.0.1:${stripePort}/`,
     storeRttMs: distance.rttMs,
+    notices,
     storeRequests: () => ({ ...distance.counts }),
     setStoreRtt(ms) {
       distance.rttMs = createStoreDistance(ms).rttMs;
@@ -159,6 +201,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     async stop() {
       await Promise.all(servers.map(close));
       await Promise.all([sql.close(), redis.close()]);
+      lock?.release();
     },
   };
 }
@@ -169,6 +212,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
     pgliteDataDir: process.env.PGLITE_DATA_DIR || undefined,
+    servesPort: process.env.PORT ? Number(process.env.PORT) : undefined,
+    freshDatabase: process.env.PGLITE_FRESH_DATABASE === "true" || process.argv.includes("--fresh-database"),
     sqlPort: port(process.env.LOCAL_SQL_PORT, 5480),
     redisPort: port(process.env.LOCAL_REDIS_PORT, 5481),
     redisToken: process.env.LOCAL_REDIS_TOKEN || undefined,
@@ -182,8 +227,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     stripeWebhookSecret: process.env.LOCAL_STRIPE_WEBHOOK_SECRET || undefined,
     stripeWebhookUrl: process.env.LOCAL_STRIPE_WEBHOOK_URL || undefined,
     storeRttMs: storeRttFromEnv(process.env.LOCAL_STORE_RTT_MS),
+  }).catch((error: unknown) => {
+    // Said plainly, with what to do, rather than as a stack trace.
+    if (error instanceof DataDirLockedError || error instanceof DataDirUnusableError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
   });
-  const { stop, storeRequests: _counts, setStoreRtt: _setRtt, ...endpoints } = stack;
+  const { stop, storeRequests: _counts, setStoreRtt: _setRtt, notices, ...endpoints } = stack;
+  for (const notice of notices) console.log(notice);
   console.log(JSON.stringify({ ready: true, ...endpoints }));
   const shutdown = () => void stop().then(() => process.exit(0));
   process.on("SIGINT", shutdown);

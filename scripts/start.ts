@@ -16,7 +16,7 @@ import { type CronScheduler, localCronTable, scheduleCrons, triggerCron } from "
 import { recordLocalRun } from "./local-run.ts";
 import { migrate } from "./migrate.ts";
 import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
-import { startLocalWorker } from "./wrangler-dev.ts";
+import { startLocalWorker, wranglerOutputFilter } from "./wrangler-dev.ts";
 
 const STACK_PROVIDED = new Set([
   "DATABASE_URL",
@@ -59,6 +59,25 @@ function startCrons(wranglerPort: number, table: { cron: string; tasks: string[]
   return scheduled;
 }
 
+/**
+ * wrangler's output, as it prints it, but for its note that scheduled Workers are not triggered
+ * locally, whose curl line names wrangler's internal port: npm start fires the crons itself.
+ */
+function showWranglerOutput(wrangler: ChildProcess): void {
+  for (const [stream, sink] of [
+    [wrangler.stdout, process.stdout],
+    [wrangler.stderr, process.stderr],
+  ] as const) {
+    if (!stream) continue;
+    const filter = wranglerOutputFilter(
+      "wrangler: scheduled handlers are not fired by wrangler dev; npm start fires them on their crons (below), and `npm run cron -- <name>` runs one now",
+    );
+    createInterface({ input: stream }).on("line", (line) => {
+      for (const shown of filter(line)) sink.write(`${shown}\n`);
+    });
+  }
+}
+
 interface StackEndpoints {
   databaseUrl: string;
   redisRestUrl: string;
@@ -76,6 +95,8 @@ interface StackEndpoints {
   payPageUrl: string;
 }
 
+class StackDidNotStart extends Error {}
+
 /** Starts the stack as its own process (so it can be stopped under a running Worker). */
 function startStack(port: string): Promise<StackEndpoints> {
   const stack = spawn(process.execPath, ["--import", "tsx", "scripts/local-stack.ts"], {
@@ -83,13 +104,18 @@ function startStack(port: string): Promise<StackEndpoints> {
     // The Stripe stand-in delivers its signed events to this Worker's webhook.
     env: {
       ...process.env,
+      // `npm start -- --fresh-database`: a damaged embedded database is moved aside, kept.
+      ...(process.argv.includes("--fresh-database") ? { PGLITE_FRESH_DATABASE: "true" } : {}),
       LOCAL_STRIPE_WEBHOOK_URL:
         process.env.LOCAL_STRIPE_WEBHOOK_URL || `http://127.0.0.1:${port}/api/v1/webhooks/stripe`,
     },
   });
   children.push(stack);
   return new Promise((resolve, reject) => {
-    stack.once("exit", (code) => reject(new Error(`local stack exited with code ${code}`)));
+    // The stack has said why on stderr (a database in use by another run, a damaged one).
+    stack.once("exit", (code) =>
+      reject(new StackDidNotStart(`the local stack did not start (exit code ${code}; its reason is above)`)),
+    );
     createInterface({ input: stack.stdout! }).on("line", (line) => {
       if (line.startsWith("{")) {
         const parsed = JSON.parse(line) as StackEndpoints & { ready?: boolean };
@@ -177,8 +203,9 @@ async function main() {
     seeded ? `demo index: ${seeded} synthetic sites loaded` : "demo index: not loaded (the index holds sites)",
   );
 
-  const worker = await startLocalWorker(port, workerSettings, { stdio: "inherit" });
+  const worker = await startLocalWorker(port, workerSettings, { stdio: ["inherit", "pipe", "pipe"] });
   children.push(worker.wrangler);
+  showWranglerOutput(worker.wrangler);
   worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz; wrangler's own port is internal)`);
   const crons = localCronTable();
@@ -209,6 +236,6 @@ async function main() {
 process.on("SIGINT", () => stopAll(130));
 process.on("SIGTERM", () => stopAll(143));
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof StackDidNotStart ? error.message : error);
   stopAll(1);
 });

@@ -34,6 +34,8 @@ export async function pollStatus(
 
 export interface RunningService {
   origin: string;
+  /** The process group of this `npm start` (npm's pid): everything it started runs in it. */
+  group: number;
   /** Everything `npm start` has printed so far. */
   output(): string;
   /** Ends the stack and wrangler with it (npm start runs in its own process group). */
@@ -41,13 +43,18 @@ export interface RunningService {
 }
 
 /**
- * Starts `npm start` with `env` over the caller's environment, on free ports, never in front of
- * the test servers unless `env` names them, and waits until /healthz answers 200.
+ * Starts `npm start` with `env` over the caller's environment (and `args` after `--`), on free
+ * ports, never in front of the test servers unless `env` names them, and waits until /healthz
+ * answers 200.
  */
-export async function startService(env: Record<string, string>, readyWithinMs = 90_000): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string>,
+  readyWithinMs = 90_000,
+  args: string[] = [],
+): Promise<RunningService> {
   const port = await freePort();
   const printed: string[] = [];
-  const child = spawn("npm", ["start"], {
+  const child = spawn("npm", ["start", ...(args.length ? ["--", ...args] : [])], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
@@ -70,6 +77,7 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
   serviceOrigins.add(`http://127.0.0.1:${port}`);
   const service: RunningService = {
     origin: `http://127.0.0.1:${port}`,
+    group: child.pid ?? 0,
     output: () => printed.join(""),
     stop: () => {
       // The whole group, even when npm itself has already exited: what it started (wrangler,
@@ -95,4 +103,50 @@ export async function startService(env: Record<string, string>, readyWithinMs = 
     throw new Error(`${error.message}\n${service.output()}`);
   });
   return service;
+}
+
+/**
+ * Runs `npm start` (with `env` and `args`, on free ports as startService does) expecting it to
+ * stop by itself before serving; resolves with its exit code and everything it printed.
+ */
+export async function startServiceExpectingRefusal(
+  env: Record<string, string>,
+  args: string[] = [],
+  withinMs = 60_000,
+): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const child = spawn("npm", ["start", ...(args.length ? ["--", ...args] : [])], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      TEST_DATABASE_URL: "",
+      TEST_REDIS_URL: "",
+      ...env,
+      PORT: String(port),
+      LOCAL_SQL_PORT: "0",
+      LOCAL_REDIS_PORT: "0",
+      LOCAL_MAIL_PORT: "0",
+      LOCAL_DNS_PORT: "0",
+      LOCAL_STRIPE_PORT: "0",
+    },
+  });
+  const printed: string[] = [];
+  child.stdout?.on("data", (chunk) => printed.push(String(chunk)));
+  child.stderr?.on("data", (chunk) => printed.push(String(chunk)));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }, withinMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: printed.join("") });
+    });
+  });
 }

@@ -9,7 +9,13 @@
 import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type LocalEdge, peerAddress, requestTargetOf, startLocalEdge } from "../../scripts/local-edge.ts";
+import {
+  isLoopbackHostName,
+  type LocalEdge,
+  peerAddress,
+  requestTargetOf,
+  startLocalEdge,
+} from "../../scripts/local-edge.ts";
 import { close, listen } from "../../scripts/local-stack/http.ts";
 import { MAX_BODY_BYTES } from "../../src/http/middleware/request-size.ts";
 
@@ -212,26 +218,96 @@ function raw(head: string) {
   });
 }
 
+/**
+ * One raw exchange: `head` written as is, the connection kept open; resolves with what came once
+ * a whole answer (head and its Content-Length of body) has arrived, or when the edge closes.
+ * `then` is written after the first interim (1xx) answer, as a client waiting for 100 Continue does.
+ */
+function rawAnswer(head: string, then?: string) {
+  return new Promise<{ text: string; closed: boolean }>((resolve, reject) => {
+    const socket = connect(edge?.port ?? 0, "127.0.0.1");
+    let text = "";
+    let continued = false;
+    const finish = (closed: boolean) => {
+      socket.destroy();
+      resolve({ text, closed });
+    };
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      if (then !== undefined && !continued && /^HTTP\/1\.1 1\d\d [^\r]*\r\n\r\n/.test(text)) {
+        continued = true;
+        socket.write(then);
+      }
+      // The final answer: after any interim ones, complete by its length or its last chunk.
+      const start = text.search(/(?:^|\r\n\r\n)HTTP\/1\.1 [2-5]\d\d /);
+      const final = start < 0 ? "" : text.slice(start).replace(/^\r\n\r\n/, "");
+      const [head = "", ...rest] = final.split("\r\n\r\n");
+      const body = rest.join("\r\n\r\n");
+      const length = /\r\ncontent-length: (\d+)/i.exec(head)?.[1];
+      const chunked = /\r\ntransfer-encoding: chunked/i.test(head);
+      if (
+        rest.length > 0 &&
+        (length ? Buffer.byteLength(body) >= Number(length) : chunked && body.endsWith("0\r\n\r\n"))
+      )
+        finish(false);
+    });
+    socket.on("end", () => finish(true));
+    socket.on("error", reject);
+    socket.setTimeout(10_000, () => finish(true));
+    socket.write(head);
+  });
+}
+
 describe("bodies over the Worker's limit", () => {
-  it("reach the Worker as the limit plus one byte, streamed, and the client gets the Worker's own 413", async () => {
+  it("streamed without a length, reach the Worker as the limit plus one byte, and the client gets the Worker's own 413", async () => {
     const seen: Seen[] = [];
     edge = await startLocalEdge(0, await startWorkerLike(seen));
     for (const size of [MAX_BODY_BYTES + 1, 70_000, 300 * 1024, 2 * 1024 * 1024, 10 * 1024 * 1024]) {
-      for (const framing of ["length", "chunked"] as const) {
-        seen.length = 0;
-        const answer = await upload(size, framing);
-        expect(answer.status, `${size} ${framing}`).toBe(413);
-        expect(answer.headers["content-type"]).toBe("application/problem+json");
-        const body = JSON.parse(answer.body) as { code: string; request_id: string };
-        expect(body.code).toBe("CONTENT_TOO_LARGE");
-        // The Worker's answer, relayed: its request id, in the body and the header.
-        expect(answer.headers["x-request-id"]).toBe(body.request_id);
-        expect(body.request_id).toMatch(/^upstream-/);
-        expect(seen).toEqual([
-          { method: "POST", path: "/api/v1/check", bytes: MAX_BODY_BYTES + 1, transferEncoding: "chunked" },
-        ]);
-      }
+      seen.length = 0;
+      const answer = await upload(size, "chunked");
+      expect(answer.status, `${size}`).toBe(413);
+      expect(answer.headers["content-type"]).toBe("application/problem+json");
+      const body = JSON.parse(answer.body) as { code: string; request_id: string };
+      expect(body.code).toBe("CONTENT_TOO_LARGE");
+      // The Worker's answer, relayed: its request id, in the body and the header.
+      expect(answer.headers["x-request-id"]).toBe(body.request_id);
+      expect(body.request_id).toMatch(/^upstream-/);
+      expect(seen).toEqual([
+        { method: "POST", path: "/api/v1/check", bytes: MAX_BODY_BYTES + 1, transferEncoding: "chunked" },
+      ]);
     }
+  });
+
+  it("declared over the limit, get the Worker's 413 problem from the edge, and never reach the Worker", async () => {
+    const seen: Seen[] = [];
+    edge = await startLocalEdge(0, await startWorkerLike(seen), { origin: "http://svc.test" });
+    for (const size of [MAX_BODY_BYTES + 1, 70_000, 2 * 1024 * 1024, 10 * 1024 * 1024]) {
+      const answer = await upload(size, "length");
+      expect(answer.status, `${size}`).toBe(413);
+      expect(answer.headers["content-type"]).toBe("application/problem+json");
+      const body = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(body).toEqual({
+        type: "http://svc.test/problems/content-too-large",
+        title: "Content too large",
+        status: 413,
+        detail: `The request body is larger than ${MAX_BODY_BYTES} bytes, the most this service reads.`,
+        code: "CONTENT_TOO_LARGE",
+        request_id: answer.headers["x-request-id"],
+        limit_bytes: MAX_BODY_BYTES,
+      });
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("declared but never sent, get the 413 at once, the connection still open", async () => {
+    edge = await startLocalEdge(0, await startWorkerLike([]));
+    const answer = await rawAnswer(
+      `POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n{"url":`,
+    );
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.text).toContain('"code":"CONTENT_TOO_LARGE"');
+    // Answered before the client sent the body or closed: it was the answer that came, not the end.
+    expect(answer.closed).toBe(false);
   });
 
   it("pass bodies within the limit on whole, with their length", async () => {
@@ -344,6 +420,115 @@ describe("request heads the runtime cannot make a URL of", () => {
       ["GET", "example.com", "example.com"],
     ] as const) {
       expect(requestTargetOf(method, target, host), `${method} ${target} ${host}`).toHaveProperty("refusal");
+    }
+  });
+});
+
+describe("Expect: 100-continue", () => {
+  it("gets 100 Continue, then the Worker's answer to the body sent after it", async () => {
+    const seen: Seen[] = [];
+    edge = await startLocalEdge(0, await startWorkerLike(seen));
+    const answer = await rawAnswer(
+      "POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n",
+      "hello",
+    );
+    expect(answer.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+    expect(answer.text).toContain('{"bytes":5}');
+    expect(seen).toMatchObject([{ bytes: 5 }]);
+  });
+
+  it("gets the 413 instead of 100 Continue when the declared body is over the limit", async () => {
+    const seen: Seen[] = [];
+    edge = await startLocalEdge(0, await startWorkerLike(seen));
+    const answer = await rawAnswer(
+      `POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${MAX_BODY_BYTES * 4}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expect(answer.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.text).toContain('"code":"CONTENT_TOO_LARGE"');
+    expect(seen).toEqual([]);
+  });
+
+  it("answers another expectation with a 417 problem", async () => {
+    edge = await startLocalEdge(0, await startWorkerLike([]));
+    const answer = await rawAnswer(
+      "POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nExpect: 200-ok\r\n\r\n{}",
+    );
+    expect(answer.text).toMatch(/^HTTP\/1\.1 417 /);
+    expect(answer.text.toLowerCase()).toContain("content-type: application/problem+json");
+    expect(answer.text).toContain('"code":"EXPECTATION_FAILED"');
+  });
+});
+
+describe("Host and Origin (DNS rebinding)", () => {
+  const exchange = (host: string, origin?: string) =>
+    rawAnswer(
+      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\n${origin === undefined ? "" : `Origin: ${origin}\r\n`}Content-Length: 2\r\n\r\n{}`,
+    );
+
+  it("serves loopback names and the public origin, with or without an Origin of theirs", async () => {
+    const seen: Seen[] = [];
+    edge = await startLocalEdge(0, await startWorkerLike(seen), { publicOrigins: ["https://svc.example.com"] });
+    const port = edge.port;
+    for (const [host, origin] of [
+      [`127.0.0.1:${port}`, undefined],
+      [`localhost:${port}`, `http://localhost:${port}`],
+      [`[::1]:${port}`, `http://[::1]:${port}`],
+      [`127.0.0.2:${port}`, "http://127.0.0.1:3000"],
+      [`app.localhost:${port}`, undefined],
+      ["LOCALHOST.", undefined],
+      ["svc.example.com", "https://svc.example.com"],
+      [`127.0.0.1:${port}`, "https://svc.example.com"],
+    ] as const) {
+      const answer = await exchange(host, origin);
+      expect(answer.text, `${host} ${origin}`).toMatch(/^HTTP\/1\.1 201 /);
+    }
+    expect(seen).toHaveLength(8);
+  });
+
+  it("refuses another Host with 421 and another Origin with 403, as problems, before the Worker", async () => {
+    const seen: Seen[] = [];
+    edge = await startLocalEdge(0, await startWorkerLike(seen), {
+      origin: "http://svc.test",
+      publicOrigins: ["https://svc.example.com"],
+    });
+    const port = edge.port;
+    for (const [host, origin, status, code] of [
+      ["evil.example.com", "http://evil.example.com", 421, "MISDIRECTED_REQUEST"],
+      [`evil.example.com:${port}`, undefined, 421, "MISDIRECTED_REQUEST"],
+      ["192.168.1.20", undefined, 421, "MISDIRECTED_REQUEST"],
+      ["localhost.evil.example", undefined, 421, "MISDIRECTED_REQUEST"],
+      ["svc.example.com.evil.example", undefined, 421, "MISDIRECTED_REQUEST"],
+      [`127.0.0.1:${port}`, "http://evil.example.com", 403, "ORIGIN_NOT_ALLOWED"],
+      [`127.0.0.1:${port}`, "null", 403, "ORIGIN_NOT_ALLOWED"],
+      [`127.0.0.1:${port}`, "http://svc.example.com", 403, "ORIGIN_NOT_ALLOWED"],
+      [`localhost:${port}`, "file://", 403, "ORIGIN_NOT_ALLOWED"],
+    ] as const) {
+      const answer = await exchange(host, origin);
+      expect(answer.text, `${host} ${origin}`).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      const body = JSON.parse(answer.text.split("\r\n\r\n")[1] ?? "") as Record<string, unknown>;
+      expect(body).toMatchObject({
+        type: `http://svc.test/problems/${code.toLowerCase().replaceAll("_", "-")}`,
+        status,
+        code,
+      });
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("tells loopback names from others", () => {
+    for (const name of ["localhost", "a.b.localhost", "127.0.0.1", "127.255.0.9", "[::1]", "::1", "localhost."]) {
+      expect(isLoopbackHostName(name), name).toBe(true);
+    }
+    for (const name of [
+      "localhost.example",
+      "0.0.0.0",
+      "10.0.0.1",
+      "128.0.0.1",
+      "[::2]",
+      "example.com",
+      "127.0.0.1.nip.io",
+    ]) {
+      expect(isLoopbackHostName(name), name).toBe(false);
     }
   });
 });
