@@ -142,8 +142,8 @@ async function everySite(ctx: DomainContext): Promise<SiteResources[]> {
 }
 
 /**
- * The relevance score (ARD §5.3.2, 0–100) of the site at `rank` (0-based) of the site search's
- * order: 100 for the first, falling evenly to 1 at the end of the window. It says how the site
+ * The relevance score (ARD §5.3.2, 0–100) of the site at `rank` (0-based) among the sites with
+ * entries, in the site search's order: 100 for the first, falling evenly to 1 at the window's end. It says how the site
  * search placed the site, nothing of trust or of the entry's quality.
  */
 export function relevanceScore(rank: number): number {
@@ -156,9 +156,10 @@ interface ScoredEntry extends IndexedEntry {
 
 /** The matched set of a text query: entries of the sites it matches, in the site search's order. */
 async function textMatches(ctx: DomainContext, text: string, constraints: Constraint[]): Promise<ScoredEntry[]> {
-  const domains = await relevantSiteDomains(ctx, text);
-  const rank = new Map(domains.map((domain, index) => [domain, index]));
-  const matched = entriesOf(await sitesInOrder(ctx, domains)).filter(matchesAll(constraints));
+  const found = await sitesInOrder(ctx, await relevantSiteDomains(ctx, text));
+  // Ranked among the sites that have entries (before the filter, so a filter never moves a score).
+  const rank = new Map(found.map((site, index) => [site.domain, index]));
+  const matched = entriesOf(found).filter(matchesAll(constraints));
   return matched.map((entry) => ({ ...entry, score: relevanceScore(rank.get(entry.site.domain)!) }));
 }
 
