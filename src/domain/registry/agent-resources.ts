@@ -66,7 +66,8 @@ export function siteMayPublishAs(domain: string, publisher: string): boolean {
  */
 export async function registryIdentifier(domain: string, kind: ResourceKind, locator: string): Promise<string> {
   const digest = (await sha256Hex(locator)).slice(0, 12);
-  return `urn:air:${domain}:indexed:${kind}-${digest}`;
+  // A host with a port (only local fixture sites have one) keeps the port in its publisher segment.
+  return `urn:air:${domain.replace(":", "-")}:indexed:${kind}-${digest}`;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -114,7 +115,28 @@ export interface CrawlResourcesInput {
   checks: CheckResult[] | null;
 }
 
-/** Everything the crawl found, de-duplicated by locator, manifest entries first (the site's own words). */
+/** What a resource is called when neither the site nor its document names it. */
+const KIND_LABELS: Record<string, string> = {
+  "mcp-server-card": "MCP server",
+  "mcp-endpoint": "MCP server",
+  "a2a-agent-card": "A2A agent",
+  openapi: "OpenAPI document",
+  "api-catalog": "API catalog",
+  "ai-catalog": "catalog",
+};
+
+/** The endpoints an inline server card names (`remotes[].url`). */
+function remoteUrls(data: Record<string, unknown> | undefined): string[] {
+  const remotes = Array.isArray(data?.remotes) ? data.remotes : [];
+  return remotes.flatMap((remote) => (isRecord(remote) && typeof remote.url === "string" ? [remote.url] : []));
+}
+
+/**
+ * Everything the crawl found: the site's manifest entries first (in its words), each joined to
+ * what the crawl saw of the same artifact (the card it read, the check that passed, the endpoint
+ * it probed); then what the crawl found by itself and no entry named: the MCP server, the A2A
+ * card, the OpenAPI document, the Agent Skills index. One entry per artifact (by URL or data).
+ */
 export async function agentResourcesOf(input: CrawlResourcesInput): Promise<AgentResource[] | null> {
   const { domain, siteName } = input;
   const label = siteName.trim() || domain;
@@ -127,12 +149,28 @@ export async function agentResourcesOf(input: CrawlResourcesInput): Promise<Agen
     resources.push(resource);
   };
 
-  // The MCP server the crawl probed, its card when one names the endpoint.
+  // The MCP server the crawl probed, and the card it read that names that endpoint.
   const mcp = input.signals.has_mcp_server;
   const endpoint = typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : undefined;
-  const outcome = mcp.details?.outcome;
+  const outcome = typeof mcp.details?.outcome === "string" ? mcp.details.outcome : undefined;
+  const mcpFound =
+    endpoint !== undefined && outcome !== undefined && (mcp.status === "present" || mcp.details?.advertised === true);
   const card = input.discovery.serverCards.find((each) => each.endpoint === endpoint && each.url);
-  const mcpPresent = mcp.status === "present" || mcp.details?.advertised === true;
+  let mcpNamed = false;
+
+  const checkOf = (id: string) => input.checks?.find((check) => check.id === id);
+  const passing = (id: string) => {
+    const check = checkOf(id);
+    if (!check || (check.status !== "pass" && check.status !== "warn")) return undefined;
+    const url = answeredUrl(check.evidence);
+    return url ? { url, status: check.status } : undefined;
+  };
+  const a2a = passing("a2a_agent_card");
+  const skills = passing("agent_skills");
+  const openapi = input.signals.has_openapi;
+  const openapiUrl =
+    openapi.status === "present" && typeof openapi.details?.url === "string" ? openapi.details.url : undefined;
+  const openapiStatus = checkOf("openapi")?.status === "warn" ? "warn" : "pass";
 
   // Manifest entries: the site's own terms, matched to the crawl's reading by position.
   const finding = input.discovery.aiCatalog;
@@ -147,80 +185,102 @@ export async function agentResourcesOf(input: CrawlResourcesInput): Promise<Agen
       const locator = entry.url ?? JSON.stringify(data);
       const published = entry.identifier?.trim() ?? "";
       const ownIdentifier = ARD_IDENTIFIER_PATTERN.test(published) && siteMayPublishAs(domain, publisherOf(published));
-      const isCard = entry.kind === "mcp-server-card" && card?.url !== undefined && entry.url === card.url;
+      // The artifact as the crawl read it: the card at this URL, or the one carried here.
+      const isMcp = entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint";
+      const probed =
+        isMcp &&
+        mcpFound &&
+        ((card !== undefined && entry.url === card.url) ||
+          entry.url === endpoint ||
+          remoteUrls(data).includes(endpoint!));
+      if (probed) mcpNamed = true;
+      const document = probed && card && entry.url === card.url ? card.card : data;
+      const verification = probed
+        ? healthOf(outcome!)
+        : entry.kind === "a2a-agent-card" && entry.url !== null && entry.url === a2a?.url
+          ? a2a.status
+          : entry.kind === "openapi" && entry.url !== null && entry.url === openapiUrl
+            ? openapiStatus
+            : "listed";
       add({
         kind: "manifest-entry",
         identifier: ownIdentifier ? published : await registryIdentifier(domain, "manifest-entry", locator),
         identifierSource: ownIdentifier ? "site" : "registry",
         type,
         ...(entry.url ? { url: entry.url } : { data }),
-        displayName: text(own?.displayName) ?? text(own?.name) ?? `${label}: ${type}`,
-        ...optional("description", text(own?.description)),
+        displayName:
+          text(own?.displayName) ??
+          text(document?.title) ??
+          text(document?.name) ??
+          `${label} ${KIND_LABELS[entry.kind] ?? (type === REGISTRY_MEDIA_TYPE ? "registry" : type)}`,
+        ...optional("description", text(own?.description) ?? text(document?.description)),
         ...optional("tags", textList(own?.tags)),
-        ...optional("capabilities", textList(own?.capabilities)),
+        ...optional(
+          "capabilities",
+          textList(own?.capabilities) ?? (isMcp && document ? cardTools(document) : undefined),
+        ),
         ...optional("representativeQueries", textList(own?.representativeQueries)),
-        ...optional("version", text(own?.version)),
-        verification: isCard && typeof outcome === "string" ? healthOf(outcome) : "listed",
-        ...(isCard && endpoint ? { endpoint } : {}),
+        ...optional("version", text(own?.version) ?? text(document?.version)),
+        verification,
+        ...(probed ? { endpoint } : {}),
       });
     }
   }
 
-  if (mcpPresent && endpoint && typeof outcome === "string") {
-    const url = card?.url ?? endpoint;
-    const cardName = card ? (text(card.card.title) ?? text(card.card.name)) : undefined;
-    const serverName = text(mcp.details?.server_name);
+  // The MCP server no manifest entry named: its card when the crawl read one, else its endpoint.
+  if (mcpFound && !mcpNamed) {
+    const url = card?.url ?? endpoint!;
     add({
       kind: "mcp-server",
       identifier: await registryIdentifier(domain, "mcp-server", url),
       identifierSource: "registry",
       type: RESOURCE_MEDIA_TYPES["mcp-server"],
       url,
-      displayName: cardName ?? serverName ?? `${label} MCP server`,
+      displayName:
+        (card ? (text(card.card.title) ?? text(card.card.name)) : undefined) ??
+        text(mcp.details?.server_name) ??
+        `${label} MCP server`,
       ...optional("description", card ? text(card.card.description) : undefined),
       ...optional("capabilities", card ? cardTools(card.card) : undefined),
       ...optional("version", card ? text(card.card.version) : undefined),
-      verification: healthOf(outcome),
+      verification: healthOf(outcome!),
       endpoint,
     });
   }
-
-  const checkOf = (id: string) => input.checks?.find((check) => check.id === id);
-  const checked = (id: string, kind: "a2a-agent" | "agent-skills", name: string) => async () => {
-    const check = checkOf(id);
-    if (!check || (check.status !== "pass" && check.status !== "warn")) return;
-    const url = answeredUrl(check.evidence);
-    if (!url) return;
+  if (a2a) {
     add({
-      kind,
-      identifier: await registryIdentifier(domain, kind, url),
+      kind: "a2a-agent",
+      identifier: await registryIdentifier(domain, "a2a-agent", a2a.url),
       identifierSource: "registry",
-      type: RESOURCE_MEDIA_TYPES[kind],
-      url,
-      displayName: `${label} ${name}`,
-      verification: check.status,
+      type: RESOURCE_MEDIA_TYPES["a2a-agent"],
+      url: a2a.url,
+      displayName: `${label} A2A agent`,
+      verification: a2a.status,
     });
-  };
-  await checked("a2a_agent_card", "a2a-agent", "A2A agent")();
-
-  const openapi = input.signals.has_openapi;
-  const openapiUrl = typeof openapi.details?.url === "string" ? openapi.details.url : undefined;
-  if (openapi.status === "present" && openapiUrl) {
-    const title = text(openapi.details?.title);
-    const openapiCheck = checkOf("openapi");
+  }
+  if (openapiUrl) {
     add({
       kind: "openapi",
       identifier: await registryIdentifier(domain, "openapi", openapiUrl),
       identifierSource: "registry",
       type: RESOURCE_MEDIA_TYPES.openapi,
       url: openapiUrl,
-      displayName: title ?? `${label} API`,
+      displayName: text(openapi.details?.title) ?? `${label} API`,
       ...optional("version", text(openapi.details?.version)),
-      verification: openapiCheck?.status === "warn" ? "warn" : "pass",
+      verification: openapiStatus,
     });
   }
-  await checked("agent_skills", "agent-skills", "Agent Skills")();
-
+  if (skills) {
+    add({
+      kind: "agent-skills",
+      identifier: await registryIdentifier(domain, "agent-skills", skills.url),
+      identifierSource: "registry",
+      type: RESOURCE_MEDIA_TYPES["agent-skills"],
+      url: skills.url,
+      displayName: `${label} Agent Skills`,
+      verification: skills.status,
+    });
+  }
   return resources.length ? resources : null;
 }
 
