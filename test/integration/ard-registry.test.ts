@@ -4,7 +4,10 @@
  * federation modes, facets against a recomputation, the errors, that nothing is written and no
  * query text kept, and that nothing paid changes an entry or its order.
  */
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../support/all-in-one-jobs.ts";
 import {
   a2aResource,
   ardPost,
@@ -17,6 +20,7 @@ import {
   openapiResource,
   type Resource,
 } from "../support/ard.ts";
+import { fixture, fixtureDomain } from "../support/fixture-web.ts";
 import { insertClaimOf, insertOfferOf } from "../support/offers.ts";
 import { sqlRows, uniqueToken } from "../support/sites.ts";
 import { asClient, expectProblem } from "../support/worker.ts";
@@ -308,6 +312,42 @@ describe("POST /ard/v1/search", () => {
       );
       expect(row!.n, `${table_name}.${column_name}`).toBe(0);
     }
+  });
+});
+
+describe("from a crawl to the registry", () => {
+  it("lists what a crawl of a site recorded: its manifest's A2A card and MCP server card, with the endpoint's health", async () => {
+    const name = "aic-card-relative";
+    const domain = fixtureDomain(name);
+    const batch = createMessageBatch("crawl-jobs", [
+      {
+        id: `ard-${uniqueToken()}`,
+        timestamp: new Date(),
+        attempts: 1,
+        body: { domain, url: fixture(name), reason: "submit", requested_at: new Date().toISOString() },
+      },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
+    const [row] = await sqlRows<{ category: string; agent_resources: Resource[] }>(
+      "select category, agent_resources from sites where domain = $1",
+      [domain],
+    );
+    expect(row!.agent_resources.map((resource) => resource.type)).toEqual([
+      "application/a2a-agent-card+json",
+      "application/mcp-server-card+json",
+    ]);
+    const publisher = domain.replace(":", "-");
+    const listed = await asClient()(`/ard/v1/agents?${new URLSearchParams({ filter: `publisher = '${publisher}'` })}`);
+    expect(listed.status).toBe(200);
+    const { items } = (await listed.json()) as { items: Json[] };
+    expect(items.map((item) => [item.type, item.url, (item[VERIFICATION] as Json).status])).toEqual([
+      ["application/a2a-agent-card+json", `${fixture(name)}/.well-known/agent-card.json`, "warn"],
+      ["application/mcp-server-card+json", `${fixture(name)}/cards/orchard.json`, "handshake"],
+    ]);
+    const found = await ardSearch({ query: { text: "orchard notes", filter: { publisher } } });
+    expect(identifiers(found.results)).toEqual(identifiers(items));
   });
 });
 
