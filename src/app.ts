@@ -1,6 +1,7 @@
 /**
  * Builds a Worker's Hono app: request id, read-only CORS, request size limits, per-request
- * dependencies, the health endpoint, the endpoint groups under /api/v1, 404 or 405 for what no
+ * dependencies, the health endpoint, the endpoint groups under /api/v1 (and the ARD registry under
+ * /ard/v1), 404 or 405 for what no
  * route answers, and the one error shape for everything else.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
@@ -17,7 +18,7 @@ import { readCors } from "./http/middleware/read-cors.ts";
 import { limitRequestBody, limitRequestHead } from "./http/middleware/request-size.ts";
 import { rateLimitHeaders } from "./http/middleware/spend-rate-limit.ts";
 import { HttpProblem, internalProblem, problemResponse } from "./http/problem.ts";
-import { API_PREFIX, createRoutes, type RouteGroup } from "./http/routes.ts";
+import { API_PREFIX, ARD_PREFIX, createRoutes, type RouteGroup } from "./http/routes.ts";
 import { storeUnavailableProblem } from "./http/store-unavailable.ts";
 import { endpointCatalog } from "./routes/endpoint-catalog.ts";
 import { registerGetHealth } from "./routes/health/get-health.ts";
@@ -94,6 +95,7 @@ export function createApp(groups: RouteGroup[], options: CreateAppOptions = {}):
   registerGetHealth(app);
   for (const group of groups) {
     app.route(API_PREFIX, group.routes);
+    if (group.ardRoutes) app.route(ARD_PREFIX, group.ardRoutes);
     if (group.siteRoutes) app.route("/", group.siteRoutes);
   }
 

@@ -37,6 +37,33 @@ export interface StoredChecklist {
   summary: object;
 }
 
+/** One agent resource as the ARD registry keeps it (src/domain/registry/agent-resources.ts): the ARD entry's terms as the site gave them, and what the crawl saw. */
+export interface StoredAgentResource {
+  kind: "manifest-entry" | "mcp-server" | "a2a-agent" | "openapi" | "agent-skills";
+  /** ARD identifier: the site's own (a manifest entry that publishes a valid one), else ours. */
+  identifier: string;
+  /** Whether the identifier is the site's own or named by this registry (docs/discovery.md). */
+  identifierSource: "site" | "registry";
+  type: string;
+  /** Exactly one of url and data is set. */
+  url?: string;
+  data?: Record<string, unknown>;
+  displayName: string;
+  description?: string;
+  tags?: string[];
+  capabilities?: string[];
+  representativeQueries?: string[];
+  version?: string;
+  /**
+   * How the crawl found it working: for an MCP server the endpoint's health class
+   * (MCP_ENDPOINT_HEALTH); for a card, document or index the status of its check (pass, warn);
+   * "listed" for a manifest entry the crawl did not check on its own.
+   */
+  verification: string;
+  /** The MCP endpoint the crawl probed, for an MCP server. */
+  endpoint?: string;
+}
+
 /** Postgres full-text document; written only by the database (a generated column). */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -101,6 +128,12 @@ export const sites = pgTable(
      * (enqueue-stale-recrawls.ts); any other outcome sets it back to 0 (migration 0039).
      */
     unresolvedCrawls: smallint("unresolved_crawls").notNull().default(0),
+    /**
+     * The agent resources the last successful crawl found (src/domain/registry/agent-resources.ts),
+     * as the ARD registry under /ard/v1 lists them; null when none were found or the site was not
+     * crawled since this was kept (migration 0038).
+     */
+    agentResources: jsonb("agent_resources").$type<StoredAgentResource[]>(),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -171,6 +204,11 @@ export const sites = pgTable(
         table.domain,
       )
       .where(sql`not search_is_audit(${table.category})`),
+    // The ARD registry lists the sites with resources in domain order (migration 0038).
+    index("sites_agent_resources_listing").on(table.domain).where(sql`${table.agentResources} is not null`),
+    index("sites_agent_resources_identifiers")
+      .using("gin", sql`${table.agentResources} jsonb_path_ops`)
+      .where(sql`${table.agentResources} is not null`),
     // The recrawl cron takes the stalest sites first.
     index("sites_last_crawled_at").on(table.lastCrawledAt),
   ],

@@ -7,7 +7,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { buildDescriptor, FREE_LIMITS, SERVICE_VERSION } from "../domain/descriptor/build-descriptor.ts";
 import { MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_REQUEST_TARGET_BYTES } from "../http/middleware/request-size.ts";
 import type { RouteGroup } from "../http/routes.ts";
-import { API_PREFIX } from "../http/routes.ts";
+import { API_PREFIX, ARD_PREFIX } from "../http/routes.ts";
 import { problemResponses } from "./shared/schemas.ts";
 
 /** The generated document (an OpenAPI 3.1 object). */
@@ -28,6 +28,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     "The paid extras, apart from the free index: the catalog, quotes, the score-fix checkout, the optional priority key (subscription, activation) and Stripe's webhook.",
   provider:
     "Providers of indexed domains: DNS-verified claims and their claim-scoped keys (session), and the provider-key endpoints.",
+  registry:
+    "The ARD registry (Agentic Resource Discovery v0.91) over the index, under /ard/v1: the agent resources of indexed sites as ARD entries with our verification beside them. Organic like search: nothing paid changes an entry or its order.",
   monitor:
     "Score-drop monitors: e-mail alerts when a domain's score drops, sent only to confirmed addresses, each with a one-click unsubscribe link.",
 };
@@ -80,11 +82,21 @@ function withRequestSizeResponses(route: RouteDefinition): RouteDefinition {
   return { ...route, responses: Object.fromEntries(ordered.map((status) => [status, responses[status]!])) };
 }
 
-/** Copies one group's definitions into the registry the document is generated from. */
+/**
+ * Copies one group's definitions into the registry the document is generated from. The ARD
+ * registry's routes keep their full path (`/ard/v1/…`); their path items get the site root as
+ * their server (see `withArdServers`).
+ */
 function copyDefinitions(target: OpenAPIHono, group: RouteGroup): void {
-  for (const definition of group.routes.openAPIRegistry.definitions as RegistryDefinition[]) {
+  copyRoutes(target, group, group.routes, "");
+  if (group.ardRoutes) copyRoutes(target, group, group.ardRoutes, ARD_PREFIX);
+}
+
+function copyRoutes(target: OpenAPIHono, group: RouteGroup, routes: RouteGroup["routes"], prefix: string): void {
+  for (const definition of routes.openAPIRegistry.definitions as RegistryDefinition[]) {
     if (definition.type === "route") {
-      target.openAPIRegistry.registerPath(withRequestSizeResponses(definition.route));
+      const route = withRequestSizeResponses(definition.route);
+      target.openAPIRegistry.registerPath(prefix ? { ...route, path: `${prefix}${route.path}` } : route);
     } else if (definition.type === "component") {
       target.openAPIRegistry.registerComponent(definition.componentType, definition.name, definition.component);
     } else {
@@ -128,6 +140,7 @@ export function buildOpenApiDocument(groups: RouteGroup[]): OpenApiDocument {
     servers: [{ url: API_PREFIX }],
   });
   admitNullInNullableEnums(generated);
+  withArdServers(generated, "/");
   return {
     ...generated,
     tags: collectTags(generated),
@@ -167,10 +180,25 @@ export function openApiDocumentOf(groups: RouteGroup[]): OpenApiDocument {
   return document;
 }
 
+/**
+ * The ARD registry's paths are full paths from the site root, not from {base_url}: each of their
+ * path items names the site root as its server (OpenAPI 3.1 path-level `servers`), in place.
+ */
+function withArdServers(document: OpenApiDocument, root: string): void {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (item && (path === ARD_PREFIX || path.startsWith(`${ARD_PREFIX}/`))) {
+      item.servers = [{ url: root, description: "The site root: the ARD registry is served under /ard/v1" }];
+    }
+  }
+}
+
 /** The document as served from `origin`: absolute server URL and a contact link to the site. */
 export function withOrigin(document: OpenApiDocument, origin: string): OpenApiDocument {
+  const paths = structuredClone(document.paths ?? {});
+  const served = { ...document, paths };
+  withArdServers(served, `${origin}/`);
   return {
-    ...document,
+    ...served,
     info: { ...document.info, contact: { ...document.info.contact, url: `${origin}/` } },
     servers: [{ url: `${origin}${API_PREFIX}`, description: "This deployment's API root ({base_url})" }],
   };

@@ -114,9 +114,24 @@ export function createContract(document: ContractDocument): Contract {
   const problemSchema = document.components.schemas.Problem;
   if (!problemSchema) throw new Error("the document has no Problem schema");
 
+  // Path items with servers of their own (the ARD registry's, at the site root) are full paths.
+  const rootPath = (path: string) => {
+    const servers = (document.paths[path] as { servers?: { url: string }[] } | undefined)?.servers;
+    return Array.isArray(servers) && servers.length > 0;
+  };
+  const rootTemplates = templates.filter((template) => rootPath(template.path));
+  const apiTemplates = templates.filter((template) => !rootPath(template.path));
+  const rootTemplateOf = (pathname: string) => rootTemplates.find((candidate) => candidate.pattern.test(pathname));
+  // The prefixes the root paths live under (/ard/v1), so an unrouted path there is held to the Problem schema too.
+  const rootPrefixes = [...new Set(rootTemplates.map((template) => template.path.split("/").slice(0, 3).join("/")))];
+
   const covers = (url: string) => {
     const { pathname } = new URL(url);
-    return pathname === prefix || pathname.startsWith(`${prefix}/`);
+    return (
+      pathname === prefix ||
+      pathname.startsWith(`${prefix}/`) ||
+      rootPrefixes.some((root) => pathname === root || pathname.startsWith(`${root}/`))
+    );
   };
 
   const parsedBody = (answer: Answer): { value?: unknown; error?: string } => {
@@ -144,9 +159,12 @@ export function createContract(document: ContractDocument): Contract {
     violations(answer) {
       if (!covers(answer.url) || answer.method === "OPTIONS") return [];
       const { pathname } = new URL(answer.url);
+      const underApi = pathname === prefix || pathname.startsWith(`${prefix}/`);
       const apiPath = pathname.slice(prefix.length) || "/";
       const label = `${answer.method} ${pathname} → ${answer.status}`;
-      const template = templates.find((candidate) => candidate.pattern.test(apiPath));
+      const template = underApi
+        ? apiTemplates.find((candidate) => candidate.pattern.test(apiPath))
+        : rootTemplateOf(pathname);
       if (!template) return undocumented(answer, `${label} (no documented path)`);
       const item = document.paths[template.path] ?? {};
       // HEAD is GET without the body (RFC 9110 section 9.3.2).

@@ -2,7 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect, inject, onTestFinished, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
-import { API_PREFIX } from "../../src/http/routes.ts";
+import { API_PREFIX, ARD_PREFIX } from "../../src/http/routes.ts";
 import { createGroups } from "../../src/routes/groups.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
 
@@ -43,7 +43,8 @@ export async function call(
   const request = new Request(`http://svc.test${path}`, init);
   const response = await fetchWorker(request);
   // Pages, /openapi.json and /mcp are not API operations: no document to hold them to.
-  if (!new URL(request.url).pathname.startsWith(API_PREFIX)) return response;
+  const { pathname } = new URL(request.url);
+  if (!pathname.startsWith(API_PREFIX) && !pathname.startsWith(ARD_PREFIX)) return response;
   const checked = publishedContract();
   if (checked.covers(request.url)) {
     assertConforms(checked, {

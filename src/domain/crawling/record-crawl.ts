@@ -13,6 +13,7 @@ import { siteScoreHistory } from "../../../db/schema/score-history.ts";
 import { sites } from "../../../db/schema/sites.ts";
 import { packPresentStatuses, packStatuses, SITE_KINDS } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
+import { agentResourcesOf } from "../registry/agent-resources.ts";
 import { mcpEndpointHealthCode } from "../signals/mcp-health.ts";
 import { type SiteCrawl, signalEvidence } from "./crawl-site.ts";
 
@@ -72,6 +73,14 @@ export async function recordCrawl({
     checklistStatuses: crawl.checklist ? packPresentStatuses(crawl.checklist.checks) : null,
     mcpEndpointHealth: mcpEndpointHealthCode(crawl.signals.has_mcp_server.details),
     unresolvedCrawls: 0,
+    // What the ARD registry lists (/ard/v1): read from this crawl's findings, written with them.
+    agentResources: await agentResourcesOf({
+      domain,
+      siteName: crawl.name,
+      signals: crawl.signals,
+      discovery: crawl.discovery,
+      checks: crawl.checklist?.checks ?? null,
+    }),
   };
   const { domain: _key, ...changes } = row;
   const checklist = crawl.checklist;

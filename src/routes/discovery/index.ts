@@ -1,9 +1,14 @@
-/** The discovery group: descriptor, search, top, site, categories, stats, adoption. */
+/** The discovery group: descriptor, search, top, site, categories, stats, adoption, and the ARD registry. */
+import { ardErrorMembers } from "../../http/middleware/ard-errors.ts";
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
 import { createRoutes, type RouteGroup } from "../../http/routes.ts";
 import { refreshWideBeginningsTask } from "../../jobs/refresh-wide-beginnings.ts";
 import { rollupAdoptionTask } from "../../jobs/rollup-adoption.ts";
 import type { GroupDefinition } from "../group-definition.ts";
+import { registerArdExplore } from "./ard-explore.ts";
+import { registerArdGetAgent } from "./ard-get-agent.ts";
+import { registerArdListAgents } from "./ard-list-agents.ts";
+import { registerArdSearch } from "./ard-search.ts";
 import { adoptionFormat, registerGetAdoption } from "./get-adoption.ts";
 import { registerGetAdoptionCsv } from "./get-adoption-csv.ts";
 import { registerGetCategories } from "./get-categories.ts";
@@ -30,7 +35,24 @@ export function createDiscoveryGroup(): RouteGroup {
   registerGetStats(routes);
   registerGetAdoption(routes);
   registerGetAdoptionCsv(routes);
-  return { name: "discovery", routes };
+  return { name: "discovery", routes, ardRoutes: createArdRoutes() };
+}
+
+/**
+ * The ARD registry over the index (ARD v0.91 §5.3), under /ard/v1: Search, Explore, List and
+ * Retrieve. Part of this group because it is the organic index read another way: the same
+ * Worker, the same site search and the same search limit.
+ */
+function createArdRoutes() {
+  const ardRoutes = createRoutes();
+  ardRoutes.use("*", ardErrorMembers());
+  // The listing and the lookup write nothing: answered from the edge while fresh.
+  for (const path of ["/agents", "/agents/:identifier"]) ardRoutes.use(path, edgeCache());
+  registerArdSearch(ardRoutes);
+  registerArdExplore(ardRoutes);
+  registerArdListAgents(ardRoutes);
+  registerArdGetAgent(ardRoutes);
+  return ardRoutes;
 }
 
 /**
