@@ -85,6 +85,10 @@ button:disabled{opacity:.6;cursor:progress}
 .result{display:flex;gap:1rem;justify-content:space-between;padding:1rem 0;border-bottom:1px solid var(--line)}
 .result-main{min-width:0;flex:1}
 .result h3{margin:0;font-size:1.15rem}
+.result-name,.top-name{display:flex;align-items:center;gap:.5rem;min-width:0}
+.site-icon{flex:none;display:inline-block;width:20px;height:20px;border-radius:4px}
+.site-icon-fallback{display:inline-flex;align-items:center;justify-content:center;font-size:.75rem;font-weight:700;line-height:1;color:#334155;background:#e2e8f0}
+h1 .site-icon{width:32px;height:32px}h1 .site-icon-fallback{font-size:1.1rem}
 .result-domain{margin:.1rem 0;color:var(--muted);font-size:.92rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .result-description{margin:.3rem 0;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;line-clamp:3;overflow:hidden}
 .result-score{flex:none;margin:0;min-width:4.5rem;text-align:center;align-self:flex-start;padding:.35rem .5rem;border-radius:.5rem;color:#fff}

@@ -8,6 +8,7 @@
 import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
 import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import { SITE_ICON_PATH } from "../../web/site-icon.tsx";
 import type { GroupDefinition } from "../group-definition.ts";
 import { registerAgentDocuments } from "./agent-documents.ts";
 import { registerApiReference } from "./api-reference.ts";
@@ -26,6 +27,7 @@ import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
 import { registerSignInPage } from "./sign-in-page.ts";
+import { registerSiteIcon } from "./site-icon.ts";
 import { registerSiteReportPage, SITE_REPORT_PATH } from "./site-report-page.ts";
 import { registerStatePage } from "./state-page.ts";
 import { registerSubmitPage } from "./submit-page.ts";
@@ -39,6 +41,9 @@ export function createWebGroup(): RouteGroup {
   // A badge reads the store and writes nothing: served from the edge while fresh (5 minutes).
   siteRoutes.use(BADGE_PATH, edgeCache());
   registerBadge(siteRoutes);
+  // A site's icon, fetched once and cached a day: served from the edge while fresh too.
+  siteRoutes.use(SITE_ICON_PATH, edgeCache());
+  registerSiteIcon(siteRoutes);
 
   const pages = createPageRoutes();
   registerHomePage(pages);
