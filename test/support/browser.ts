@@ -91,7 +91,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 /**
  * Screenshots of the whole page at desktop and phone width (`<name>-desktop.png`,
- * `<name>-phone.png`), and how far the page overflows the phone's width (0 when it fits). The
+ * `<name>-phone.png`) and of its first screen (`…-fold.png`), and how far the page overflows the phone's width (0 when it fits). The
  * page is left at desktop width.
  */
 export async function screenshotPage(page: Page, name: string): Promise<{ phoneOverflow: number }> {
@@ -101,8 +101,11 @@ export async function screenshotPage(page: Page, name: string): Promise<{ phoneO
     "document.documentElement.scrollWidth - document.documentElement.clientWidth",
   )) as number;
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-phone.png`), fullPage: true });
+  // What a person sees first, without scrolling: the part a look at the page starts with.
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-phone-fold.png`) });
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop-fold.png`) });
   return { phoneOverflow };
 }
 
