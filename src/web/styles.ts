@@ -162,6 +162,21 @@ input.mono{font:.9rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 ul.props{margin:.25rem 0;padding-left:1.25rem;font-size:.94rem}
 .type{font:.88em ui-monospace,monospace;color:#6d28d9}.type .type{font-size:1em}
 .req{font-size:.8em;color:#b91c1c}
+.folded{padding-top:.1rem;padding-bottom:.1rem}
+.signal.folded{padding:.35rem .75rem;margin:.4rem 0}
+.check.folded{margin:0 0 .5rem}
+.folded summary{cursor:pointer;list-style-position:outside;margin-left:1rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.folded details[open] summary{white-space:normal}
+.folded-title{font-weight:600}
+.folded-reason{color:var(--muted);font-size:.92rem}
+.controls{margin:.25rem 0 .5rem;padding-left:.75rem;border-left:3px dashed #cbd5e1}
+.controls p{margin:.2rem 0;font-size:.88rem}
+.summary-facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .75rem;margin:.75rem 0}
+.summary-facts div{display:contents}
+.summary-facts dt{font-weight:600;color:var(--muted)}
+.summary-facts dd{margin:0}
+.top-fixes{padding-left:1.4rem}.top-fixes li{margin:.35rem 0}
+.effect{font-weight:600;color:#166534;white-space:nowrap}
 .home-title{font-size:clamp(1.4rem,1.1rem + 1.2vw,1.9rem);margin-bottom:.25rem}
 .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,12rem),1fr));gap:.75rem;list-style:none;padding:0;margin:1rem 0}
 .figures li{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:.5rem;background:var(--surface);color:var(--muted)}
