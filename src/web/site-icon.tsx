@@ -30,11 +30,8 @@ export function fallbackIconSvg(domain: string): string {
  */
 export function SiteIcon({ origin, domain, hasFavicon }: { origin: string; domain: string; hasFavicon: boolean }) {
   if (!hasFavicon) {
-    return (
-      <span class="site-icon site-icon-fallback" aria-hidden="true">
-        {iconLetter(domain)}
-      </span>
-    );
+    // The letter is drawn by CSS from the attribute, so the name beside it reads (and copies) alone.
+    return <span class="site-icon site-icon-fallback" aria-hidden="true" data-letter={iconLetter(domain)} />;
   }
   return <img class="site-icon" src={siteIconUrl(origin, domain)} alt="" width="20" height="20" loading="lazy" />;
 }

@@ -45,6 +45,8 @@ export interface SiteReport {
   history: ScorePoint[];
   indexed: boolean;
   isVerified: boolean;
+  /** The index knows the site's icon (served through /icons/{domain}); never for a live check. */
+  hasFavicon: boolean;
   recrawlQueued: boolean;
   /** The agent-readiness checklist (never part of the score). */
   checks: ChecklistCheck[];
@@ -81,6 +83,7 @@ export function reportFromSiteDetail(detail: SiteDetail): SiteReport {
     history: detail.score_history,
     indexed: true,
     isVerified: detail.is_verified,
+    hasFavicon: detail.has_favicon,
     recrawlQueued: false,
     checks: detail.checks,
     ...(detail.checks_summary ? { checksSummary: detail.checks_summary } : {}),
@@ -106,6 +109,7 @@ export function reportFromCheck(result: CheckResult): SiteReport {
     history: [],
     indexed: result.indexed,
     isVerified: false,
+    hasFavicon: false,
     recrawlQueued: result.recrawl_queued,
     checks: result.checks,
     checksSummary: result.checks_summary,

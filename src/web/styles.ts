@@ -88,6 +88,7 @@ button:disabled{opacity:.6;cursor:progress}
 .result h3{margin:0;font-size:1.15rem}
 .result-name,.top-name{display:flex;align-items:center;gap:.5rem;min-width:0}
 .site-icon{flex:none;display:inline-block;width:20px;height:20px;border-radius:4px}
+.site-icon-fallback::before{content:attr(data-letter)}
 .site-icon-fallback{display:inline-flex;align-items:center;justify-content:center;font-size:.75rem;font-weight:700;line-height:1;color:#334155;background:#e2e8f0}
 h1 .site-icon{width:32px;height:32px}h1 .site-icon-fallback{font-size:1.1rem}
 .result-domain{margin:.1rem 0;color:var(--muted);font-size:.92rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
@@ -177,6 +178,7 @@ ul.props{margin:.25rem 0;padding-left:1.25rem;font-size:.94rem}
 .summary-facts dd{margin:0}
 .top-fixes{padding-left:1.4rem}.top-fixes li{margin:.35rem 0}
 .effect{font-weight:600;color:#166534;white-space:nowrap}
+.report-title{display:flex;align-items:center;gap:.6rem}
 .home-title{font-size:clamp(1.4rem,1.1rem + 1.2vw,1.9rem);margin-bottom:.25rem}
 .figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,12rem),1fr));gap:.75rem;list-style:none;padding:0;margin:1rem 0}
 .figures li{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:.5rem;background:var(--surface);color:var(--muted)}
