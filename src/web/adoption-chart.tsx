@@ -11,9 +11,14 @@ const WIDTH = 320;
 const HEIGHT = 130;
 const PLOT = { left: 44, right: WIDTH - 8, top: 8, bottom: HEIGHT - 22 };
 
-/** The top of the share axis: the next 10 % above the largest share (at least 10 %). */
-export function shareAxisTop(series: AdoptionSeries): number {
-  const largest = Math.max(...series.points.map((point) => point.share), 0);
+/**
+ * The top of the share axis: the next 10 % above the largest share (at least 10 %). Given several
+ * series (a group of charts), one top for all of them, so the curves of a group can be compared
+ * by eye: a 10 % item does not look like a 60 % one.
+ */
+export function shareAxisTop(series: AdoptionSeries | readonly AdoptionSeries[]): number {
+  const all: readonly AdoptionSeries[] = "points" in series ? [series] : series;
+  const largest = Math.max(...all.flatMap((entry) => entry.points.map((point) => point.share)), 0);
   return Math.min(1, Math.max(0.1, Math.ceil(largest * 10 - 1e-9) / 10));
 }
 
@@ -21,9 +26,8 @@ export function shareAxisTop(series: AdoptionSeries): number {
  * Where the line runs: x by day (the first day left, the last right), y by share. At most one
  * point a week (and the last), which is all a 320-unit drawing can show.
  */
-export function chartLine(series: AdoptionSeries): string {
+export function chartLine(series: AdoptionSeries, top: number = shareAxisTop(series)): string {
   const { points } = series;
-  const top = shareAxisTop(series);
   const firstTime = Date.parse(points[0]!.day);
   const span = Math.max(1, Date.parse(points.at(-1)!.day) - firstTime);
   const drawn = points.filter((_, index) => (points.length - 1 - index) % 7 === 0 || index === 0);
@@ -54,9 +58,19 @@ export function describeSeries(series: AdoptionSeries): string {
   return `${formatShare(first.share)} on ${first.day}, ${formatShare(latest.share)} on ${latest.day} (${latest.with_item} of ${latest.sites} sites), ${counted}.`;
 }
 
-/** One item's share over time. `id` is unique on the page. */
-export function AdoptionChart({ series, id }: { series: AdoptionSeries; id: string }) {
-  const top = shareAxisTop(series);
+/**
+ * One item's share over time. `id` is unique on the page; `top` is the group's shared axis top
+ * (this series' own when not given).
+ */
+export function AdoptionChart({
+  series,
+  id,
+  top = shareAxisTop(series),
+}: {
+  series: AdoptionSeries;
+  id: string;
+  top?: number;
+}) {
   const summary = describeSeries(series);
   return (
     <figure class="chart adoption-chart">
@@ -85,7 +99,13 @@ export function AdoptionChart({ series, id }: { series: AdoptionSeries; id: stri
         <text x={PLOT.right} y={HEIGHT - 5} text-anchor="end" font-size="11" fill="#4b5563">
           {series.latest.day}
         </text>
-        <polyline points={chartLine(series)} fill="none" stroke="#1d4ed8" stroke-width="2" stroke-linejoin="round" />
+        <polyline
+          points={chartLine(series, top)}
+          fill="none"
+          stroke="#1d4ed8"
+          stroke-width="2"
+          stroke-linejoin="round"
+        />
       </svg>
       <figcaption>
         <strong>{series.label}</strong>: {summary}

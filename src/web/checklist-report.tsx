@@ -16,7 +16,7 @@ import {
   tallyFor,
   tallyText,
 } from "../domain/checklist/checklist-definition.ts";
-import { StackingTable } from "./components.tsx";
+import { EvidenceTable } from "./evidence-table.tsx";
 
 /** Order of statuses on the page: what needs doing first. */
 const STATUS_ORDER: CheckStatus[] = ["fail", "error", "blocked", "warn", "neutral", "pass"];
@@ -70,41 +70,19 @@ function CheckStatusLabel({ status }: { status: CheckStatus }) {
   );
 }
 
-function CheckCard({ check, kind }: { check: CheckResult; kind: SiteKind }) {
+/** Statuses whose card is folded into one line: nothing to do there. */
+const FOLDED_STATUSES: readonly CheckStatus[] = ["pass", "neutral"];
+
+function CheckBody({ check, kind }: { check: CheckResult; kind: SiteKind }) {
   const fix = check.fix ? splitFix(check.fix) : null;
   const applies = check.applies_to.includes(kind);
   const exampleId = `fix-${check.id}`;
   return (
-    <li class={`check check-${check.status}`} id={`check-${check.id}`}>
-      <h4>
-        <span>{check.title}</span> <CheckStatusLabel status={check.status} />
-      </h4>
+    <>
       <p>
         <strong>What we saw:</strong> {check.reason}
       </p>
-      {check.evidence.length ? (
-        <StackingTable>
-          <caption class="visually-hidden">Fetches behind {check.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Status</th>
-              <th scope="col">Type</th>
-            </tr>
-          </thead>
-          <tbody>
-            {check.evidence.map((fetch) => (
-              <tr>
-                <td data-label="URL">
-                  <code class="url">{fetch.url}</code>
-                </td>
-                <td data-label="Status">{fetch.status === null ? "no answer" : String(fetch.status)}</td>
-                <td data-label="Type">{fetch.content_type ?? "none"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </StackingTable>
-      ) : null}
+      {check.evidence.length ? <EvidenceTable fetches={check.evidence} subject={check.title} /> : null}
       {fix ? (
         <>
           <p>
@@ -126,6 +104,31 @@ function CheckCard({ check, kind }: { check: CheckResult; kind: SiteKind }) {
           : `Matters for ${check.applies_to.map((each) => SITE_KIND_LABELS[each].replace(/^an? /, "")).join(", ")}.`}
         {applies ? "" : ` Not counted for ${SITE_KIND_LABELS[kind]}.`}
       </p>
+    </>
+  );
+}
+
+/** A check: open when it fails, warns or could not be decided; folded into one line otherwise. */
+function CheckCard({ check, kind }: { check: CheckResult; kind: SiteKind }) {
+  if (FOLDED_STATUSES.includes(check.status)) {
+    return (
+      <li class={`check check-${check.status} folded`} id={`check-${check.id}`}>
+        <details>
+          <summary>
+            <span class="folded-title">{check.title}</span> <CheckStatusLabel status={check.status} />{" "}
+            <span class="folded-reason">{check.reason}</span>
+          </summary>
+          <CheckBody check={check} kind={kind} />
+        </details>
+      </li>
+    );
+  }
+  return (
+    <li class={`check check-${check.status}`} id={`check-${check.id}`}>
+      <h4>
+        <span>{check.title}</span> <CheckStatusLabel status={check.status} />
+      </h4>
+      <CheckBody check={check} kind={kind} />
     </li>
   );
 }

@@ -80,7 +80,7 @@ export function SearchForm({ action, values = {}, errors = [] }: SearchFormProps
             id="q"
             name="q"
             value={values.q}
-            placeholder="Search sites, e.g. payments"
+            placeholder="e.g. payments"
             maxlength={MAX_QUERY_LENGTH}
             {...invalidity("q", errors)}
           />

@@ -4,10 +4,12 @@
  * and how to fix it, and (for an indexed site) the score history. Both sources are first turned
  * into one `SiteReport`, so the two pages cannot drift apart.
  */
-import type {
-  CheckResult as ChecklistCheck,
-  ChecklistSummary,
-  SiteKind,
+import {
+  type CheckResult as ChecklistCheck,
+  type ChecklistSummary,
+  SITE_KIND_LABELS,
+  type SiteKind,
+  tallyFor,
 } from "../domain/checklist/checklist-definition.ts";
 import type { CheckResult } from "../domain/checks/check-site.ts";
 import type { SiteLinks } from "../domain/descriptor/site-documents.ts";
@@ -16,8 +18,10 @@ import type { SignalEvidence } from "../domain/signals/types.ts";
 import type { SiteDetail } from "../domain/sites/get-site-detail.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../domain/sites/site-fields.ts";
 import { Checklist } from "./checklist-report.tsx";
-import { Notice, StackingTable } from "./components.tsx";
+import { Notice } from "./components.tsx";
 import { displayText } from "./display-text.ts";
+import { CONTROL_REQUESTS_ID, EvidenceTable, hasControlRequests } from "./evidence-table.tsx";
+import { topFixes, UNREACHABLE_CAUSES, unreachableCause } from "./report-summary.tsx";
 import { ScoreHistoryChart, type ScorePoint } from "./score-chart.tsx";
 import { adviceFor, SIGNAL_GUIDES, STATUS_LABELS } from "./signal-guide.ts";
 
@@ -41,6 +45,8 @@ export interface SiteReport {
   history: ScorePoint[];
   indexed: boolean;
   isVerified: boolean;
+  /** The index knows the site's icon (served through /icons/{domain}); never for a live check. */
+  hasFavicon: boolean;
   recrawlQueued: boolean;
   /** The agent-readiness checklist (never part of the score). */
   checks: ChecklistCheck[];
@@ -77,6 +83,7 @@ export function reportFromSiteDetail(detail: SiteDetail): SiteReport {
     history: detail.score_history,
     indexed: true,
     isVerified: detail.is_verified,
+    hasFavicon: detail.has_favicon,
     recrawlQueued: false,
     checks: detail.checks,
     ...(detail.checks_summary ? { checksSummary: detail.checks_summary } : {}),
@@ -102,6 +109,7 @@ export function reportFromCheck(result: CheckResult): SiteReport {
     history: [],
     indexed: result.indexed,
     isVerified: false,
+    hasFavicon: false,
     recrawlQueued: result.recrawl_queued,
     checks: result.checks,
     checksSummary: result.checks_summary,
@@ -154,44 +162,18 @@ const CRAWL_STATUS_TITLES: Record<string, string> = {
   error: "The site answered, but not with a usable page",
 };
 
-function SignalCard({ field, evidence, links }: { field: SignalField; evidence: SignalEvidence; links: SiteLinks }) {
+function SignalBody({ field, evidence, links }: { field: SignalField; evidence: SignalEvidence; links: SiteLinks }) {
   const guide = SIGNAL_GUIDES[field];
   const example = guide.example(links);
-  const headingId = `signal-${field}`;
   return (
-    <li class={`signal signal-${evidence.status}`}>
-      <h3 id={headingId}>
-        <span>{guide.label}</span> <SignalStatus status={evidence.status} />
-      </h3>
+    <>
       <p class="muted">
         {guide.purpose} Worth {SIGNAL_WEIGHTS[field]} of 100 points.
       </p>
       <p>
         <strong>What we saw:</strong> {evidence.reason || "no details"}
       </p>
-      {evidence.fetched.length ? (
-        <StackingTable>
-          <caption class="visually-hidden">Fetches behind {guide.label}</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Status</th>
-              <th scope="col">Type</th>
-            </tr>
-          </thead>
-          <tbody>
-            {evidence.fetched.map((fetch) => (
-              <tr>
-                <td data-label="URL">
-                  <code class="url">{fetch.url}</code>
-                </td>
-                <td data-label="Status">{fetch.status === null ? "no answer" : String(fetch.status)}</td>
-                <td data-label="Type">{fetch.content_type ?? "none"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </StackingTable>
-      ) : null}
+      {evidence.fetched.length ? <EvidenceTable fetches={evidence.fetched} subject={guide.label} /> : null}
       {evidence.status === "present" ? null : (
         <p>
           <strong>How to fix:</strong> {adviceFor(field, evidence.status)}
@@ -206,6 +188,36 @@ function SignalCard({ field, evidence, links }: { field: SignalField; evidence: 
         ))}
         Example: <a href={example.href}>{example.label}</a>
       </p>
+    </>
+  );
+}
+
+/**
+ * A signal's card: open when something is to be done, folded into one line (its name, state and
+ * what we saw) when the signal is present.
+ */
+function SignalCard({ field, evidence, links }: { field: SignalField; evidence: SignalEvidence; links: SiteLinks }) {
+  const guide = SIGNAL_GUIDES[field];
+  const headingId = `signal-${field}`;
+  if (evidence.status === "present") {
+    return (
+      <li class="signal signal-present folded" id={headingId}>
+        <details>
+          <summary>
+            <span class="folded-title">{guide.label}</span> <SignalStatus status={evidence.status} />{" "}
+            <span class="folded-reason">{evidence.reason}</span>
+          </summary>
+          <SignalBody field={field} evidence={evidence} links={links} />
+        </details>
+      </li>
+    );
+  }
+  return (
+    <li class={`signal signal-${evidence.status}`}>
+      <h3 id={headingId}>
+        <span>{guide.label}</span> <SignalStatus status={evidence.status} />
+      </h3>
+      <SignalBody field={field} evidence={evidence} links={links} />
     </li>
   );
 }
@@ -217,79 +229,152 @@ export interface ReportProps {
   kindLinkBase?: string;
 }
 
-/** The body of a report: score (with its history when indexed), crawl note, the seven signals. */
-export function Report({ report, links, kindLinkBase }: ReportProps) {
-  const problem = CRAWL_STATUS_TITLES[report.crawlStatus];
+/** True when the crawl behind the report read the site's home page. */
+export function wasRead(report: Pick<SiteReport, "crawlStatus">): boolean {
+  return report.crawlStatus === "success";
+}
+
+/** A live check that could not read the site: what happened and why, the fix, and no score. */
+function NotReadLead({ report }: { report: SiteReport }) {
+  const note = report.crawlNote ?? "";
+  const cause = report.crawlStatus === "blocked" ? null : unreachableCause(note);
+  const text = cause ? UNREACHABLE_CAUSES[cause] : null;
+  return (
+    <section aria-labelledby="not-read-heading" class="not-read">
+      <Notice tone="error" title={text?.title ?? CRAWL_STATUS_TITLES[report.crawlStatus] ?? "The site was not read"}>
+        <p>
+          <strong>What happened:</strong> {note || `The check ended with the status “${report.crawlStatus}”.`}
+        </p>
+        <p>
+          <strong>How to fix:</strong>{" "}
+          {text
+            ? text.fix
+            : "The site answered the crawler with an access-denied or rate-limit status, or a bot challenge. Let the crawler through in your firewall or bot protection; then check again."}
+        </p>
+      </Notice>
+      <h2 id="not-read-heading">No score</h2>
+      <p>
+        The site was not read, so it has no score and nothing was checked: every signal and every check starts from the
+        home page. Fix the cause above and check again.
+      </p>
+    </section>
+  );
+}
+
+/** The summary: score, kind, the checklist's tally, and the three fixes that would help most. */
+function Summary({ report }: { report: SiteReport }) {
   const present = SIGNAL_FIELDS.filter((field) => report.signals[field].status === "present").length;
+  const kind = report.kind ?? report.checksSummary?.site_kind ?? "content";
+  const fixes = topFixes(report.signals, report.checks, kind);
+  const tally = tallyFor(report.checks, kind);
+  return (
+    <section aria-labelledby="score-heading" class="score-card">
+      <h2 id="score-heading">Summary</h2>
+      <div class="score-columns">
+        <div>
+          <p class="score">
+            <span class="score-value">{report.score}</span>
+            <span class="score-of">/100</span>
+            <span class="visually-hidden"> agent readiness score</span>
+          </p>
+          <meter min={0} max={100} low={50} high={80} optimum={100} value={report.score} aria-label="Score">
+            {report.score} of 100
+          </meter>
+          <dl class="summary-facts">
+            <div>
+              <dt>Signals</dt>
+              <dd>{present} of 7 present</dd>
+            </div>
+            <div>
+              <dt>Kind</dt>
+              <dd>{SITE_KIND_LABELS[kind].replace(/^an? /, "").replace(/^./, (first) => first.toUpperCase())}</dd>
+            </div>
+            {report.checks.length ? (
+              <div>
+                <dt>Checklist</dt>
+                <dd>
+                  <a href="#checklist-heading" class="tally">
+                    {tally.passing} of {tally.applicable} checks that apply pass
+                  </a>{" "}
+                  (not part of the score)
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>{report.source === "live" ? "Checked" : "Last crawled"}</dt>
+              <dd>
+                {report.source === "live" ? (
+                  <>
+                    <time datetime={report.crawledAt}>{report.crawledAt.replace("T", " ").slice(0, 19)} UTC</time>
+                    {report.durationMs !== undefined ? ` in ${(report.durationMs / 1000).toFixed(1)} s` : ""}
+                  </>
+                ) : (
+                  <time datetime={report.crawledAt}>{report.crawledAt.slice(0, 10)}</time>
+                )}
+              </dd>
+            </div>
+          </dl>
+        </div>
+        <div>
+          <h3 id="fixes-heading">What would help most</h3>
+          {fixes.length ? (
+            <ol class="top-fixes">
+              {fixes.map((fix) => (
+                <li>
+                  <a href={fix.href}>{fix.title}</a> <span class="effect">({fix.effect})</span>: {fix.instruction}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p>Nothing: every signal is present and every check that applies passes.</p>
+          )}
+        </div>
+      </div>
+      <ul class="glance" aria-label="Signals at a glance">
+        {SIGNAL_FIELDS.map((field) => {
+          const { status } = report.signals[field];
+          return (
+            <li class={status === "present" ? "on" : "off"}>
+              <a href={`#signal-${field}`}>
+                <span aria-hidden="true">{STATUS_LABELS[status].symbol}</span> {SIGNAL_GUIDES[field].label}
+                <span class="visually-hidden">: {STATUS_LABELS[status].text.toLowerCase()}</span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      <CategoryAndTags category={report.category} tags={report.tags} />
+    </section>
+  );
+}
+
+/** The one explanation of control requests, shown when the report lists any. */
+function ControlRequestsNote() {
+  return (
+    <aside id={CONTROL_REQUESTS_ID} class="notice notice-info" aria-labelledby="control-requests-heading">
+      <p class="notice-title" id="control-requests-heading">
+        About control requests
+      </p>
+      <p>
+        Some fetches below are control requests: a path that cannot exist (a random name such as <code>/3f9c….txt</code>
+        ), asked to tell a real file from a catch-all page. Many sites answer 200 to any address; a document that looks
+        like that answer does not count. They are listed apart from the evidence.
+      </p>
+    </aside>
+  );
+}
+
+/** The body of a report: the summary (or why the site was not read), the signals, the checklist. */
+export function Report({ report, links, kindLinkBase }: ReportProps) {
+  if (report.source === "live" && !wasRead(report)) return <NotReadLead report={report} />;
+  const problem = CRAWL_STATUS_TITLES[report.crawlStatus];
+  const controls =
+    SIGNAL_FIELDS.some((field) => hasControlRequests(report.signals[field].fetched)) ||
+    report.checks.some((check) => hasControlRequests(check.evidence));
+  const open = SIGNAL_FIELDS.filter((field) => report.signals[field].status !== "present");
+  const folded = SIGNAL_FIELDS.filter((field) => report.signals[field].status === "present");
   return (
     <>
-      <section aria-labelledby="score-heading" class="score-card">
-        <h2 id="score-heading">Score</h2>
-        <div class="score-columns">
-          <div>
-            <p class="score">
-              <span class="score-value">{report.score}</span>
-              <span class="score-of">/100</span>
-            </p>
-            <meter
-              min={0}
-              max={100}
-              low={50}
-              high={80}
-              optimum={100}
-              value={report.score}
-              aria-labelledby="score-heading"
-            >
-              {report.score} of 100
-            </meter>
-            {report.checks.length ? (
-              <p>
-                <a href="#checklist-heading">
-                  {report.checksSummary && !report.kind
-                    ? report.checksSummary.text
-                    : `${report.checks.filter((check) => check.status === "pass").length} of ${report.checks.length} checklist checks pass`}
-                </a>{" "}
-                (not part of the score).
-              </p>
-            ) : null}
-            <p>
-              {present} of 7 signals present.{" "}
-              {report.source === "live" ? (
-                <>
-                  Checked live{" "}
-                  <time datetime={report.crawledAt}>{report.crawledAt.replace("T", " ").slice(0, 19)} UTC</time>
-                  {report.durationMs !== undefined ? ` in ${(report.durationMs / 1000).toFixed(1)} s` : ""}.
-                </>
-              ) : (
-                <>
-                  Last crawled <time datetime={report.crawledAt}>{report.crawledAt.slice(0, 10)}</time>.
-                </>
-              )}
-            </p>
-            <ul class="glance" aria-label="Signals at a glance">
-              {SIGNAL_FIELDS.map((field) => {
-                const { status } = report.signals[field];
-                return (
-                  <li class={status === "present" ? "on" : "off"}>
-                    <a href={`#signal-${field}`}>
-                      <span aria-hidden="true">{STATUS_LABELS[status].symbol}</span> {SIGNAL_GUIDES[field].label}
-                      <span class="visually-hidden">: {STATUS_LABELS[status].text.toLowerCase()}</span>
-                    </a>
-                  </li>
-                );
-              })}
-            </ul>
-            <CategoryAndTags category={report.category} tags={report.tags} />
-          </div>
-          {report.source === "index" ? (
-            <div>
-              <h3 id="history-heading">History</h3>
-              <ScoreHistoryChart history={report.history} id="history" />
-            </div>
-          ) : null}
-        </div>
-      </section>
-
       {problem ? (
         <Notice tone="warning" title={problem}>
           <p>
@@ -299,10 +384,20 @@ export function Report({ report, links, kindLinkBase }: ReportProps) {
         </Notice>
       ) : null}
 
+      <Summary report={report} />
+
+      {report.source === "index" ? (
+        <section aria-labelledby="history-heading">
+          <h2 id="history-heading">Score history</h2>
+          <ScoreHistoryChart history={report.history} id="history" />
+        </section>
+      ) : null}
+
       <section aria-labelledby="signals-heading">
         <h2 id="signals-heading">Signals</h2>
+        {controls ? <ControlRequestsNote /> : null}
         <ul class="signals">
-          {SIGNAL_FIELDS.map((field) => (
+          {[...open, ...folded].map((field) => (
             <SignalCard field={field} evidence={report.signals[field]} links={links} />
           ))}
         </ul>

@@ -19,6 +19,7 @@ a{color:var(--accent);text-underline-offset:.15em}a:hover{color:var(--accent-dar
 .brand{display:inline-flex;align-items:center;gap:.5rem;padding:.35rem 0;font-weight:700;font-size:1.05rem;color:var(--text);text-decoration:none}
 .brand:hover{color:var(--accent-dark)}.brand img{display:block}
 .site-nav ul{display:flex;flex-wrap:wrap;gap:0 1.25rem;margin:0;padding:0;list-style:none}
+@media (max-width:40rem){.site-nav{flex:1 1 100%}.site-nav ul{flex-wrap:nowrap;justify-content:space-between;gap:0 .75rem;white-space:nowrap}.site-header .container{padding-top:.25rem;padding-bottom:.25rem}}
 .site-nav a{display:inline-block;padding:.45rem 0;color:var(--text);text-decoration:none;border-bottom:2px solid transparent}
 .site-nav a:hover{color:var(--accent);border-bottom-color:currentColor}
 .site-nav a[aria-current=page]{color:var(--accent);font-weight:600;border-bottom-color:currentColor}
@@ -85,6 +86,11 @@ button:disabled{opacity:.6;cursor:progress}
 .result{display:flex;gap:1rem;justify-content:space-between;padding:1rem 0;border-bottom:1px solid var(--line)}
 .result-main{min-width:0;flex:1}
 .result h3{margin:0;font-size:1.15rem}
+.result-name,.top-name{display:flex;align-items:center;gap:.5rem;min-width:0}
+.site-icon{flex:none;display:inline-block;width:20px;height:20px;border-radius:4px}
+.site-icon-fallback::before{content:attr(data-letter)}
+.site-icon-fallback{display:inline-flex;align-items:center;justify-content:center;font-size:.75rem;font-weight:700;line-height:1;color:#334155;background:#e2e8f0}
+h1 .site-icon{width:32px;height:32px}h1 .site-icon-fallback{font-size:1.1rem}
 .result-domain{margin:.1rem 0;color:var(--muted);font-size:.92rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .result-description{margin:.3rem 0;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;line-clamp:3;overflow:hidden}
 .result-score{flex:none;margin:0;min-width:4.5rem;text-align:center;align-self:flex-start;padding:.35rem .5rem;border-radius:.5rem;color:#fff}
@@ -157,4 +163,33 @@ input.mono{font:.9rem/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 ul.props{margin:.25rem 0;padding-left:1.25rem;font-size:.94rem}
 .type{font:.88em ui-monospace,monospace;color:#6d28d9}.type .type{font-size:1em}
 .req{font-size:.8em;color:#b91c1c}
+.folded{padding-top:.1rem;padding-bottom:.1rem}
+.signal.folded{padding:.35rem .75rem;margin:.4rem 0}
+.check.folded{margin:0 0 .5rem}
+.folded summary{cursor:pointer;list-style-position:outside;margin-left:1rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.folded details[open] summary{white-space:normal}
+.folded-title{font-weight:600}
+.folded-reason{color:var(--muted);font-size:.92rem}
+.controls{margin:.25rem 0 .5rem;padding-left:.75rem;border-left:3px dashed #cbd5e1}
+.controls p{margin:.2rem 0;font-size:.88rem}
+.summary-facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .75rem;margin:.75rem 0}
+.summary-facts div{display:contents}
+.summary-facts dt{font-weight:600;color:var(--muted)}
+.summary-facts dd{margin:0}
+.top-fixes{padding-left:1.4rem}.top-fixes li{margin:.35rem 0}
+.effect{font-weight:600;color:#166534;white-space:nowrap}
+.report-title{display:flex;align-items:center;gap:.6rem}
+.home-title{font-size:clamp(1.4rem,1.1rem + 1.2vw,1.9rem);margin-bottom:.25rem}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,12rem),1fr));gap:.75rem;list-style:none;padding:0;margin:1rem 0}
+.figures li{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:.5rem;background:var(--surface);color:var(--muted)}
+.figure{display:block;font-size:1.6rem;line-height:1.2;color:var(--text)}
+.glance-columns{display:grid;gap:0 2rem}
+@media (min-width:48rem){.glance-columns{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
+.share-table td,.share-table th{padding:.3rem .4rem}
+.share-cell{white-space:nowrap;font-variant-numeric:tabular-nums}
+.share-cell meter{display:inline-block;width:4.5rem;height:.8rem;vertical-align:middle}
+.top-sites{list-style:none;padding:0;margin:.5rem 0}
+.top-sites li{display:flex;align-items:center;justify-content:space-between;gap:.75rem;padding:.4rem 0;border-bottom:1px solid var(--line)}
+.top-name{min-width:0;overflow-wrap:anywhere}
+.top-score{flex:none;min-width:2.5rem;padding:.1rem .4rem;border-radius:.375rem;color:#fff;font-weight:700;text-align:center}
 `;

@@ -7,7 +7,7 @@
  * dist/screenshots to look at.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Browser, expectGoodPage, launchBrowser, watchPage } from "../support/browser.ts";
+import { type Browser, DESKTOP, expectGoodPage, launchBrowser, PHONE, watchPage } from "../support/browser.ts";
 
 /** What the tests read of an <img> in the page (the project's TypeScript has no DOM library). */
 type ImageElement = { naturalWidth: number; decode(): Promise<void> };
@@ -35,6 +35,44 @@ describe("search and a site's report", () => {
     expect(response?.status()).toBe(200);
     await expectGoodPage(watch, "home");
 
+    // On a phone the search box is the first thing after the name, whole and above the fold, and
+    // the navigation keeps to one row.
+    await page.setViewportSize(PHONE);
+    const box = (await page.locator("#q").boundingBox())!;
+    expect(box.y + box.height).toBeLessThan(PHONE.height / 2);
+    expect(box.width).toBeGreaterThan(150);
+    const navTops = await page
+      .locator(".site-nav li")
+      .evaluateAll((items) => items.map((item) => Math.round((item as unknown as { offsetTop: number }).offsetTop)));
+    expect(new Set(navTops).size, `navigation rows at 390 px: ${navTops}`).toBe(1);
+    // The placeholder fits its field.
+    expect(
+      await page.locator("#q").evaluate((input) => {
+        const field = input as unknown as { scrollWidth: number; clientWidth: number };
+        return field.scrollWidth <= field.clientWidth;
+      }),
+    ).toBe(true);
+    await page.setViewportSize(DESKTOP);
+
+    // The index at a glance: the API's own figures.
+    const stats = (await (await fetch(`${origin}/api/v1/stats`)).json()) as {
+      sites: { total: number };
+      scores: { median: number };
+    };
+    const figures = await page.locator(".figures .figure").allTextContents();
+    expect(figures[0]).toBe(stats.sites.total.toLocaleString("en"));
+    expect(figures[1]).toBe(String(stats.scores.median));
+    expect(await page.locator(".share-table tbody tr").count()).toBe(7);
+    const top = (await (await fetch(`${origin}/api/v1/top`)).json()) as { results: { name: string }[] };
+    expect(await page.locator(".top-sites li a").allTextContents()).toEqual(
+      top.results.slice(0, 5).map((site) => site.name),
+    );
+    expect(await page.locator("#at-a-glance svg[role=img]").count()).toBe(1);
+    // The search box comes before the figures, the figures before the links for owners and agents.
+    const order = await page.evaluate(`["#q", "#at-a-glance", "#for-owners", "#for-agents"].map((selector) =>
+      document.querySelector(selector).getBoundingClientRect().top)`);
+    expect([...(order as number[])].sort((a, b) => a - b)).toEqual(order);
+
     await page.keyboard.press("Tab");
     expect(await page.evaluate("document.activeElement.textContent.trim()")).toBe("Skip to content");
     await page.keyboard.press("Enter");
@@ -58,6 +96,42 @@ describe("search and a site's report", () => {
     expect(await first.locator(".result-score .score-value").textContent()).toMatch(/^\d{1,3}$/);
     expect(await first.locator("ul.glance > li").count()).toBe(7);
     expect(await first.locator(".facts dt").allTextContents()).toEqual(["Category", "Tags"]);
+    // Every result has an icon: the service's own /icons/ address (drawn, its fallback included,
+    // since the demo sites' icons cannot be fetched), or a plain letter where none is known.
+    const icons = await results.locator(".site-icon").evaluateAll((elements) =>
+      elements.map((element) => {
+        const icon = element as unknown as {
+          tagName: string;
+          src?: string;
+          complete?: boolean;
+          naturalWidth?: number;
+          dataset: { letter?: string };
+        };
+        return icon.tagName === "IMG"
+          ? { src: icon.src, drawn: icon.complete && (icon.naturalWidth ?? 0) > 0 }
+          : { letter: icon.dataset.letter };
+      }),
+    );
+    expect(icons).toHaveLength(20);
+    for (const icon of icons) {
+      if ("src" in icon) {
+        expect(icon.src).toMatch(new RegExp(`^${origin}/icons/[^/]+$`));
+      } else expect(icon.letter).toMatch(/^[A-Z0-9]$/);
+    }
+    expect(
+      icons.some((icon) => "src" in icon),
+      "some demo site has an icon",
+    ).toBe(true);
+    expect(
+      icons.some((icon) => "letter" in icon),
+      "some demo site has none",
+    ).toBe(true);
+    await page.waitForFunction(`[...document.querySelectorAll("img.site-icon")].every((img) => img.complete)`);
+    expect(
+      await results
+        .locator("img.site-icon")
+        .evaluateAll((images) => images.map((image) => (image as unknown as { naturalWidth: number }).naturalWidth)),
+    ).not.toContain(0);
     await expectGoodPage(watch, "search-results");
 
     await Promise.all([page.waitForURL(/page=2/), page.getByRole("link", { name: "Next →" }).click()]);
@@ -68,6 +142,20 @@ describe("search and a site's report", () => {
     expect(new URL(page.url()).searchParams.get("search_id")).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(await page.locator("h1").textContent()).toBe(name);
     expect(await page.locator("ul.signals > li").count()).toBe(7);
+    // A summary first: the score, the kind, the tally and the fixes that help most.
+    expect(await page.locator("main section").first().locator("h2").textContent()).toBe("Summary");
+    expect(await page.locator(".summary-facts .tally").textContent()).toMatch(/^\d+ of \d+ checks that apply pass$/);
+    expect(await page.locator(".top-fixes > li").count()).toBeGreaterThan(0);
+    // Present signals and passing checks are folded into one line each; the others are open.
+    expect(await page.locator("li.signal-present:not(.folded)").count()).toBe(0);
+    expect(await page.locator("li.check-pass:not(.folded)").count()).toBe(0);
+    expect(await page.locator("li.check.folded details[open]").count()).toBe(0);
+    expect(await page.locator("li.check-fail.folded, li.check-warn.folded").count()).toBe(0);
+    if ((await page.locator("li.check.folded").count()) > 0) {
+      const line = page.locator("li.check.folded summary").first();
+      const height = (await line.boundingBox())!.height;
+      expect(height).toBeLessThan(40);
+    }
     expect(await page.locator("#badge-markdown").inputValue()).toMatch(
       /^\[!\[agent ready: \d+\/100\]\(.+\.svg\)\]\(.+\)$/,
     );
@@ -162,7 +250,35 @@ describe("the live check, submit and MCP verification", () => {
     const firstStatus = await page.locator("ul.checks").first().locator("li.check").first().getAttribute("class");
     expect(firstStatus).toMatch(/check-fail/);
     expect(await page.locator("li.check textarea.snippet").count()).toBeGreaterThan(3);
+    // Failing and warning checks are open, passing ones folded; control requests apart and explained once.
+    expect(await page.locator("li.check-fail h4").count()).toBeGreaterThan(0);
+    expect(await page.locator("li.check-pass:not(.folded)").count()).toBe(0);
+    if ((await page.locator(".controls").count()) > 0) {
+      expect(await page.locator("#control-requests").count()).toBe(1);
+      expect(await page.locator(".controls code.url").first().textContent()).toMatch(
+        /\/(?:\.well-known\/)?[0-9a-f]{20}\.(?:txt|json)$/,
+      );
+    }
     await expectGoodPage(watch, "check-checklist");
+    await page.close();
+  });
+
+  it("leads a check of a site that refuses connections with what happened and why, and shows no score", async () => {
+    const watch = await openPage();
+    const { page } = watch;
+    await page.goto(`${origin}/check`);
+    await page.locator("#check-url").fill("http://127.0.0.1:1/");
+    await Promise.all([
+      page.waitForURL(`${origin}/check`, { waitUntil: "load" }),
+      page.getByRole("button", { name: "Check", exact: true }).click(),
+    ]);
+    await page.waitForSelector("h1:text-matches('^Live check')");
+    const lead = page.locator("main .notice").first();
+    expect(await lead.locator(".notice-title").textContent()).toBe("Connection refused or cut");
+    expect(await lead.textContent()).toMatch(/How to fix:.*web server is running/);
+    expect(await page.locator(".score-value").count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Submit/ }).count()).toBe(0);
+    await expectGoodPage(watch, "check-unreachable");
     await page.close();
   });
 

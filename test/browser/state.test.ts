@@ -44,6 +44,32 @@ describe("the state of the agent web", () => {
     expect((Date.parse(days[1]!) - Date.parse(days[0]!)) / 86_400_000).toBe(364);
     await expectGoodPage(watch, "state");
 
+    // The charts come first, the big table after; each group of charts shares one scale, and each
+    // chart has its values behind a toggle.
+    expect(
+      await page.evaluate(
+        `document.querySelector("#over-time").compareDocumentPosition(document.querySelector("#latest")) & Node.DOCUMENT_POSITION_FOLLOWING`,
+      ),
+    ).toBeTruthy();
+    const groupTops = await page
+      .locator("#charts-signals ~ .chart-grid")
+      .first()
+      .locator("svg")
+      .evaluateAll((svgs) =>
+        svgs.map(
+          (svg) =>
+            [
+              ...(svg as unknown as { querySelectorAll(s: string): { textContent: string }[] }).querySelectorAll(
+                "text",
+              ),
+            ].map((text) => text.textContent)[2],
+        ),
+      );
+    expect(new Set(groupTops).size, `the signals' axis tops: ${groupTops}`).toBe(1);
+    expect(await page.locator("#over-time figure.adoption-chart").count()).toBe(
+      await page.locator("#over-time figure.adoption-chart details > summary").count(),
+    );
+
     // The table holds the JSON's latest figures.
     const json = (await (await fetch(`${origin}/api/v1/stats/adoption?days=365`)).json()) as {
       to: string;

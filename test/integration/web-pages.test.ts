@@ -250,7 +250,7 @@ describe("hostile names", () => {
     const page = await expectHtml(await asClient()(`/sites/${domain}`), 200);
     expectNoInjection(page);
     expect(tags(page).find((tag) => tag.name === "h1")).toBeDefined();
-    expect(page).toContain(`<h1>${t} &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; Tools &amp; &lt;img`);
+    expect(page).toContain(`<span>${t} &lt;script&gt;alert(&quot;n&quot;)&lt;/script&gt; Tools &amp; &lt;img`);
     expect(page).toContain('<p class="lead">&quot;&gt;&lt;svg onload=alert(2)&gt; &lt;b&gt;bold&lt;/b&gt;</p>');
     expect(page).not.toContain("&amp;amp;");
     expect(page).toContain("&lt;iframe src=&quot;javascript:alert(3)&quot;&gt;");
@@ -297,7 +297,7 @@ describe("names and descriptions with character entities", () => {
     const { t, sites } = await entitySites();
     for (const [i, entry] of CASES.entries()) {
       const page = await expectHtml(await asClient()(`/sites/${sites[i]!.domain}`), 200);
-      expect(page).toContain(`<h1>${t} ${entry.shown}</h1>`);
+      expect(page).toContain(`<span>${t} ${entry.shown}</span></h1>`);
       expect(page).toContain(`<p class="lead">About ${entry.shown}.</p>`);
       expect(page).toContain(`<title>${t} ${entry.shown} (${sites[i]!.domain})`);
     }
@@ -341,10 +341,12 @@ describe("the site report", () => {
     expect(text).toMatch(/35 \/100/);
 
     const statuses = Object.fromEntries(
-      [...page.matchAll(/<h3 id="signal-(\w+)"><span>[^<]+<\/span> <span class="status status-(\w+)">/g)].map((m) => [
-        m[1],
-        m[2],
-      ]),
+      // Open cards have the id on their heading; present ones are folded into one line.
+      [
+        ...page.matchAll(
+          /id="signal-(\w+)">(?:<details><summary>)?<span[^>]*>[^<]+<\/span> <span class="status status-(\w+)">/g,
+        ),
+      ].map((m) => [m[1], m[2]]),
     );
     expect(statuses).toEqual({
       has_llms_txt: "present",
@@ -386,6 +388,51 @@ describe("the site report", () => {
     await client(`/sites/${domain}?search_id=${searchId}`);
     const rows = await sqlRows("select domain from result_selections where search_id = $1", [searchId]);
     expect(rows).toEqual([{ domain }]);
+  });
+});
+
+describe("sites' icons", () => {
+  const expectFallback = async (response: Response) => {
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(response.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=3600");
+    const svg = await response.text();
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    return svg;
+  };
+
+  it("answers a plain letter, still an image, for a domain not indexed, one without an icon, and one whose icon is no image", async () => {
+    const t = uniqueToken();
+    await insertSites([
+      { domain: `plain-${t}.test`, hasFavicon: false, faviconUrl: null },
+      // The icon the crawl recorded answers a text document: never served as an image.
+      { domain: `text-icon-${t}.test`, hasFavicon: true, faviconUrl: `${fixture("all-six-signals")}/llms.txt` },
+    ]);
+    expect(await expectFallback(await call(`/icons/not-indexed-${t}.test`))).toContain(">N</text>");
+    expect(await expectFallback(await call(`/icons/plain-${t}.test`))).toContain(">P</text>");
+    expect(await expectFallback(await call(`/icons/text-icon-${t}.test`))).toContain(">T</text>");
+  });
+
+  it("shows each result's icon from the service itself, and a letter where the index knows none", async () => {
+    const t = uniqueToken();
+    await insertSites([
+      {
+        domain: `with-icon-${t}.test`,
+        name: `${t} With`,
+        hasFavicon: true,
+        faviconUrl: `https://with-icon-${t}.test/favicon.ico`,
+      },
+      { domain: `no-icon-${t}.test`, name: `${t} Without`, hasFavicon: false, faviconUrl: null },
+    ]);
+    const page = await (await asClient()(`/search?q=${t}`)).text();
+    expect(page).toContain(
+      `<img class="site-icon" src="${ORIGIN}/icons/with-icon-${t}.test" alt="" width="20" height="20" loading="lazy"`,
+    );
+    expect(page).not.toContain(`https://with-icon-${t}.test/favicon.ico`);
+    expect(page).toContain('<span class="site-icon site-icon-fallback" aria-hidden="true" data-letter="N"></span>');
   });
 });
 

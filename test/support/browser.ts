@@ -91,19 +91,28 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 /**
  * Screenshots of the whole page at desktop and phone width (`<name>-desktop.png`,
- * `<name>-phone.png`), and how far the page overflows the phone's width (0 when it fits). The
+ * `<name>-phone.png`) and of its first screen (`…-fold.png`), and how far the page overflows the phone's width (0 when it fits). The
  * page is left at desktop width.
  */
-export async function screenshotPage(page: Page, name: string): Promise<{ phoneOverflow: number }> {
+export async function screenshotPage(
+  page: Page,
+  name: string,
+): Promise<{ phoneOverflow: number; desktopOverflow: number }> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.setViewportSize(PHONE);
   const phoneOverflow = (await page.evaluate(
     "document.documentElement.scrollWidth - document.documentElement.clientWidth",
   )) as number;
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-phone.png`), fullPage: true });
+  // What a person sees first, without scrolling: the part a look at the page starts with.
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-phone-fold.png`) });
   await page.setViewportSize(DESKTOP);
+  const desktopOverflow = (await page.evaluate(
+    "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+  )) as number;
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
-  return { phoneOverflow };
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop-fold.png`) });
+  return { phoneOverflow, desktopOverflow };
 }
 
 /** What went wrong on a page while it was open: requests elsewhere, CSP reports, script errors. */
@@ -131,14 +140,16 @@ export async function watchPage(browser: Browser, origin: string): Promise<PageW
 
 /**
  * The checks every page must pass, then its screenshots: no serious or critical axe violation, one
- * h1, nothing fetched from elsewhere, no policy violation or script error, nothing wider than a phone.
+ * h1, nothing fetched from elsewhere, no policy violation or script error, nothing wider than a phone
+ * (390 px) or a desktop (1280 px).
  */
 export async function expectGoodPage(watch: PageWatch, name: string) {
   const { page } = watch;
   expect(await seriousViolations(page), `${name}: accessibility`).toEqual([]);
   expect(await page.locator("h1").count(), `${name}: one h1`).toBe(1);
-  const { phoneOverflow } = await screenshotPage(page, name);
+  const { phoneOverflow, desktopOverflow } = await screenshotPage(page, name);
   expect(phoneOverflow, `${name}: wider than a 390 px phone by ${phoneOverflow} px`).toBeLessThanOrEqual(0);
+  expect(desktopOverflow, `${name}: wider than 1280 px by ${desktopOverflow} px`).toBeLessThanOrEqual(0);
   expect(watch.foreignRequests, `${name}: requests to other origins`).toEqual([]);
   expect(watch.policyViolations, `${name}: Content-Security-Policy violations`).toEqual([]);
   expect(watch.scriptErrors, `${name}: script errors`).toEqual([]);

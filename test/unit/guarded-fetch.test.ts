@@ -673,3 +673,16 @@ describe("allowPrivate", () => {
     expectFailure(await local()(`http://a:b@127.0.0.1:${publicSite.port}/`), "refused");
   });
 });
+
+describe("a body's bytes", () => {
+  it("are kept as received when asked (an icon), which UTF-8 decoding would corrupt, and only then", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00, 0xfe, 0x80]);
+    const fetchImpl: typeof fetch = async () =>
+      new Response(png, { status: 200, headers: { "content-type": "image/png" } });
+    const kept = expectAnswer(await guarded({ fetchImpl })("http://public.test/icon.png", { keepBytes: true }));
+    expect([...(kept.bytes ?? [])]).toEqual([...png]);
+    expect(new TextEncoder().encode(kept.body)).not.toEqual(png);
+    const plain = expectAnswer(await guarded({ fetchImpl })("http://public.test/icon.png"));
+    expect(plain.bytes).toBeUndefined();
+  });
+});

@@ -80,4 +80,15 @@ describe("the series of /state", () => {
       "10.00 % on 2026-01-01, 40.00 % on 2026-03-01 (8 of 20 sites), of all indexed sites.",
     );
   });
+
+  it("gives a group of charts one scale, so a 10 % curve does not look like a 45 % one", () => {
+    const { series } = adoptionSeries(rows);
+    const signals = series.filter((entry) => entry.kind === "signal");
+    // has_llms_txt reaches 40 %, has_openapi 45 %: one top of 50 % for both.
+    expect(shareAxisTop(signals)).toBe(0.5);
+    const top = shareAxisTop(signals);
+    // The same 40 % point sits lower on the shared scale than on its own.
+    expect(chartLine(signals[0]!, top)).toBe("44,88 312,28");
+    expect(chartLine(signals[0]!)).not.toBe(chartLine(signals[0]!, top));
+  });
 });

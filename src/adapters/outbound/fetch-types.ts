@@ -27,6 +27,11 @@ export interface ProbeRequest {
    * returns true for the text received so far. The body returned is that text.
    */
   readUntil?: (textSoFar: string) => boolean;
+  /**
+   * Keep the body's bytes as received (`ProbeAnswer.bytes`) beside the text: for images (a
+   * site's favicon), which UTF-8 decoding would corrupt.
+   */
+  keepBytes?: boolean;
 }
 
 interface ProbeResponseBase {
@@ -46,6 +51,8 @@ export interface ProbeAnswer extends ProbeResponseBase {
   contentType: string | null;
   /** The body decoded as UTF-8 (complete unless readUntil stopped it). */
   body: string;
+  /** The body's bytes, only when the request asked for them (`keepBytes`). */
+  bytes?: Uint8Array;
 }
 
 export interface ProbeFailure extends ProbeResponseBase {

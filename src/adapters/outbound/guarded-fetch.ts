@@ -233,6 +233,7 @@ async function readAnswer(
     return tooLarge();
   }
   let text = "";
+  const chunks: Uint8Array[] | null = request.keepBytes ? [] : null;
   if (response.body) {
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -247,6 +248,7 @@ async function readAnswer(
           return tooLarge();
         }
         text += decoder.decode(value, { stream: true });
+        chunks?.push(value);
         if (request.readUntil?.(text)) {
           cancelQuietly(reader);
           break;
@@ -265,7 +267,18 @@ async function readAnswer(
     headers: response.headers,
     contentType: mediaType(response.headers.get("content-type")),
     body: text,
+    ...(chunks ? { bytes: concatBytes(chunks) } : {}),
   };
+}
+
+function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 function mediaType(header: string | null): string | null {

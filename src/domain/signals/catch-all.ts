@@ -218,3 +218,17 @@ export async function checkCatchAll(
   }
   return { catchAll: false, control, clause: `it differs from the site's catch-all answer to ${where}` };
 }
+
+const CONTROL_PATH = /^\/(?:[0-9a-f]{20}\.txt|\.well-known\/[0-9a-f]{20}\.json)$/;
+
+/**
+ * True for the URL of a control request (a path `controlPath` makes): reports show these apart
+ * from the evidence, since they are asked to learn the catch-all, not to find a document.
+ */
+export function isControlUrl(url: string): boolean {
+  try {
+    return CONTROL_PATH.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}

@@ -18,11 +18,14 @@ import {
   SITE_PATHS,
 } from "../../domain/descriptor/site-documents.ts";
 import { runSearch } from "../../domain/search/run-search.ts";
+import { listTopSites, TOP_DEFAULT_LIMIT } from "../../domain/search/top-sites.ts";
+import { ADOPTION_MAX_DAYS, adoptionFigures } from "../../domain/stats/adoption-figures.ts";
+import { indexStats } from "../../domain/stats/index-stats.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { consumeRateLimit } from "../../http/middleware/rate-limit.ts";
 import { fieldErrors } from "../../http/validation.ts";
 import { FAVICON_SVG } from "../../web/favicon.ts";
-import { renderHomePage } from "../../web/pages/home.tsx";
+import { type HomeFigures, renderHomePage } from "../../web/pages/home.tsx";
 import { renderSearchPage } from "../../web/pages/search.tsx";
 import { SEARCH_FORM_FIELDS, type SearchFormValues } from "../../web/search-form.tsx";
 import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
@@ -58,6 +61,30 @@ function queryOf(values: SearchFormValues): Record<string, string> {
   );
 }
 
+/**
+ * The home page's live figures. Each is read through the domain function (and cache entry) an
+ * API endpoint already uses, so the page adds no query of its own: GET /stats, GET /top with its
+ * default filters and limit, and the year of adoption figures /state reads. All three are cached
+ * five minutes and read concurrently; the page itself is served from the edge while fresh.
+ */
+async function homeFigures(ctx: AppEnv["Variables"]["deps"]): Promise<HomeFigures | null> {
+  try {
+    const [stats, top, adoption] = await Promise.all([
+      indexStats({ ctx }),
+      listTopSites({ ctx, input: { filters: {}, limit: TOP_DEFAULT_LIMIT } }),
+      adoptionFigures({ ctx, input: { days: ADOPTION_MAX_DAYS } }),
+    ]);
+    const { cacheHit: _top, ...topList } = top;
+    const { cacheHit: _adoption, ...figures } = adoption;
+    return { stats, top: topList, adoption: figures };
+  } catch (error) {
+    // The search box and the links still work without the figures: the page says they are
+    // missing rather than failing, and is not kept by any cache, so the next visit has them.
+    console.error("home page figures could not be read", String(error));
+    return null;
+  }
+}
+
 /** Serves the home page at /, the search page at / and /search, and the icon at /favicon.svg. */
 export function registerHomePage(app: OpenAPIHono<AppEnv>) {
   for (const path of [SITE_PATHS.home, SITE_PATHS.search]) {
@@ -68,8 +95,9 @@ export function registerHomePage(app: OpenAPIHono<AppEnv>) {
         if (path === SITE_PATHS.search) {
           return c.html(await renderSearchPage({ origin, values: {} }), 200, pageHeaders(c, DOCUMENT_CACHE_CONTROL));
         }
-        return c.html(await renderHomePage(origin, c.var.endpoints), 200, {
-          ...pageHeaders(c, DOCUMENT_CACHE_CONTROL),
+        const figures = await homeFigures(c.var.deps);
+        return c.html(await renderHomePage(origin, c.var.endpoints, figures), 200, {
+          ...pageHeaders(c, figures ? DOCUMENT_CACHE_CONTROL : "no-store"),
           Link: buildHomeLinkHeader(origin),
         });
       }

@@ -8,6 +8,7 @@
 import { SITE_PATHS } from "../../domain/descriptor/site-documents.ts";
 import { edgeCache } from "../../http/middleware/edge-cache.ts";
 import { createRoutes, type RouteGroup } from "../../http/routes.ts";
+import { SITE_ICON_PATH } from "../../web/site-icon.tsx";
 import type { GroupDefinition } from "../group-definition.ts";
 import { registerAgentDocuments } from "./agent-documents.ts";
 import { registerApiReference } from "./api-reference.ts";
@@ -20,12 +21,13 @@ import { registerConsoleHomePage } from "./console-home-page.ts";
 import { registerConsoleOfferPage } from "./console-offer-page.ts";
 import { registerConsoleOffersPage } from "./console-offers-page.ts";
 import { registerConsolePilotStatusPage } from "./console-pilot-status-page.ts";
-import { registerHomePage } from "./home-page.ts";
+import { readSearchForm, registerHomePage } from "./home-page.ts";
 import { registerMonitorPages } from "./monitor-pages.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
 import { registerSignInPage } from "./sign-in-page.ts";
+import { registerSiteIcon } from "./site-icon.ts";
 import { registerSiteReportPage, SITE_REPORT_PATH } from "./site-report-page.ts";
 import { registerStatePage } from "./state-page.ts";
 import { registerSubmitPage } from "./submit-page.ts";
@@ -39,8 +41,14 @@ export function createWebGroup(): RouteGroup {
   // A badge reads the store and writes nothing: served from the edge while fresh (5 minutes).
   siteRoutes.use(BADGE_PATH, edgeCache());
   registerBadge(siteRoutes);
+  // A site's icon, fetched once and cached a day: served from the edge while fresh too.
+  siteRoutes.use(SITE_ICON_PATH, edgeCache());
+  registerSiteIcon(siteRoutes);
 
   const pages = createPageRoutes();
+  // The home page without a search (whose answers are private) reads only cached figures and
+  // writes nothing: served from the edge while fresh.
+  pages.use(SITE_PATHS.home, edgeCache({ when: (c) => readSearchForm(new URL(c.req.url).searchParams) === null }));
   registerHomePage(pages);
   // A site's report (without a search_id, which records a selection) and the state of the agent
   // web read the store and write nothing: served from the edge while fresh (their max-age).

@@ -9,7 +9,7 @@ import { normalizeDomain } from "../../domain/sites/domain-name.ts";
 import { CHECK_PROGRESS, Notice, ProgressScript, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
-import { Report, type SiteReport } from "../site-report.tsx";
+import { Report, type SiteReport, wasRead } from "../site-report.tsx";
 
 export interface CheckPageProps {
   origin: string;
@@ -74,7 +74,7 @@ export function CheckPage({ origin, url, error, report }: CheckPageProps) {
     <Layout
       origin={origin}
       url={links.check}
-      title={report ? `Live check of ${report.domain}` : "Check a site"}
+      title={report ? `Live check of ${report.domain}${wasRead(report) ? "" : ": not reached"}` : "Check a site"}
       description="Check any site live: its agent readiness score and each of the seven signals, with the evidence and how to fix what is missing."
       current="check"
     >
@@ -85,8 +85,9 @@ export function CheckPage({ origin, url, error, report }: CheckPageProps) {
             <a href={report.url}>{report.url}</a>
             {report.name && report.name !== report.domain ? <> · {report.name}</> : null}
           </p>
-          <AfterCheck origin={origin} report={report} />
+          {/* What happened comes first; what to do with the result (its page, submitting it) after. */}
           <Report report={report} links={links} />
+          {wasRead(report) || report.indexed ? <AfterCheck origin={origin} report={report} /> : null}
           <section aria-labelledby="another-heading">
             <h2 id="another-heading">Another check</h2>
             <CheckForm origin={origin} again={true} />

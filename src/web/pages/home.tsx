@@ -4,14 +4,138 @@
  * rendered from the descriptor, the endpoint catalog and the scoring weights.
  */
 import { FREE_LIMITS } from "../../domain/descriptor/build-descriptor.ts";
-import { buildSiteLinks, describeService, listCatalogEndpoints } from "../../domain/descriptor/site-documents.ts";
+import {
+  buildSiteLinks,
+  describeService,
+  listCatalogEndpoints,
+  siteReportUrl,
+} from "../../domain/descriptor/site-documents.ts";
 import { SIGNAL_WEIGHTS } from "../../domain/scoring/agentic-score.ts";
+import type { TopList } from "../../domain/search/top-sites.ts";
 import { SIGNAL_FIELDS } from "../../domain/sites/site-fields.ts";
+import type { AdoptionFigures } from "../../domain/stats/adoption-figures.ts";
+import type { IndexStats } from "../../domain/stats/index-stats.ts";
+import { AdoptionChart } from "../adoption-chart.tsx";
+import { adoptionSeries, formatShare } from "../adoption-summary.ts";
+import { scoreBand } from "../badge.ts";
+import { displayText } from "../display-text.ts";
 import { JsonLd } from "../json-ld.tsx";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 import { SearchForm } from "../search-form.tsx";
 import { SIGNAL_LABELS } from "../signal-guide.ts";
+import { SiteIcon } from "../site-icon.tsx";
+
+/** How many of the top sites the home page lists. */
+export const HOME_TOP_SITES = 5;
+/** The signal whose adoption over time the home page draws: the one agents use to act. */
+export const HOME_CHART_SIGNAL = "has_mcp_server";
+
+/** The live figures the home page shows, each read through its own cached domain function. */
+export interface HomeFigures {
+  stats: IndexStats;
+  top: TopList;
+  adoption: AdoptionFigures;
+}
+
+/** The index at a glance: the figures, the share with each signal, the top sites, one chart. */
+export function IndexAtAGlance({ origin, figures }: { origin: string; figures: HomeFigures }) {
+  const links = buildSiteLinks(origin);
+  const { stats, top, adoption } = figures;
+  const { series } = adoptionSeries(adoption.rows);
+  const handshake = series.find((entry) => entry.item === "mcp_endpoint_handshake");
+  const chart = series.find((entry) => entry.item === HOME_CHART_SIGNAL);
+  const signals = [...SIGNAL_FIELDS].sort((a, b) => stats.signals[b].share - stats.signals[a].share);
+  if (stats.sites.total === 0) {
+    return (
+      <section id="at-a-glance" aria-labelledby="glance-heading">
+        <h2 id="glance-heading">The index at a glance</h2>
+        <p>The index holds no site yet: submit one, and a crawl adds it within minutes.</p>
+      </section>
+    );
+  }
+  return (
+    <section id="at-a-glance" aria-labelledby="glance-heading">
+      <h2 id="glance-heading">The index at a glance</h2>
+      <ul class="figures">
+        <li>
+          <strong class="figure">{stats.sites.total.toLocaleString("en")}</strong> sites indexed
+        </li>
+        <li>
+          <strong class="figure">{stats.scores.median ?? "–"}</strong> median score of 100
+        </li>
+        <li>
+          {handshake && handshake.latest.sites > 0 ? (
+            <>
+              <strong class="figure">
+                {handshake.latest.with_item} of {handshake.latest.sites}
+              </strong>{" "}
+              advertised MCP endpoints answer a handshake
+            </>
+          ) : (
+            <>
+              <strong class="figure">0</strong> advertised MCP endpoints counted yet
+            </>
+          )}
+        </li>
+      </ul>
+      <div class="glance-columns">
+        <div>
+          <h3 id="signals-share-heading">Sites with each signal</h3>
+          <table class="share-table" aria-labelledby="signals-share-heading">
+            <thead>
+              <tr>
+                <th scope="col">Signal</th>
+                <th scope="col" class="number">
+                  Sites
+                </th>
+                <th scope="col">Share</th>
+              </tr>
+            </thead>
+            <tbody>
+              {signals.map((field) => (
+                <tr data-item={field}>
+                  <td>{SIGNAL_LABELS[field]}</td>
+                  <td class="number">{stats.signals[field].sites.toLocaleString("en")}</td>
+                  <td class="share-cell">
+                    <meter min={0} max={1} value={stats.signals[field].share} aria-hidden="true" />{" "}
+                    {formatShare(stats.signals[field].share)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div>
+          <h3 id="top-heading">Top sites now</h3>
+          <ol class="top-sites">
+            {top.results.slice(0, HOME_TOP_SITES).map((site) => (
+              <li>
+                <span class="top-name">
+                  <SiteIcon origin={origin} domain={site.domain} hasFavicon={site.has_favicon} />
+                  <a href={siteReportUrl(origin, site.domain)}>{displayText(site.name)}</a>
+                </span>
+                <span class={`top-score band-${scoreBand(site.agentic_score)}`}>
+                  {site.agentic_score}
+                  <span class="visually-hidden"> of 100</span>
+                </span>
+              </li>
+            ))}
+          </ol>
+          {chart ? (
+            <>
+              <h3 id="adoption-heading">{SIGNAL_LABELS[HOME_CHART_SIGNAL]} over the year</h3>
+              <AdoptionChart series={chart} id="home-chart" />
+            </>
+          ) : null}
+          <p>
+            <a href={links.state}>Every signal and check over time</a>
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}
 
 /** The home page's schema.org JSON-LD: the web site with its search action, and the API. */
 export function buildHomeJsonLd(origin: string) {
@@ -55,10 +179,12 @@ interface HomePageProps {
   origin: string;
   /** The endpoint catalog (`c.var.endpoints`), as the descriptor lists it. */
   endpoints: Record<string, string>;
+  /** Null when the stores could not give them: the page says so, the rest still works. */
+  figures: HomeFigures | null;
 }
 
-/** The home page inside the layout. */
-export function HomePage({ origin, endpoints }: HomePageProps) {
+/** The home page inside the layout: the search box first, then the index at a glance, then the links. */
+export function HomePage({ origin, endpoints, figures }: HomePageProps) {
   const links = buildSiteLinks(origin);
   const { name, description } = describeService(origin);
   const machineDocuments: [href: string, label: string, note: string][] = [
@@ -86,13 +212,18 @@ export function HomePage({ origin, endpoints }: HomePageProps) {
       current="home"
       head={<JsonLd data={buildHomeJsonLd(origin)} />}
     >
-      <h1>{name}</h1>
-      <p class="lead">{description}</p>
-      <p>Search, the top list, site details, statistics and the live checks are free and need no credentials.</p>
+      <h1 class="home-title">{name}</h1>
       <SearchForm action={links.search} />
+      <p class="lead">{description}</p>
+      {figures ? (
+        <IndexAtAGlance origin={origin} figures={figures} />
+      ) : (
+        <p class="muted">The index's figures cannot be read right now; search and the links below still work.</p>
+      )}
       <p>
         <a href={links.state}>The state of the agent web</a>: how many indexed sites publish each signal and pass each
-        check, day by day, and whether their MCP servers answer.
+        check, day by day, and whether their MCP servers answer. Search, the top list, site details, statistics and the
+        live checks are free and need no credentials.
       </p>
 
       <section id="for-owners">
@@ -199,7 +330,11 @@ export function HomePage({ origin, endpoints }: HomePageProps) {
   );
 }
 
-/** The home page's HTML for a public origin and the service's endpoint catalog. */
-export function renderHomePage(origin: string, endpoints: Record<string, string>): Promise<string> {
-  return renderPage(<HomePage origin={origin} endpoints={endpoints} />);
+/** The home page's HTML for a public origin, the service's endpoint catalog and the live figures. */
+export function renderHomePage(
+  origin: string,
+  endpoints: Record<string, string>,
+  figures: HomeFigures | null,
+): Promise<string> {
+  return renderPage(<HomePage origin={origin} endpoints={endpoints} figures={figures} />);
 }

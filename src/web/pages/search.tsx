@@ -13,6 +13,7 @@ import { displayText } from "../display-text.ts";
 import { Layout } from "../layout.tsx";
 import { renderPage } from "../render-page.ts";
 import { SEARCH_FIELD_LABELS, SEARCH_FORM_FIELDS, SearchForm, type SearchFormValues } from "../search-form.tsx";
+import { SiteIcon } from "../site-icon.tsx";
 import { CategoryAndTags, SignalsAtAGlance } from "../site-report.tsx";
 
 export interface SearchPageProps {
@@ -71,7 +72,8 @@ function Results({ origin, values, result }: { origin: string; values: SearchFor
         {result.results.map((site) => (
           <li class="result">
             <div class="result-main">
-              <h3>
+              <h3 class="result-name">
+                <SiteIcon origin={origin} domain={site.domain} hasFavicon={site.has_favicon} />
                 <a href={`${siteReportUrl(origin, site.domain)}${selection}`}>{displayText(site.name)}</a>
               </h3>
               <p class="result-domain">

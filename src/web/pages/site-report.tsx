@@ -9,6 +9,7 @@ import { CHECK_PROGRESS, Notice, ProgressMessage, ProgressScript, progressId, Ur
 import { Layout } from "../layout.tsx";
 import { MonitorSignUpForm } from "../monitor-form.tsx";
 import { renderPage } from "../render-page.ts";
+import { SiteIcon } from "../site-icon.tsx";
 import { Report, type SiteReport } from "../site-report.tsx";
 
 /** The Markdown and HTML that embed a site's badge, linking to its report. */
@@ -49,7 +50,10 @@ export function SiteReportPage({ origin, report }: { origin: string; report: Sit
       <p class="breadcrumb">
         <a href={links.home}>Search</a> › Site report
       </p>
-      <h1>{report.name}</h1>
+      <h1 class="report-title">
+        <SiteIcon origin={origin} domain={report.domain} hasFavicon={report.hasFavicon} />
+        <span>{report.name}</span>
+      </h1>
       <p class="site-id">
         <a href={report.url}>{report.domain}</a>
         {report.isVerified ? <span class="verified">Verified owner</span> : null}

@@ -8,7 +8,7 @@ import { CHECK_CATEGORIES } from "../../domain/checklist/checklist-definition.ts
 import { buildSiteLinks } from "../../domain/descriptor/site-documents.ts";
 import { CATEGORIES, type Category } from "../../domain/sites/site-fields.ts";
 import type { AdoptionFigures } from "../../domain/stats/adoption-figures.ts";
-import { AdoptionChart, HealthBar } from "../adoption-chart.tsx";
+import { AdoptionChart, HealthBar, shareAxisTop } from "../adoption-chart.tsx";
 import {
   type AdoptionSeries,
   adoptionSeries,
@@ -141,14 +141,17 @@ function McpHealth({ series }: { series: AdoptionSeries[] }) {
   );
 }
 
+/** A group's charts as small multiples on one shared scale, said above them. */
 function ChartGroup({ title, series, id }: { title: string; series: AdoptionSeries[]; id: string }) {
   if (series.length === 0) return null;
+  const top = shareAxisTop(series);
   return (
     <>
       <h3 id={id}>{title}</h3>
+      <p class="muted chart-scale">One scale for the charts of this group: 0 to {Math.round(top * 100)} %.</p>
       <div class="chart-grid">
         {series.map((entry) => (
-          <AdoptionChart series={entry} id={`chart-${entry.item}`} />
+          <AdoptionChart series={entry} id={`chart-${entry.item}`} top={top} />
         ))}
       </div>
     </>
@@ -211,6 +214,23 @@ export function StatePage({ origin, category, sort, figures }: StatePageProps) {
 
       {latestDay ? (
         <>
+          <section id="over-time" aria-labelledby="over-time-heading">
+            <h2 id="over-time-heading">Over time</h2>
+            <p>
+              Each chart is one item's share of the sites counted for it, from {figures.from} to {latestDay}; the charts
+              of a group share one scale, so their curves compare by eye. Each has its values behind a toggle, and every
+              latest figure is in the table further down.
+            </p>
+            <ChartGroup title="The seven signals" series={signals} id="charts-signals" />
+            {CHECK_CATEGORIES.map((group) => (
+              <ChartGroup
+                title={`Checks: ${group}`}
+                series={series.filter((entry) => entry.kind === "check" && entry.group === group)}
+                id={`charts-${group.replace(/\s+/g, "-")}`}
+              />
+            ))}
+            <ChartGroup title="MCP endpoint health" series={health} id="charts-mcp-endpoints" />
+          </section>
           <section id="latest" aria-labelledby="latest-heading">
             <h2 id="latest-heading">Latest figures</h2>
             <nav aria-label="Order of the latest figures">
@@ -235,22 +255,6 @@ export function StatePage({ origin, category, sort, figures }: StatePageProps) {
           <section id="mcp-endpoints" aria-labelledby="mcp-heading">
             <h2 id="mcp-heading">MCP endpoint health</h2>
             <McpHealth series={health} />
-          </section>
-
-          <section id="over-time" aria-labelledby="over-time-heading">
-            <h2 id="over-time-heading">Over time</h2>
-            <p>
-              Each chart is one item's share of the sites counted for it, from {figures.from} to {latestDay}.
-            </p>
-            <ChartGroup title="The seven signals" series={signals} id="charts-signals" />
-            {CHECK_CATEGORIES.map((group) => (
-              <ChartGroup
-                title={`Checks: ${group}`}
-                series={series.filter((entry) => entry.kind === "check" && entry.group === group)}
-                id={`charts-${group.replace(/\s+/g, "-")}`}
-              />
-            ))}
-            <ChartGroup title="MCP endpoint health" series={health} id="charts-mcp-endpoints" />
           </section>
         </>
       ) : null}
