@@ -11,15 +11,14 @@ const runId = randomBytes(4).toString("hex");
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores three files at a
  * time finish sooner than one (docs/testing.md has the figures). The unit files, pure computation,
  * fill those waits. The projects that start `npm start` run after them in groups of their own: e2e
- * two files at a time, the browser pages one at a time against their one service. The integration
- * files that count the whole index (integration-alone, on the integration project's stack) need
- * only that nobody else writes it: they run beside e2e, whose every `npm start` has a database of
- * its own, rather than alone at the end, where their workerd pool's start was the run's tail.
+ * two files at a time, the browser pages one at a time against their one service; then the
+ * integration files that count the whole index and so need it still (integration-alone, on the
+ * integration project's stack).
  */
 const SIDE_BY_SIDE = { maxWorkers: 3, sequence: { groupOrder: 1 } };
 const E2E_GROUP = { maxWorkers: 2, sequence: { groupOrder: 2 } };
 const BROWSER_GROUP = { maxWorkers: 1, sequence: { groupOrder: 3 } };
-const ALONE_GROUP = { maxWorkers: 1, sequence: { groupOrder: 2 } };
+const ALONE_GROUP = { maxWorkers: 1, sequence: { groupOrder: 4 } };
 
 /** The projects named on the command line (`--project x` or `--project=x`); none means all. */
 function namedProjects(argv: string[]): string[] {

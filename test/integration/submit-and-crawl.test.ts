@@ -275,8 +275,11 @@ async function queuedRecrawls(domains: string[]): Promise<string[]> {
   return rows.map((row) => row.domain);
 }
 
-/** Runs the cron until `domain` is queued (each run takes the next stalest batch); false if it never is. */
-async function recrawlUntilQueued(domain: string, runs = 20): Promise<boolean> {
+/**
+ * Runs the cron until `domain` is queued (each run takes the next stalest batch, RECRAWL_BATCH_SIZE
+ * sites: 20 in tests, while other files leave many stale sites); false if it never is.
+ */
+async function recrawlUntilQueued(domain: string, runs = 60): Promise<boolean> {
   for (let run = 0; run < runs; run++) {
     await runRecrawlCron();
     if ((await queuedRecrawls([domain])).length > 0) return true;

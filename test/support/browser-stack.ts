@@ -41,18 +41,23 @@ async function printedStack(service: RunningService): Promise<{ outbox: string; 
 
 export default async function setup(project: TestProject) {
   const fixtures = await serveFixtureSites(BROWSER_FIXTURE_SITES);
-  const service = await startService({
-    PGLITE_DATA_DIR: "memory",
-    DEMO_SITES: "300",
-    FETCH_ALLOW_PRIVATE: "true",
-    PUBLIC_ORIGIN: "",
-    // As for the integration stack (test/support/stack-settings.ts): the embedded PGlite and its
-    // Redis stand-in share one thread, which on a loaded machine can hold an answer behind seconds
-    // of SQL work; the defaults (1.5 s, 0.8 s of silence) would take that for an outage and answer
-    // 503. A store that is really gone is still told apart, 5 s later.
-    DATABASE_TIMEOUT_MS: "5000",
-    REDIS_TIMEOUT_MS: "5000",
-  }).catch(async (error) => {
+  const service = await startService(
+    {
+      PGLITE_DATA_DIR: "memory",
+      DEMO_SITES: "300",
+      FETCH_ALLOW_PRIVATE: "true",
+      PUBLIC_ORIGIN: "",
+      // As for the integration stack (test/support/stack-settings.ts): the embedded PGlite and its
+      // Redis stand-in share one thread, which on a loaded machine can hold an answer behind seconds
+      // of SQL work; the defaults (1.5 s, 0.8 s of silence) would take that for an outage and answer
+      // 503. A store that is really gone is still told apart, 5 s later.
+      DATABASE_TIMEOUT_MS: "5000",
+      REDIS_TIMEOUT_MS: "5000",
+    },
+    // A start that dies fails at once (pollStatus watches its process), so this only bounds a
+    // start that is alive and working: beside other runs on 2 cores one took more than 90 s.
+    180_000,
+  ).catch(async (error) => {
     await fixtures.stop();
     throw error;
   });
