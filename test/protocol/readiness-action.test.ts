@@ -2,9 +2,13 @@
  * The GitHub Action run as a runner runs it (test/support/github-actions.ts), driven by the
  * example workflow's own step and inputs, against fixture sites on this machine: the report in the
  * job summary, the outputs, and the step's exit status for a passing gate, a failing one and a
- * site that could not be checked.
+ * site that could not be checked. The action runs from a directory holding only what a checkout
+ * of it needs at run time (action.yml and the checker's bundle), as it would on a runner with
+ * nothing installed, and the time its set-up takes is measured and printed (not asserted: a busy
+ * machine is no measure).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureSites, serveFixtureSites } from "../support/fixture-sites.ts";
@@ -26,8 +30,14 @@ const readinessStep = exampleSteps.find((step) => step.uses?.startsWith("./"))!;
 const scoreStep = exampleSteps.find((step) => step.run !== undefined)!;
 
 let sites: FixtureSites;
+/** The action as a runner gets it, but with nothing of the repository it does not use at run time. */
+let actionDir: string;
 beforeAll(async () => {
   sites = await serveFixtureSites(["all-six-signals", "redirect-loop"]);
+  actionDir = mkdtempSync(join(tmpdir(), "readiness-action-"));
+  mkdirSync(join(actionDir, "action"));
+  copyFileSync(join(root, "action.yml"), join(actionDir, "action.yml"));
+  copyFileSync(join(root, "action/agent-readiness.mjs"), join(actionDir, "action/agent-readiness.mjs"));
 });
 afterAll(() => sites?.stop());
 
@@ -45,8 +55,9 @@ async function runExample(url: string, overrides: Record<string, string> = {}) {
   );
   const runner = newRunner();
   // The example checks this repository out at .agent-readiness and uses it from there: here it is the checkout.
-  const run = await runCompositeAction({ actionDir: root, inputs: { ...inputs, ...overrides }, runner, github });
-  return { run, runner, github };
+  const started = performance.now();
+  const run = await runCompositeAction({ actionDir, inputs: { ...inputs, ...overrides }, runner, github });
+  return { run, runner, github, elapsedMs: performance.now() - started };
 }
 
 async function sayTheScore(run: ActionRun, runner: RunnerFiles) {
@@ -64,7 +75,7 @@ async function sayTheScore(run: ActionRun, runner: RunnerFiles) {
 
 describe("the action, as the example workflow runs it", () => {
   it("checks a deployment that passes its gates: the report in the job summary, the score in the outputs", async () => {
-    const { run, runner } = await runExample(sites.origins["all-six-signals"]!);
+    const { run, runner, elapsedMs } = await runExample(sites.origins["all-six-signals"]!);
     const check = run.steps.check!;
     expect(run.outcome, `${check.stdout}\n${check.stderr}`).toBe("success");
     expect(check.exitCode).toBe(0);
@@ -81,6 +92,14 @@ describe("the action, as the example workflow runs it", () => {
     expect(check.stderr).toMatch(/requests answered, [\d.]+ s, done/);
     const said = await sayTheScore(run, runner);
     expect(said.stdout).toBe("agent readiness score 80 (checker exit 0)\n");
+    // Nothing was installed: the directory holds what it held, and no step ran a package manager.
+    expect(readdirSync(actionDir).sort()).toEqual(["action", "action.yml"]);
+    expect(readdirSync(join(actionDir, "action"))).toEqual(["agent-readiness.mjs"]);
+    const setUp = Object.entries(run.steps).find(([id]) => id !== "check")?.[1];
+    expect(setUp?.exitCode).toBe(0);
+    console.log(
+      `readiness action: set-up (the Node check, no install) and check of a fixture site took ${(elapsedMs / 1000).toFixed(1)} s in all`,
+    );
   }, 120_000);
 
   it("fails the job on a gate, with the report still in the summary", async () => {
@@ -110,8 +129,10 @@ describe("the action, as the example workflow runs it", () => {
     const summary = readFileSync(runner.summaryFile, "utf8");
     expect(summary).toContain("(could not be checked)");
     expect(summary).toContain("crawl unreachable");
-    expect(run.outputs).toMatchObject({ "exit-code": "2" });
-    expect(existsSync(run.outputs.json!)).toBe(true);
+    // As action.yml promises: an empty score and no json for a site that could not be checked.
+    expect(run.outputs).toMatchObject({ "exit-code": "2", score: "" });
+    expect(run.outputs.json).toBe("");
+    expect(existsSync(run.outputs.markdown!)).toBe(true);
   }, 120_000);
 
   it("writes nothing to the summary when told not to, and masks the priority key", async () => {

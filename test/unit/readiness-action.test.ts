@@ -1,7 +1,7 @@
 /**
  * The GitHub Action's definition (action.yml) and the example workflow (docs/readiness-workflow.yml),
- * read as GitHub reads them: a composite action of bash steps, no action of anyone else's and no
- * network beyond npm and the checked site, every input reaching the checker through the
+ * read as GitHub reads them: a composite action of bash steps, no action of anyone else's, nothing
+ * installed (the checker is one committed bundle) and no network beyond the checked site, every input reaching the checker through the
  * environment (never spliced into a script), every output set by the step it names; the example
  * passing only inputs the action has. test/protocol/readiness-action.test.ts runs them.
  */
@@ -44,16 +44,17 @@ describe("action.yml", () => {
     expect(action.inputs.summary?.default).toBe("true");
   });
 
-  it("runs only bash steps of its own: no other action, so nothing is fetched but npm and the checked site", () => {
+  it("runs only bash steps of its own: no other action and no install, so nothing is fetched but the checked site", () => {
     for (const step of action.runs.steps) {
       expect(step.uses, step.name).toBeUndefined();
       expect(step.shell, step.name).toBe("bash");
       expect(step.run, step.name).toMatch(/\S/);
     }
     const scripts = action.runs.steps.map((step) => step.run).join("\n");
-    // The only network tools are npm (its registry) and the checker (the site, or the service named by `api`).
-    expect(scripts).not.toMatch(/\b(curl|wget|git clone|npx)\b/);
-    expect(scripts).toMatch(/npm ci --ignore-scripts/);
+    // The only network tool is the checker (the site, or the service named by `api`); no package
+    // manager runs: the checker is the committed bundle (scripts/build-action.ts).
+    expect(scripts).not.toMatch(/\b(curl|wget|git clone|npx|npm|yarn|pnpm)\b/);
+    expect(scripts).toContain('node "$GITHUB_ACTION_PATH/action/agent-readiness.mjs"');
   });
 
   it("hands every input to the checker through the environment, never through the script text", () => {
@@ -112,10 +113,11 @@ describe("action.yml", () => {
     }
   });
 
-  it("installs the dependencies in the action's own directory, and only when they are missing", () => {
-    const install = action.runs.steps[0]!;
-    expect(install["working-directory"]).toBe(["${{", "github.action_path", "}}"].join(" "));
-    expect(install.run).toMatch(/if \[ -f node_modules\/tsx\/package\.json \]/);
+  it("sets a score and the body's path only for a site that was checked (crawl success)", () => {
+    const check = action.runs.steps.find((step) => step.id === "check")!;
+    expect(check.run).toContain('body.crawl_status === "success"');
+    expect(action.outputs.score?.description).toMatch(/empty when the site could not be checked/);
+    expect(action.outputs.json?.description).toMatch(/absent when the site could not be checked/);
   });
 });
 
