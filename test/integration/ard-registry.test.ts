@@ -23,7 +23,7 @@ import {
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
 import { insertClaimOf, insertOfferOf } from "../support/offers.ts";
 import { sqlRows, uniqueToken } from "../support/sites.ts";
-import { asClient, expectProblem } from "../support/worker.ts";
+import { asClient, awayFromWindowEdge, expectProblem } from "../support/worker.ts";
 
 const VERIFICATION = "agentReadiness:verification";
 
@@ -287,6 +287,28 @@ describe("POST /ard/v1/search", () => {
     const organic = await client(`/api/v1/search?q=${token}`);
     expect(organic.headers.get("ratelimit-remaining")).toBe("238");
     await organic.body?.cancel();
+  });
+
+  it("answers 429 RATE_LIMIT_EXCEEDED with Retry-After once the client's 240 searches of the hour are spent", async () => {
+    await awayFromWindowEdge(3600, 60);
+    const client = asClient();
+    // A text without letters or digits matches nothing at once, and is still a counted search.
+    for (let batch = 0; batch < 6; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () => ardPost(client, "/search", { query: { text: "!!" } })),
+      );
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        await answer.body?.cancel();
+      }
+    }
+    const over = await ardPost(client, "/search", { query: { text: "!!" } });
+    const problem = await expectProblem(over, 429, "RATE_LIMITED");
+    expect(problem).toMatchObject({ errorCode: "RATE_LIMIT_EXCEEDED", message: problem.detail });
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Explore spends from the same limit.
+    const explore = await ardPost(client, "/explore", { resultType: { facets: [{ field: "type" }] } });
+    expect((await expectProblem(explore, 429, "RATE_LIMITED")).errorCode).toBe("RATE_LIMIT_EXCEEDED");
   });
 
   it("writes nothing and keeps no query text: no receipt names the results, no text column holds the text", async () => {

@@ -13,6 +13,8 @@ import { asClient, call } from "../support/worker.ts";
 
 type JsonSchema = Record<string, unknown>;
 
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
+
 interface Operation {
   operationId: string;
   responses: Record<string, { description: string; content?: Record<string, { schema?: JsonSchema }> }>;
@@ -116,7 +118,8 @@ describe("GET /docs", () => {
     }
     expect(html).toContain('href="/openapi.json"');
     for (const [path, item] of Object.entries(document.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
+      // A path item's other members (the ARD registry's `servers`) are not operations.
+      for (const [method, operation] of Object.entries(item).filter(([key]) => HTTP_METHODS.has(key))) {
         expect(html, operation.operationId).toContain(`id="op-${operation.operationId}"`);
         expect(html).toContain(`<span class="method ${method}">${method}</span><code>${path}</code>`);
       }

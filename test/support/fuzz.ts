@@ -450,6 +450,8 @@ interface Operation {
   bodySchema?: unknown;
   security: string[];
   allowedServerErrors: number[];
+  /** A path item with servers of its own (the ARD registry's) is a full path from the site root. */
+  root: boolean;
 }
 
 /** The operations of the OpenAPI document, with what the fuzzer needs of each. */
@@ -471,6 +473,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         allowedServerErrors: Object.keys(operation.responses)
           .map(Number)
           .filter((status) => status === 501 || status === 503),
+        root: Array.isArray(item.servers),
       });
     }
   }
@@ -532,7 +535,7 @@ function apiRequest(
     headers["Content-Type"] = "application/json";
     labels.push("unexpected body");
   }
-  const target = `${API_PREFIX}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
+  const target = `${operation.root ? "" : API_PREFIX}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
   return {
     label: `${operation.method} ${operation.path}: ${labels.join(", ") || "parameters"}`,
     kind: "api",

@@ -12,6 +12,8 @@ export const ardGetAgentRoute = createRoute({
   tags: ["registry"],
   summary: "ARD Retrieve: one complete entry by its identifier",
   description: `ARD v0.91 §5.3.4. Exact, case-sensitive lookup of the percent-decoded identifier in this index (never upstream). A value that is not an ARD identifier is 400; no such entry is 404. Writes nothing; cached ${ARD_LIST_CACHE_SECONDS} seconds (a 404 is not cached).`,
+  // Public: no credential is read.
+  security: [],
   request: { params: ArdIdentifierParamSchema },
   responses: {
     200: {

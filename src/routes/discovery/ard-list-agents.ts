@@ -21,6 +21,8 @@ export const ardListAgentsRoute = createRoute({
   tags: ["registry"],
   summary: "ARD List: every entry of the registry in one deterministic order, a page at a time",
   description: `ARD v0.91 §5.3.5. Entries in the order of their site's domain (byte order), then their place on the site; no relevance. \`filter\` is ARD's filter expression (Appendix A). \`orderBy\` is not supported (one order). \`pageSize\` default ${LIST_PAGE_SIZE_DEFAULT}, at most 100; \`pageToken\` from the previous page. Writes nothing and spends no quota; cached ${ARD_LIST_CACHE_SECONDS} seconds.`,
+  // Public: no credential is read.
+  security: [],
   request: { query: ArdListQuerySchema },
   responses: {
     200: {

@@ -254,38 +254,33 @@ export const ArdListResponseSchema = z
   })
   .openapi("ArdListResponse");
 
-/** ARD's error code (Appendix B) beside the problem's own `code`. */
-export const ArdProblemSchema = ProblemSchema.extend({
-  errorCode: z.string().openapi({
-    description: "ARD's code: INVALID_ARGUMENT, UNAUTHENTICATED, NOT_FOUND, RATE_LIMIT_EXCEEDED, INTERNAL_ERROR",
-  }),
-  message: z.string().openapi({ description: "The problem's detail, as ARD names it" }),
-}).openapi("ArdProblem");
-
 const ARD_PROBLEM_DESCRIPTIONS: Record<number, string> = {
-  400: "INVALID_ARGUMENT: invalid body, filter, facet, token or identifier",
-  401: "UNAUTHENTICATED: a bad or ended priority key",
-  404: "NOT_FOUND",
+  400: "errorCode INVALID_ARGUMENT: invalid body, filter, facet, token or identifier",
+  401: "errorCode UNAUTHENTICATED: a bad or ended priority key",
+  404: "errorCode NOT_FOUND: no entry has that identifier",
   405: "Method not allowed",
   413: "Request body too large",
   414: "Path and query too long",
-  429: "RATE_LIMIT_EXCEEDED: the search limit; resumes after Retry-After seconds",
+  429: "errorCode RATE_LIMIT_EXCEEDED: the search limit; resumes after Retry-After seconds",
   431: "Request header fields too large",
-  500: "INTERNAL_ERROR",
-  503: "A dependency is unavailable",
+  500: "errorCode INTERNAL_ERROR",
+  503: "errorCode INTERNAL_ERROR: a dependency is unavailable",
 };
 
-/** The OpenAPI responses of ARD problems (problem+json carrying ARD's errorCode and message). */
+/**
+ * The OpenAPI responses of ARD problems: the service's one problem+json schema, whose open members
+ * carry ARD's `errorCode` and `message` beside `code` (src/http/middleware/ard-errors.ts).
+ */
 export function ardProblemResponses<S extends number>(...statuses: S[]) {
   return Object.fromEntries(
     statuses.map((status) => [
       status,
       {
         description: ARD_PROBLEM_DESCRIPTIONS[status] ?? "Error",
-        content: { [PROBLEM_CONTENT_TYPE]: { schema: ArdProblemSchema } },
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
       },
     ]),
-  ) as Record<S, { description: string; content: { [PROBLEM_CONTENT_TYPE]: { schema: typeof ArdProblemSchema } } }>;
+  ) as Record<S, { description: string; content: { [PROBLEM_CONTENT_TYPE]: { schema: typeof ProblemSchema } } }>;
 }
 
 /** An entry as the routes answer it. */
