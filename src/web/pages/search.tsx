@@ -43,9 +43,54 @@ function describeTotal(result: SearchResponse): string {
   return `${count} ${result.total === 1 ? "site matches" : "sites match"}.`;
 }
 
+/**
+ * The words the search answer offers when nothing matched ("nearest words that would match"),
+ * when it offers any: an array of words, or of objects naming the word (`word`, `query` or `q`).
+ * Read defensively, since the answer's field is `suggestions` only once the search offers it;
+ * nothing is invented when it is absent.
+ */
+export function suggestedWords(result: SearchResponse): string[] {
+  const offered = (result as { suggestions?: unknown }).suggestions;
+  if (!Array.isArray(offered)) return [];
+  return offered
+    .map((entry) => {
+      if (typeof entry === "string") return entry;
+      if (entry && typeof entry === "object") {
+        const named = entry as Record<string, unknown>;
+        const word = named.word ?? named.query ?? named.q;
+        return typeof word === "string" ? word : null;
+      }
+      return null;
+    })
+    .filter((word): word is string => word !== null && word.trim() !== "")
+    .slice(0, 10);
+}
+
 /** How a search with words is ordered, in one line (docs/discovery.md, "Relevance tiers"). */
 const RELEVANCE_ORDER =
   "sites whose name, tags or domain carry more of your words first, then those whose description alone does; best score first within each.";
+
+/** What an empty answer offers: the search's own nearest words when it gives them, else general advice. */
+function NoMatch({ origin, values, result }: { origin: string; values: SearchFormValues; result: SearchResponse }) {
+  const words = suggestedWords(result);
+  if (words.length === 0) {
+    return <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>;
+  }
+  return (
+    <div class="suggestions" aria-labelledby="suggestions-heading">
+      <p id="suggestions-heading">
+        <strong>Nearest words that would match:</strong>
+      </p>
+      <ul class="choice-list">
+        {words.map((word) => (
+          <li>
+            <a href={searchPageUrl(origin, { ...values, q: word }, 1)}>{word}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 function Results({ origin, values, result }: { origin: string; values: SearchFormValues; result: SearchResponse }) {
   const first = (result.page - 1) * result.per_page + 1;
@@ -65,9 +110,7 @@ function Results({ origin, values, result }: { origin: string; values: SearchFor
           This page is past the last one. <a href={searchPageUrl(origin, values, pages)}>Go to page {pages}</a>.
         </p>
       ) : null}
-      {result.total === 0 ? (
-        <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>
-      ) : null}
+      {result.total === 0 ? <NoMatch origin={origin} values={values} result={result} /> : null}
       <ol class="results" start={first}>
         {result.results.map((site) => (
           <li class="result">
