@@ -196,7 +196,7 @@ function withArdServers(document: OpenApiDocument, root: string): void {
 export function withOrigin(document: OpenApiDocument, origin: string): OpenApiDocument {
   const paths = structuredClone(document.paths ?? {});
   const served = { ...document, paths };
-  withArdServers(served, `${origin}/`);
+  withArdServers(served, origin);
   return {
     ...served,
     info: { ...document.info, contact: { ...document.info.contact, url: `${origin}/` } },
