@@ -511,6 +511,24 @@ describe("detectMcpServer against scripted answers", () => {
     expect(finding).toMatchObject({ status: "error", details: { outcome: "unreachable", discovery_url: null } });
   });
 
+  it("is absent when the POST is refused (405, 501) or not found, and an error only on another 5xx", async () => {
+    for (const [status, expected] of [
+      [404, "absent"],
+      [405, "absent"],
+      [501, "absent"],
+      [500, "error"],
+      [503, "error"],
+    ] as const) {
+      const { fetch } = createScriptedFetcher((_url, request) =>
+        request.method === "POST"
+          ? { status, contentType: "text/html", body: `<html><title>Error ${status}</title></html>` }
+          : { status: 404, contentType: "text/plain" },
+      );
+      const finding = await detectMcpServer({ origin: "https://site.example", fetch });
+      expect(finding.status, String(status)).toBe(expected);
+    }
+  });
+
   it("is present behind a discovery document on another host, probing the endpoint it names", async () => {
     const { fetch, requests } = createScriptedFetcher((url, request) => {
       if (url === "https://site.example/.well-known/mcp.json") {
