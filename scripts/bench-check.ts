@@ -22,7 +22,8 @@
  *    @hono/mcp, oidc-provider, the A2A JS SDK, fastify-swagger, an SPA, Cloudflare's managed
  *    robots.txt, Python's http.server), crawled once each with the full checklist: the
  *    distribution (min, median, p90, max against CRAWL_REQUEST_BUDGET) and how many checks were
- *    left unfetched by the budget (target: none). BENCH_FARM=0 skips the farm.
+ *    left unfetched by the budget (target: none). BENCH_FARM=0 skips the farm;
+ *    BENCH_THROUGHPUT_ONLY=1 runs part 2 alone.
  * 4. With BENCH_PROBES=1, also the older parallelism table: each of the seven detectors (and the
  *    home page with its favicon) timed alone without a connection limit, and the check against
  *    1.3 x the slowest probe + 50 ms.
@@ -329,10 +330,12 @@ const web = await startFixtureWeb(FIXTURE_PORT);
 try {
   const parallel =
     process.env.BENCH_PROBES === "1" ? await benchParallelism(web.origins, Number.POSITIVE_INFINITY) : true;
-  const ratio = await benchLowerBound(web.origins);
+  // BENCH_THROUGHPUT_ONLY=1 runs part 2 alone (a quick figure while tuning the crawl plan).
+  const throughputOnly = process.env.BENCH_THROUGHPUT_ONLY === "1";
+  const ratio = throughputOnly ? 0 : await benchLowerBound(web.origins);
   const succeeding = FIXTURE_SITE_NAMES.filter((name) => FIXTURE_EXPECTATIONS[name]?.crawlStatus === "success");
-  await benchRequestsPerCrawl("fixture web", web.origins, succeeding);
-  if (process.env.BENCH_FARM !== "0") {
+  if (!throughputOnly) await benchRequestsPerCrawl("fixture web", web.origins, succeeding);
+  if (!throughputOnly && process.env.BENCH_FARM !== "0") {
     const farm = await startFarm();
     try {
       await benchRequestsPerCrawl("real-implementation farm", farm.origins, Object.keys(farm.origins));
