@@ -75,7 +75,7 @@ export const SIGNAL_GUIDES: Record<SignalField, SignalGuide> = {
     label: SIGNAL_LABELS.has_mcp_server,
     purpose: "A Model Context Protocol server: tools an agent can call directly.",
     howToAdd:
-      "Run an MCP server over the Streamable HTTP transport at /mcp, or anywhere you name in an AI Catalog at /.well-known/ai-catalog.json (an entry of type application/mcp-server-card+json pointing at its server card, served at <endpoint>/server-card) or in /.well-known/mcp.json. It must answer initialize and tools/list; a server behind OAuth counts when it answers 401 with a WWW-Authenticate: Bearer challenge.",
+      "Run an MCP server over the Streamable HTTP transport at /mcp, or anywhere you name in an AI Catalog at /.well-known/ai-catalog.json (an entry of type application/mcp-server-card+json pointing at its server card, served at <endpoint>/server-card) or in /.well-known/mcp.json. It must answer server/discover and tools/list (the 2026-07-28 protocol) or initialize and tools/list (2025); a server behind OAuth counts when it answers 401 with a WWW-Authenticate: Bearer challenge.",
     standards: [
       {
         label: "MCP specification: transports",

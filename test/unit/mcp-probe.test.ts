@@ -61,20 +61,29 @@ describe("probeMcpEndpoint against the fixture web", () => {
     expect(result).toMatchObject({
       verified: true,
       outcome: "compliant",
+      era: "2025",
       protocolVersion: "2025-11-25",
       serverName: "relay-agents",
       toolCount: 3,
     });
+    expect(result.note).toContain("in the 2025 era");
     expect(result.note).toContain("replies as SSE");
     expect(result.note).toContain("3 tools");
     expectPlainNote(result.note);
     // The server holds each SSE reply open for 20 s: only readUntil can make this quick.
     expect(elapsed).toBeLessThan(3000);
-    expect(result.fetched.map((record) => record.status)).toEqual([200, 202, 200, 200]);
-    expect(result.fetched[0]!.content_type).toBe("text/event-stream");
+    // server/discover first (a 2025 server refuses it without a session), then the 2025 handshake.
+    expect(result.fetched.map((record) => record.status)).toEqual([400, 200, 202, 200, 200]);
+    expect(result.fetched[1]!.content_type).toBe("text/event-stream");
 
-    const [initialize, initialized, list, deletion] = MCP_SSE_LOG.requests;
-    expect(MCP_SSE_LOG.requests).toHaveLength(4);
+    const [discover, initialize, initialized, list, deletion] = MCP_SSE_LOG.requests;
+    expect(MCP_SSE_LOG.requests).toHaveLength(5);
+    expect(discover).toEqual({
+      httpMethod: "POST",
+      rpcMethod: "server/discover",
+      sessionId: null,
+      protocolVersion: "2026-07-28",
+    });
     expect(initialize).toEqual({ httpMethod: "POST", rpcMethod: "initialize", sessionId: null, protocolVersion: null });
     const sessionId = initialized!.sessionId;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -102,6 +111,7 @@ describe("probeMcpEndpoint against the fixture web", () => {
     expect(result).toMatchObject({ verified: true, outcome: "compliant", serverName: "ledgerly", toolCount: 3 });
     expect(result.note).toContain("replies in JSON");
     expect(result.fetched.map((record) => [record.status, record.content_type])).toEqual([
+      [400, "application/json"],
       [200, "application/json"],
       [202, null],
       [200, "application/json"],
@@ -114,7 +124,7 @@ describe("probeMcpEndpoint against the fixture web", () => {
       `${originOf("mcp-server-card")}${MCP_SERVER_CARD_PATH}`,
     );
     expect(result).toMatchObject({ verified: true, outcome: "compliant", serverName: "parcel-point", toolCount: 3 });
-    expect(result.fetched).toHaveLength(4);
+    expect(result.fetched).toHaveLength(5);
   });
 
   it("reports an OAuth-protected endpoint as gated, with its Bearer challenge", async () => {
@@ -137,7 +147,7 @@ describe("probeMcpEndpoint against the fixture web", () => {
       outcome: "gated",
       gate: { status: 403, bearer: false, resourceMetadata: null },
     });
-    expect(result.note).toBe("The endpoint refused initialize with 403 Forbidden.");
+    expect(result.note).toBe("The endpoint refused server/discover with 403 Forbidden.");
   });
 
   it("recognises the legacy HTTP+SSE transport as the wrong transport, promptly", async () => {
@@ -154,7 +164,9 @@ describe("probeMcpEndpoint against the fixture web", () => {
   it("reports an HTML page as not MCP", async () => {
     const result = await probeMcpEndpoint(createPlainFetcher(), `${originOf("mcp-not-mcp")}/mcp`);
     expect(result).toMatchObject({ verified: false, outcome: "not_mcp" });
-    expect(result.note).toBe("The endpoint answered 200 with an HTML page, not a reply to initialize.");
+    expect(result.note).toBe(
+      "The endpoint answered 200 with an HTML page, not a reply to initialize. (First, server/discover was answered 200 with an HTML page.)",
+    );
   });
 
   it("reports a closed port as unreachable", async () => {
@@ -215,12 +227,34 @@ const INITIALIZE_RESULT = {
 const ENDPOINT = "https://mcp.example/mcp";
 
 describe("probeMcpEndpoint against scripted answers", () => {
-  it("sends the initialize request the spec describes", async () => {
-    const { fetch, requests } = createScriptedFetcher(() => ({ status: 404, contentType: "text/plain", body: "no" }));
+  it("sends server/discover as the 2026-07-28 spec describes, then the 2025 initialize on a 400", async () => {
+    const { fetch, requests } = createScriptedFetcher(() => ({ status: 400, contentType: "text/plain", body: "no" }));
     await probeMcpEndpoint(fetch, ENDPOINT);
-    const first = requests[0]!;
+    const discover = requests[0]!;
+    expect(discover.url).toBe(ENDPOINT);
+    expect(discover.request.method).toBe("POST");
+    expect(discover.request.headers).toEqual({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "server/discover",
+    });
+    expect(JSON.parse(discover.request.body!)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "server/discover",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "agent-readiness-verifier", version: "1.0.0" },
+        },
+      },
+    });
+    const first = requests[1]!;
     expect(first.url).toBe(ENDPOINT);
     expect(first.request.method).toBe("POST");
+    // The 2025 leg carries no 2026 header, as a 2025 client's would not.
     expect(first.request.headers).toEqual({
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
@@ -258,9 +292,9 @@ describe("probeMcpEndpoint against scripted answers", () => {
     const result = await probeMcpEndpoint(fetch, ENDPOINT);
     expect(result).toMatchObject({ outcome: "compliant", protocolVersion: "2025-06-18", toolCount: 1 });
     expect(result.note).toContain("1 tool, replies in JSON. The initialized notification got 400, not 202.");
-    expect(requests[2]!.request.headers).toMatchObject({ "mcp-protocol-version": "2025-06-18" });
-    expect(requests[2]!.request.headers).not.toHaveProperty("mcp-session-id");
-    expect(requests).toHaveLength(3);
+    expect(requests[3]!.request.headers).toMatchObject({ "mcp-protocol-version": "2025-06-18" });
+    expect(requests[3]!.request.headers).not.toHaveProperty("mcp-session-id");
+    expect(requests).toHaveLength(4);
   });
 
   it("reports a JSON-RPC error to initialize as not MCP, quoting at most 80 characters", async () => {
@@ -270,7 +304,9 @@ describe("probeMcpEndpoint against scripted answers", () => {
     }));
     const result = await probeMcpEndpoint(fetch, ENDPOINT);
     expect(result.outcome).toBe("not_mcp");
-    expect(result.note).toMatch(/^The endpoint answered initialize \(200\) with JSON-RPC error -32602 \(nope x+…\)\.$/);
+    expect(result.note).toMatch(
+      /^The endpoint answered initialize \(200\) with JSON-RPC error -32602 \(nope x+…\)\. \(First, server\/discover got 200 with JSON-RPC error -32602 \(nope x+…\)\.\)$/,
+    );
     expectPlainNote(result.note);
     const quoted = /\((nope x+…)\)/.exec(result.note)![1]!;
     expect(quoted.length).toBe(80);
@@ -279,7 +315,7 @@ describe("probeMcpEndpoint against scripted answers", () => {
   it("reports JSON that is not a JSON-RPC response, and a result without serverInfo, as not MCP", async () => {
     const plain = createScriptedFetcher(() => ({ body: '{"status":"ok"}' }));
     expect((await probeMcpEndpoint(plain.fetch, ENDPOINT)).note).toBe(
-      "The endpoint answered 200 with JSON that is not a JSON-RPC 2.0 response of id 1, not a reply to initialize.",
+      "The endpoint answered 200 with JSON that is not a JSON-RPC 2.0 response of id 1, not a reply to initialize. (First, server/discover was answered 200 with JSON that is not a JSON-RPC 2.0 response of id 1.)",
     );
     const partial = createScriptedFetcher(() => ({
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-06-18" } }),
@@ -287,7 +323,7 @@ describe("probeMcpEndpoint against scripted answers", () => {
     const result = await probeMcpEndpoint(partial.fetch, ENDPOINT);
     expect(result).toMatchObject({
       outcome: "not_mcp",
-      note: "The endpoint's initialize result lacks serverInfo.name.",
+      note: "The endpoint's initialize result lacks serverInfo.name. (First, the server/discover result has no supportedVersions.)",
     });
   });
 
@@ -307,7 +343,9 @@ describe("probeMcpEndpoint against scripted answers", () => {
     const basic = createScriptedFetcher(() => ({ status: 401, headers: { "www-authenticate": 'Basic realm="x"' } }));
     const result = await probeMcpEndpoint(basic.fetch, ENDPOINT);
     expect(result).toMatchObject({ outcome: "gated", gate: { status: 401, bearer: false } });
-    expect(result.note).toBe("The endpoint refused initialize with 401 Unauthorized and offered no Bearer challenge.");
+    expect(result.note).toBe(
+      "The endpoint refused server/discover with 401 Unauthorized and offered no Bearer challenge.",
+    );
     const csrf = createScriptedFetcher(() => ({
       status: 403,
       contentType: "text/html",
@@ -351,7 +389,7 @@ describe("probeMcpEndpoint against scripted answers", () => {
     const result = await probeMcpEndpoint(fetch, ENDPOINT);
     expect(result).toMatchObject({ outcome: "not_mcp", verified: false, serverName: "scripted" });
     expect(result.note).toBe(
-      'Initialize succeeded (server "scripted"), but tools/list returned JSON-RPC error -32601 (Method not found).',
+      'Initialize succeeded in the 2025 era (server "scripted"), but tools/list returned JSON-RPC error -32601 (Method not found).',
     );
     expect(requests.at(-1)!.request).toMatchObject({
       method: "DELETE",
@@ -377,6 +415,7 @@ describe("detectMcpServer against the fixture web", () => {
       endpoint: `${origin}${MCP_SSE_PATH}`,
       advertised: true,
       outcome: "compliant",
+      era: "2025",
       protocol_version: "2025-11-25",
       server_name: "relay-agents",
       tool_count: 3,
@@ -472,6 +511,24 @@ describe("detectMcpServer against scripted answers", () => {
     expect(finding).toMatchObject({ status: "error", details: { outcome: "unreachable", discovery_url: null } });
   });
 
+  it("is absent when the POST is refused (405, 501) or not found, and an error only on another 5xx", async () => {
+    for (const [status, expected] of [
+      [404, "absent"],
+      [405, "absent"],
+      [501, "absent"],
+      [500, "error"],
+      [503, "error"],
+    ] as const) {
+      const { fetch } = createScriptedFetcher((_url, request) =>
+        request.method === "POST"
+          ? { status, contentType: "text/html", body: `<html><title>Error ${status}</title></html>` }
+          : { status: 404, contentType: "text/plain" },
+      );
+      const finding = await detectMcpServer({ origin: "https://site.example", fetch });
+      expect(finding.status, String(status)).toBe(expected);
+    }
+  });
+
   it("is present behind a discovery document on another host, probing the endpoint it names", async () => {
     const { fetch, requests } = createScriptedFetcher((url, request) => {
       if (url === "https://site.example/.well-known/mcp.json") {
@@ -488,9 +545,10 @@ describe("detectMcpServer against scripted answers", () => {
       status: "present",
       details: { endpoint: "https://mcp.site.example/v1", tool_count: 0 },
     });
-    // The conventional endpoint is tried while the documents are read: one initialize, no more.
+    // The conventional endpoint is tried while the documents are read: one server/discover (its
+    // 404 settles both eras), no more.
     const posts = requests.filter((entry) => entry.request.method === "POST").map((entry) => entry.url);
-    expect(posts.filter((url) => url === "https://mcp.site.example/v1")).toHaveLength(3);
+    expect(posts.filter((url) => url === "https://mcp.site.example/v1")).toHaveLength(4);
     expect(posts.filter((url) => url !== "https://mcp.site.example/v1")).toEqual(["https://site.example/mcp"]);
   });
 });

@@ -622,6 +622,14 @@ describe("detectStructuredApi", () => {
     }
   });
 
+  it("takes a POST refused with 405 or 501 (a static server) as absent, and a 503 as undecided", async () => {
+    for (const status of [404, 405, 501]) {
+      const finding = await detectStructuredApi(fakeSite({ "POST /graphql": { status } }).context);
+      expect(finding.status, String(status)).toBe("absent");
+    }
+    expect((await detectStructuredApi(fakeSite({ "POST /graphql": { status: 503 } }).context)).status).toBe("error");
+  });
+
   it("reports blocks and errors across its probes", async () => {
     expect((await detectStructuredApi(fakeSite({ "POST /graphql": { status: 403 } }).context)).status).toBe("blocked");
     expect((await detectStructuredApi(fakeSite({ "/api": { failure: "network" } }).context)).status).toBe("error");

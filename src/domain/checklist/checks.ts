@@ -1540,6 +1540,20 @@ export const checkOauthProtectedResource: Judge = (answers) => {
     isRecord(parseJson(candidate.body)) &&
     typeof (parseJson(candidate.body) as Record<string, unknown>).issuer === "string";
   if (!isMetadata(serverMetadata) && !isMetadata(openid)) {
+    // Undecided is not absent: a fetch that was refused by the crawl's budget, timed out or got a
+    // server error proves nothing about the authorization server.
+    const undecided = [serverMetadata, openid]
+      .filter((each) => each !== undefined)
+      .map((each) => standingOf(each, answers))
+      .find((standing) => standing.kind === "error");
+    if (undecided && "clause" in undecided) {
+      return verdict(
+        "error",
+        `the authorization server ${servers[0]} could not be decided: ${undecided.clause}`,
+        evidence,
+        FIX.protectedResource,
+      );
+    }
     return verdict(
       "fail",
       `the authorization server ${servers[0]} does not answer with RFC 8414 metadata`,

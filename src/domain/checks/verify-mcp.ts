@@ -1,6 +1,8 @@
 /**
- * GET /verify-mcp: a live Streamable HTTP handshake (initialize, initialized, tools/list) with
- * one MCP endpoint, reported as {verified, endpoint, note}. Never cached, never stored.
+ * GET /verify-mcp: a live Streamable HTTP exchange with one MCP endpoint in either era of the
+ * protocol (server/discover and tools/list of 2026-07-28 first, then the 2025 initialize,
+ * initialized, tools/list: see mcp-probe.ts), reported as {verified, endpoint, note}; the note
+ * names the era that answered. Never cached, never stored.
  */
 
 import { CRAWL_TIME_BUDGET_MS } from "../crawling/crawl-budget.ts";

@@ -126,7 +126,7 @@ export interface CrawlFetcherOptions {
 }
 
 /** The request budget of one crawl or check: every signal detector and check together. */
-export const CRAWL_REQUEST_BUDGET = 45;
+export const CRAWL_REQUEST_BUDGET = 64;
 
 function requestKey(url: string, request: ProbeRequest): string {
   return JSON.stringify([request.method ?? "GET", url, request.headers ?? {}, request.body ?? null]);

@@ -56,17 +56,25 @@ export function describeBlock(answer: ProbeAnswer): string | null {
   return null;
 }
 
+/**
+ * True for a status that leaves a question undecided: a server error other than 501. A 501 (Not
+ * Implemented), like a 404 or a 405, is the server saying it does not do this: an answer.
+ */
+export function isUndecidedStatus(status: number): boolean {
+  return status >= 500 && status !== 501;
+}
+
 /** True when the answer is the site refusing the crawler (see the module comment). */
 export function isBlockedAnswer(answer: ProbeAnswer): boolean {
   return describeBlock(answer) !== null;
 }
 
-/** Where a response stands: answered (2xx, not a challenge), blocked, error (failure or 5xx) or absent. */
+/** Where a response stands: answered (2xx, not a challenge), blocked, error (failure or a 5xx but 501) or absent. */
 export function classifyResponse(response: ProbeResponse): ResponseOutcome {
   if (!response.ok) return "error";
   if (isBlockedAnswer(response)) return "blocked";
   if (response.status >= 200 && response.status < 300) return "answered";
-  if (response.status >= 500) return "error";
+  if (isUndecidedStatus(response.status)) return "error";
   return "absent";
 }
 
@@ -124,7 +132,7 @@ export function describeUnusable(response: ProbeResponse, origin: string): Probe
   const block = describeBlock(response);
   if (block) return { status: "blocked", reason: `${where} refused the crawler (${block})` };
   if (response.status >= 200 && response.status < 300) return null;
-  if (response.status >= 500)
+  if (isUndecidedStatus(response.status))
     return { status: "error", reason: `${where} answered ${response.status} (a server error)` };
   return { status: "absent", reason: `${where} answered ${response.status}` };
 }

@@ -1,5 +1,6 @@
 /**
- * The MCP server signal: a live Streamable HTTP handshake with the site's MCP endpoint. Cards and
+ * The MCP server signal: a live Streamable HTTP exchange with the site's MCP endpoint, in either
+ * era of the protocol (mcp-probe.ts: server/discover first, then initialize). Cards and
  * catalogs are leads, never proof; the endpoints they name are tried in order of trust:
  *
  * 1. the AI Catalogs: the one the home page names with the `ai-catalog` link relation, then the
@@ -18,14 +19,15 @@
  * Every card read is kept in the crawl's state (crawl-state.ts) with its route.
  *
  * Status:
- * - present: the handshake is compliant, or initialize was refused with a 401 carrying a
+ * - present: the exchange is compliant in either era, or it was refused with a 401 carrying a
  *   `WWW-Authenticate: Bearer` challenge. The MCP authorization spec has an OAuth-protected
  *   server answer exactly that to a client without a token, so such an endpoint is a real MCP
  *   server an agent can use once authorized.
  * - blocked: any other refusal (402, 403, 429, a 401 without a Bearer challenge, a bot
  *   challenge), or a discovery document refused the crawler while the handshake proved nothing.
- * - error: the endpoint could not be reached or answered 5xx, or a discovery document could not
- *   be fetched, and nothing above decided.
+ * - error: the endpoint could not be reached or answered a 5xx other than 501, or a discovery
+ *   document could not be fetched, and nothing above decided. A 404, 405 or 501 to the POST is an
+ *   answer (no server there), not undecided.
  * - absent: otherwise: no endpoint, not MCP, or only the legacy HTTP+SSE transport, which is not
  *   the Streamable HTTP transport agents use today.
  */
@@ -37,6 +39,7 @@ import {
   displayUrl,
   isHtmlAnswer,
   isRecord,
+  isUndecidedStatus,
   type ProbeVerdict,
   parseJson,
   resolveHttpUrl,
@@ -430,7 +433,8 @@ function statusOfProbe(probe: McpProbeResult): ProbeVerdict["status"] {
     case "unreachable":
       return "error";
     case "not_mcp":
-      return (probe.fetched[0]?.status ?? 0) >= 500 ? "error" : "absent";
+      // An answer decides (a 404, 405 or 501 refusing the POST is one); a server error does not.
+      return probe.httpStatus !== undefined && isUndecidedStatus(probe.httpStatus) ? "error" : "absent";
     case "wrong_transport":
       return "absent";
   }
@@ -487,6 +491,7 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
       advertised: leads.length > 0,
       outcome: probe.outcome,
+      era: probe.era ?? null,
       protocol_version: probe.protocolVersion ?? null,
       server_name: probe.serverName ?? null,
       tool_count: probe.toolCount ?? null,

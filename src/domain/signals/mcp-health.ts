@@ -22,7 +22,8 @@ export const MCP_ENDPOINT_HEALTH_LABELS: Record<McpEndpointHealth, string> = {
 };
 
 /**
- * The class of a probe outcome: a compliant initialize + tools/list is a handshake; a refusal
+ * The class of a probe outcome: a compliant exchange in either era (server/discover + tools/list
+ * of 2026-07-28, or initialize + tools/list of 2025) is a handshake; a refusal
  * (401, 402, 403, 429, a bot challenge) is gated; a reply that is not a Streamable HTTP MCP server
  * (another status, HTML, a JSON-RPC error, or only the legacy SSE transport) is HTTP but not MCP;
  * no answer at all (timeout, refused connection, DNS) is unreachable.

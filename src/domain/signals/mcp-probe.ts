@@ -1,13 +1,28 @@
 /**
- * A live check that a URL is an MCP server on the Streamable HTTP transport, the way a real
- * client would find out: POST `initialize`, POST `notifications/initialized`, POST `tools/list`,
- * then DELETE the session if the server issued one. Replies may be plain JSON or a Server-Sent
- * Events stream; an SSE stream is read only until it carries the awaited JSON-RPC response,
- * because servers may keep it open afterwards. Runtime-agnostic (workerd and Node).
+ * A live check that a URL is an MCP server on the Streamable HTTP transport, the way a dual-era
+ * client finds out (the MCP specification of 2026-07-28, "Protocol Version Negotiation" and
+ * "Backward Compatibility"):
+ *
+ * 1. The 2026-07-28 (stateless) era first: POST `server/discover` with the per-request `_meta`
+ *    envelope (protocol version, client capabilities, client info) and the `MCP-Protocol-Version`
+ *    and `Mcp-Method` request headers. A result naming 2026-07-28 among `supportedVersions` is
+ *    definitive modern evidence: `tools/list` follows, in the same envelope.
+ * 2. Otherwise the 2025 era, as every 2025 client connects: POST `initialize`, POST
+ *    `notifications/initialized`, POST `tools/list`, then DELETE the session if one was issued.
+ *
+ * What settles the probe without the fallback: no answer at all (silence over HTTP is an
+ * outage, not a legacy signal), a refusal (the gate is the same in both eras), and a POST the URL
+ * does not take (404, 405, 410, 415, 501 without a JSON-RPC body: no handler of either era is
+ * there; a modern server that does not know a method says so in a JSON-RPC body). Anything else
+ * the modern request got (a 400 of a 2025 server, a JSON-RPC error, an HTML page) is what a dual-era
+ * client falls back on. Replies may be plain JSON or a Server-Sent Events stream; an SSE stream is
+ * read only until it carries the awaited JSON-RPC response, because servers may keep it open
+ * afterwards. Runtime-agnostic (workerd and Node).
  *
  * Outcomes:
- * - compliant: initialize returned a result with protocolVersion and serverInfo.name, and
- *   tools/list returned a `tools` array (the only verified outcome).
+ * - compliant: server/discover named 2026-07-28 and tools/list returned a `tools` array in that
+ *   era, or initialize returned a result with protocolVersion and serverInfo.name and tools/list
+ *   returned a `tools` array (the only verified outcome; `era` says which).
  * - gated: the endpoint refused the probe: 401, 402, 403 or 429, or a bot-challenge page. A 401
  *   may carry the MCP authorization spec's `WWW-Authenticate: Bearer resource_metadata=…`
  *   challenge; `gate` says which status and whether a Bearer challenge was offered.
@@ -16,6 +31,8 @@
  *   to the Accept header this transport requires; or an SSE reply with no JSON-RPC response.
  * - not_mcp: anything else that answered (an HTML page, JSON that is not a JSON-RPC response of
  *   the right id, a JSON-RPC error, a result lacking the required fields, another status).
+ *   `httpStatus` carries the status the finding rests on: a 5xx other than 501 is undecided
+ *   for whoever reads the result (the signal is `error`, not absent).
  * - unreachable: the fetcher gave no answer (timeout, network, refused, too_large,
  *   too_many_redirects, deadline).
  *
@@ -25,8 +42,28 @@
 import { describeBlock, isHtmlAnswer, isRecord, parseJson } from "./blocking.ts";
 import { type FetchRecord, fetchRecord, type ProbeAnswer, type ProbeFailure, type SiteFetcher } from "./types.ts";
 
-/** The protocol revisions this probe knows, newest first; initialize offers the first. */
+/** The 2025-era protocol revisions this probe knows, newest first; initialize offers the first. */
 export const MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** The stateless revision server/discover asks for first. */
+export const MCP_MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** The reserved `_meta` keys of the 2026-07-28 request envelope and of its results. */
+export const MCP_META_KEYS = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+} as const;
+
+/** The JSON-RPC error of the 2026-07-28 revision for a protocol version the server does not serve. */
+export const UNSUPPORTED_PROTOCOL_VERSION_CODE = -32022;
+
+/**
+ * Which era of the protocol answered: `2026-07-28` for the stateless revision (server/discover),
+ * `2025` for the initialize handshake (revisions 2024-11-05 to 2025-11-25).
+ */
+export type McpEra = "2026-07-28" | "2025";
 
 /** How the probe identifies itself in initialize. */
 export const MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" } as const;
@@ -53,7 +90,9 @@ export interface McpProbeResult {
   outcome: McpProbeOutcome;
   /** One or two plain sentences saying what was found. */
   note: string;
-  /** The negotiated protocol version, once initialize succeeded. */
+  /** The era that answered, once server/discover or initialize succeeded. */
+  era?: McpEra;
+  /** The protocol version spoken: the one initialize negotiated, or 2026-07-28. */
   protocolVersion?: string;
   /** serverInfo.name, once initialize succeeded (cut to 80 characters). */
   serverName?: string;
@@ -61,7 +100,8 @@ export interface McpProbeResult {
   toolCount?: number;
   /** Set when gated. */
   gate?: McpGate;
-  /** Set when the endpoint's own address was refused by the fetch guards. */
+  /** The HTTP status the finding rests on, when an answer decided it. */
+  httpStatus?: number;
   /** Every exchange made, in order. */
   fetched: FetchRecord[];
 }
@@ -310,6 +350,8 @@ export async function probeMcpEndpoint(
   });
 
   if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
+  const modern = await probeModernEra(send, endpoint, diagnoseNotFound);
+  if ("outcome" in modern) return finish(modern);
   const initialize = await sendInitialize(send, endpoint);
   if (!initialize.ok) {
     return finish({
@@ -318,13 +360,146 @@ export async function probeMcpEndpoint(
     });
   }
   const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
-  if (refused) return finish(refused);
+  if (refused) return finish(withFallbackRemark(refused, modern.clause));
   const handshake = readHandshake(initialize);
-  if ("outcome" in handshake) return finish(handshake);
+  if ("outcome" in handshake) return finish(withFallbackRemark(handshake, modern.clause));
   // The session and everything after initialize go to where initialize was answered.
   const target = initialize.finalUrl || endpoint;
   const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
-  return finish(describeSession(handshake, session));
+  return finish(describeSession(handshake, session, modern.clause));
+}
+
+/** A finding of the 2025 leg, saying what the 2026-07-28 request got first (it did not settle). */
+function withFallbackRemark(finding: Finding, clause: string): Finding {
+  return { ...finding, note: `${finding.note} (First, ${clause}.)` };
+}
+
+/** The headers and body of a 2026-07-28 request: the `_meta` envelope and the standard headers. */
+function modernRequest(id: number, method: string): Parameters<SiteFetcher>[1] {
+  return {
+    method: "POST",
+    headers: {
+      ...JSON_RPC_HEADERS,
+      "mcp-protocol-version": MCP_MODERN_PROTOCOL_VERSION,
+      "mcp-method": method,
+    },
+    body: rpcRequest(id, method, {
+      _meta: {
+        [MCP_META_KEYS.protocolVersion]: MCP_MODERN_PROTOCOL_VERSION,
+        [MCP_META_KEYS.clientCapabilities]: {},
+        [MCP_META_KEYS.clientInfo]: MCP_PROBE_CLIENT_INFO,
+      },
+    }),
+    readUntil: untilRpcResponse(id),
+  };
+}
+
+/** Statuses that say the URL takes no POST at all, whatever the era, when no JSON-RPC body comes with them. */
+const REFUSED_POST_STATUSES = new Set([404, 405, 410, 415, 501]);
+
+/**
+ * The 2026-07-28 leg: the finding when it settles the probe (see the module comment), else the
+ * clause saying what server/discover got, for the 2025 leg's note.
+ */
+async function probeModernEra(
+  send: Send,
+  endpoint: string,
+  diagnoseNotFound: boolean,
+): Promise<Finding | { clause: string }> {
+  const discover = await send(endpoint, modernRequest(1, "server/discover"));
+  if (!discover.ok) {
+    return { outcome: "unreachable", note: `The endpoint could not be reached: ${describeFailure(discover)}.` };
+  }
+  const gate = readGate(discover);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "server/discover"), extra: { gate: gate.gate } };
+  const reply = readReply(discover, 1);
+  if (reply.kind !== "response" && REFUSED_POST_STATUSES.has(discover.status)) {
+    return judgeRefusedPost(send, endpoint, discover.status, diagnoseNotFound);
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream without a JSON-RPC response";
+    return { clause: `server/discover was answered ${discover.status} with ${what}` };
+  }
+  if ("error" in reply.message) {
+    return {
+      clause: `server/discover got ${discover.status} with JSON-RPC error ${describeRpcError(reply.message.error)}`,
+    };
+  }
+  const facts = readDiscoverResult(reply.message.result);
+  if ("clause" in facts) return facts;
+  const target = discover.finalUrl || endpoint;
+  const list = await send(target, modernRequest(2, "tools/list"));
+  return describeModernExchange(facts.serverName, reply.format, judgeToolsList(list));
+}
+
+/**
+ * The finding for a POST the URL refuses by status (404, 405, 410, 415, 501): no server of either
+ * era is there, or only the legacy HTTP+SSE transport (looked for on 405 and 415, and on 404 when
+ * the caller wants that diagnosis).
+ */
+function judgeRefusedPost(
+  send: Send,
+  endpoint: string,
+  status: number,
+  diagnoseNotFound: boolean,
+): Promise<Finding> | Finding {
+  if (status === 405 || status === 415 || (status === 404 && diagnoseNotFound)) {
+    return diagnoseRefusedPost(send, endpoint, status);
+  }
+  return {
+    outcome: "not_mcp",
+    note: `The endpoint answered ${status} to a POST (server/discover): no MCP server of either era there.`,
+    extra: { httpStatus: status },
+  };
+}
+
+/** The server's name a server/discover result carries, or the clause saying why it is not modern evidence. */
+function readDiscoverResult(result: unknown): { serverName: string } | { clause: string } {
+  const versions = isRecord(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : null;
+  if (!versions) return { clause: "the server/discover result has no supportedVersions" };
+  if (!versions.includes(MCP_MODERN_PROTOCOL_VERSION)) {
+    const listed = versions.filter((v) => typeof v === "string").map((v) => quoteTarget(v, 12));
+    return {
+      clause: `server/discover lists ${listed.length > 0 ? listed.slice(0, 4).join(", ") : "no version"}, not ${MCP_MODERN_PROTOCOL_VERSION}`,
+    };
+  }
+  const meta = isRecord(result) && isRecord(result._meta) ? result._meta : null;
+  const info =
+    meta && isRecord(meta[MCP_META_KEYS.serverInfo])
+      ? (meta[MCP_META_KEYS.serverInfo] as Record<string, unknown>)
+      : null;
+  // Early drafts put serverInfo beside the capabilities; the revision moved it into _meta.
+  const fallbackInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
+  const name = info?.name ?? fallbackInfo?.name;
+  return { serverName: typeof name === "string" ? quoteTarget(name) : "" };
+}
+
+/** The finding once server/discover named 2026-07-28: compliant with the tool count, or what tools/list got. */
+function describeModernExchange(serverName: string, format: ReplyFormat, verdict: ToolsListVerdict): Finding {
+  const named = serverName ? ` (server "${serverName}")` : "";
+  const facts = { era: "2026-07-28" as const, protocolVersion: MCP_MODERN_PROTOCOL_VERSION, serverName };
+  if ("outcome" in verdict) {
+    return {
+      outcome: verdict.outcome,
+      note: `server/discover succeeded in the 2026-07-28 era${named}, but ${verdict.clause}.`,
+      extra: {
+        ...facts,
+        ...(verdict.gate ? { gate: verdict.gate } : {}),
+        ...(verdict.httpStatus ? { httpStatus: verdict.httpStatus } : {}),
+      },
+    };
+  }
+  const tools = verdict.toolCount === 1 ? "1 tool" : `${verdict.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict.format)}.`,
+    extra: { ...facts, toolCount: verdict.toolCount },
+  };
+}
+
+function describeFormats(first: ReplyFormat, second: ReplyFormat): string {
+  const formats = new Set<ReplyFormat>([first, second]);
+  return formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
 }
 
 /** Sends initialize, offering the newest revision, and reads its reply until the response arrives. */
@@ -360,7 +535,11 @@ async function judgeInitializeStatus(
     };
   }
   if (initialize.status === 404 && !diagnoseNotFound) {
-    return { outcome: "not_mcp", note: "The endpoint answered 404 to an initialize POST: no MCP server there." };
+    return {
+      outcome: "not_mcp",
+      note: "The endpoint answered 404 to an initialize POST: no MCP server there.",
+      extra: { httpStatus: 404 },
+    };
   }
   if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
     return diagnoseRefusedPost(send, endpoint, initialize.status);
@@ -374,13 +553,14 @@ async function diagnoseRefusedPost(send: Send, endpoint: string, status: number)
   if (!legacy) {
     return {
       outcome: "not_mcp",
-      note: `The endpoint answered ${status} to an initialize POST, and no legacy SSE stream was found either.`,
+      note: `The endpoint answered ${status} to a POST, and no legacy SSE stream was found either.`,
+      extra: { httpStatus: status },
     };
   }
   const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
   return {
     outcome: "wrong_transport",
-    note: `The endpoint answered ${status} to an initialize POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`,
+    note: `The endpoint answered ${status} to a POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`,
   };
 }
 
@@ -400,15 +580,23 @@ function readHandshake(initialize: ProbeAnswer): Handshake | Finding {
     return {
       outcome: "not_mcp",
       note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
+      extra: { httpStatus: initialize.status },
     };
   }
   if ("error" in reply.message) {
     return {
       outcome: "not_mcp",
       note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
+      extra: { httpStatus: initialize.status },
     };
   }
-  if (!ok) return { outcome: "not_mcp", note: `The endpoint answered ${initialize.status} to initialize.` };
+  if (!ok) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} to initialize.`,
+      extra: { httpStatus: initialize.status },
+    };
+  }
   const facts = readServerFacts(reply.message.result);
   return "outcome" in facts ? facts : { ...facts, format: reply.format };
 }
@@ -480,31 +668,35 @@ function remarkOnInitialized(initialized: Awaited<ReturnType<SiteFetcher>>): str
   return "";
 }
 
-/** The finding after a successful initialize: compliant with the tool count, or what tools/list got instead. */
-function describeSession(handshake: Handshake, { verdict, remark }: SessionOutcome): Finding {
+/**
+ * The finding after a successful initialize: compliant with the tool count, or what tools/list got
+ * instead (what server/discover got first is left out of a success: the era says it).
+ */
+function describeSession(handshake: Handshake, { verdict, remark }: SessionOutcome, _fallback: string): Finding {
   const { protocolVersion, serverName } = handshake;
-  const facts = { protocolVersion, serverName };
+  const facts = { era: "2025" as const, protocolVersion, serverName };
   if ("outcome" in verdict) {
     return {
       outcome: verdict.outcome,
-      note: `Initialize succeeded (server "${serverName}"), but ${verdict.clause}.${remark}`,
-      extra: { ...facts, ...(verdict.gate ? { gate: verdict.gate } : {}) },
+      note: `Initialize succeeded in the 2025 era (server "${serverName}"), but ${verdict.clause}.${remark}`,
+      extra: {
+        ...facts,
+        ...(verdict.gate ? { gate: verdict.gate } : {}),
+        ...(verdict.httpStatus ? { httpStatus: verdict.httpStatus } : {}),
+      },
     };
   }
-  const formats = new Set<ReplyFormat>([handshake.format, verdict.format]);
-  const replies =
-    formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
   const tools = verdict.toolCount === 1 ? "1 tool" : `${verdict.toolCount} tools`;
   return {
     outcome: "compliant",
-    note: `MCP handshake completed over Streamable HTTP: protocol ${protocolVersion}, server "${serverName}", ${tools}, ${replies}.${remark}`,
+    note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict.format)}.${remark}`,
     extra: { ...facts, toolCount: verdict.toolCount },
   };
 }
 
 type ToolsListVerdict =
   | { toolCount: number; format: ReplyFormat }
-  | { outcome: Exclude<McpProbeOutcome, "compliant">; clause: string; gate?: McpGate };
+  | { outcome: Exclude<McpProbeOutcome, "compliant">; clause: string; gate?: McpGate; httpStatus?: number };
 
 function judgeToolsList(list: Awaited<ReturnType<SiteFetcher>>): ToolsListVerdict {
   if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
@@ -515,12 +707,17 @@ function judgeToolsList(list: Awaited<ReturnType<SiteFetcher>>): ToolsListVerdic
     return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
   }
   if (reply.kind === "unusable") {
-    return { outcome: "not_mcp", clause: `tools/list was answered ${list.status} with ${reply.what}` };
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list was answered ${list.status} with ${reply.what}`,
+      httpStatus: list.status,
+    };
   }
   if ("error" in reply.message) {
     return {
       outcome: "not_mcp",
       clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
+      httpStatus: list.status,
     };
   }
   const result = reply.message.result;
