@@ -669,9 +669,10 @@ describe("the /mcp endpoint over HTTP", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
 
+    // Valid JSON that is not a JSON-RPC message is JSON-RPC's Invalid Request.
     const notRpc = await post(client, { hello: "world" });
     expect(notRpc.status).toBe(400);
-    expect(await notRpc.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+    expect(await notRpc.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
 
     const noAccept = await post(
       client,
