@@ -17,6 +17,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
+import { buildMcpServerCard, DOCUMENT_CACHE_CONTROL } from "../../domain/descriptor/site-documents.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { mcpCors } from "../../http/middleware/mcp-cors.ts";
 import { MAX_BODY_BYTES } from "../../http/middleware/request-size.ts";
@@ -84,6 +85,12 @@ async function serveMcp(c: Context<AppEnv>): Promise<Response> {
  */
 export function registerMcpEndpoint(siteRoutes: OpenAPIHono<AppEnv>, liveChecks: LiveChecksSource) {
   siteRoutes.use(MCP_PATH, mcpCors());
+  // The server card (SEP-2127) at `<endpoint>/server-card`, beside the endpoint it describes.
+  siteRoutes.get(`${MCP_PATH}/server-card`, (c) => {
+    c.header("Cache-Control", DOCUMENT_CACHE_CONTROL);
+    c.header("Access-Control-Allow-Origin", "*");
+    return c.json(buildMcpServerCard(c.var.deps.origin), 200);
+  });
   siteRoutes.post(MCP_PATH, (c) => {
     c.set("liveChecks", liveChecks(c.env, c.var.deps));
     return serveMcp(c);

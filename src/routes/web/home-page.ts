@@ -12,6 +12,7 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import {
+  AI_CATALOG_MEDIA_TYPE,
   buildSiteLinks,
   DOCUMENT_CACHE_CONTROL,
   OPENAPI_MEDIA_TYPE,
@@ -28,13 +29,17 @@ import { SEARCH_FORM_FIELDS, type SearchFormValues } from "../../web/search-form
 import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
 import { pageHeaders } from "./page-errors.ts";
 
-/** The Link header of the home page: the API's description, its docs and its catalog (RFC 8631, 9727). */
+/**
+ * The Link header of the home page: the API's description, its docs and its catalog (RFC 8631,
+ * 9727), and the ARD manifest (ARD v0.91's `ard` relation).
+ */
 export function buildHomeLinkHeader(origin: string): string {
   const links = buildSiteLinks(origin);
   return [
     `<${links.openApi}>; rel="service-desc"; type="${OPENAPI_MEDIA_TYPE}"`,
     `<${links.docs}>; rel="service-doc"; type="text/html"`,
     `<${links.apiCatalog}>; rel="api-catalog"`,
+    `<${links.ard}>; rel="ard"; type="${AI_CATALOG_MEDIA_TYPE}"`,
   ].join(", ");
 }
 
