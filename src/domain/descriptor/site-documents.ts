@@ -26,6 +26,7 @@ export const SITE_PATHS = {
   state: "/state",
   favicon: "/favicon.svg",
   llmsTxt: "/llms.txt",
+  llmsFullTxt: "/llms-full.txt",
   robotsTxt: "/robots.txt",
   aiPlugin: "/.well-known/ai-plugin.json",
   apiCatalog: "/.well-known/api-catalog",
@@ -75,6 +76,7 @@ export interface SiteLinks {
   state: string;
   favicon: string;
   llmsTxt: string;
+  llmsFullTxt: string;
   robotsTxt: string;
   aiPlugin: string;
   apiCatalog: string;
@@ -109,6 +111,7 @@ export function buildSiteLinks(origin: string): SiteLinks {
     state: at(SITE_PATHS.state),
     favicon: at(SITE_PATHS.favicon),
     llmsTxt: at(SITE_PATHS.llmsTxt),
+    llmsFullTxt: at(SITE_PATHS.llmsFullTxt),
     robotsTxt: at(SITE_PATHS.robotsTxt),
     aiPlugin: descriptor.ai_plugin_manifest,
     apiCatalog: at(SITE_PATHS.apiCatalog),
@@ -208,6 +211,7 @@ export function buildLlmsTxt(origin: string, endpoints: Record<string, string>):
     `- [MCP server card](${links.mcpServerCard}): the MCP server in the SEP-2127 shape`,
     `- [ARD manifest](${links.ard}): the service's agent resources (MCP server, OpenAPI document, ARD registry), Agentic Resource Discovery v0.91`,
     `- [Sitemap](${links.sitemap}): the pages for people`,
+    `- [llms-full.txt](${links.llmsFullTxt}): this guide with the MCP server and the discovery documents in full`,
     `- [robots.txt](${links.robotsTxt}): crawler rules and Content Signals`,
     "",
   ].join("\n");
@@ -480,6 +484,35 @@ export function buildSitemap(origin: string, morePaths: readonly string[] = []):
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ...urls,
     "</urlset>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The service's llms-full.txt: llms.txt, then what an agent needs beyond the links, in Markdown:
+ * the MCP server (tools, resources, prompts, protocol eras) and the discovery documents.
+ */
+export function buildLlmsFullTxt(origin: string, endpoints: Record<string, string>): string {
+  const links = buildSiteLinks(origin);
+  return [
+    buildLlmsTxt(origin, endpoints).trimEnd(),
+    "",
+    "## MCP server",
+    "",
+    `${links.mcp} speaks MCP over Streamable HTTP, statelessly, to 2026-07-28 clients (server/discover, the _meta envelope) and to 2025 clients (initialize). No authentication.`,
+    "",
+    `Tools: ${MCP_TOOL_NAMES.join(", ")}. Each returns the JSON of the REST endpoint it mirrors and counts against the same free limits; errors carry the REST error's code and message.`,
+    "",
+    `Resources: each indexed site's report, by the template ${links.apiBase}/site/{domain} (the JSON of GET /site/{domain}). Prompts: find_service (task) and check_my_site (url).`,
+    "",
+    `Server card (SEP-2127): ${links.mcpServerCard}.`,
+    "",
+    "## Discovery documents",
+    "",
+    `- ARD manifest: ${links.ard} (also at ${links.aiCatalog}): the MCP server, the OpenAPI document and the ARD registry at ${links.ardRegistry}`,
+    `- API catalog (RFC 9727): ${links.apiCatalog}`,
+    `- robots.txt: ${links.robotsTxt}, with Content Signals (${CONTENT_SIGNAL}) and AIPREF Content-Usage (${CONTENT_USAGE})`,
+    `- Sitemap: ${links.sitemap}`,
     "",
   ].join("\n");
 }

@@ -6,6 +6,7 @@ import {
   buildAiPluginManifest,
   buildApiCatalog,
   buildArdManifest,
+  buildLlmsFullTxt,
   buildLlmsTxt,
   buildMcpDiscovery,
   buildRobotsTxt,
@@ -69,6 +70,13 @@ export function registerAgentDocuments(app: OpenAPIHono<AppEnv>) {
   app.get(SITE_PATHS.sitemap, (c) =>
     c.body(buildSitemap(c.var.deps.origin), 200, {
       "Content-Type": "application/xml; charset=utf-8",
+      "Cache-Control": DOCUMENT_CACHE_CONTROL,
+    }),
+  );
+
+  app.get(SITE_PATHS.llmsFullTxt, (c) =>
+    c.body(buildLlmsFullTxt(c.var.deps.origin, c.var.endpoints), 200, {
+      "Content-Type": "text/markdown; charset=utf-8",
       "Cache-Control": DOCUMENT_CACHE_CONTROL,
     }),
   );

@@ -13,6 +13,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import {
   AI_CATALOG_MEDIA_TYPE,
+  buildLlmsTxt,
   buildSiteLinks,
   DOCUMENT_CACHE_CONTROL,
   OPENAPI_MEDIA_TYPE,
@@ -41,6 +42,24 @@ export function buildHomeLinkHeader(origin: string): string {
     `<${links.apiCatalog}>; rel="api-catalog"`,
     `<${links.ard}>; rel="ard"; type="${AI_CATALOG_MEDIA_TYPE}"`,
   ].join(", ");
+}
+
+/**
+ * Whether a request for the home page asks for Markdown over HTML: `text/markdown` in Accept with
+ * a quality above that of `text/html` (absent means 0), as agents that read Markdown send it.
+ */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  const quality = (type: string) => {
+    for (const part of (accept ?? "").split(",")) {
+      const [range, ...params] = part.trim().toLowerCase().split(";");
+      if (range?.trim() !== type) continue;
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+      return q === undefined ? 1 : Number(q);
+    }
+    return 0;
+  };
+  const markdown = quality("text/markdown");
+  return markdown > 0 && markdown > quality("text/html");
 }
 
 /** The form's fields as sent (the first of repeated ones), or null when the form was not sent. */
@@ -73,9 +92,20 @@ export function registerHomePage(app: OpenAPIHono<AppEnv>) {
         if (path === SITE_PATHS.search) {
           return c.html(await renderSearchPage({ origin, values: {} }), 200, pageHeaders(c, DOCUMENT_CACHE_CONTROL));
         }
+        // The home page in Markdown for an agent that asks for it: the llms.txt guide, which says
+        // in Markdown what the HTML page says. Both answers vary with Accept.
+        if (path === SITE_PATHS.home && prefersMarkdown(c.req.header("accept"))) {
+          return c.body(buildLlmsTxt(origin, c.var.endpoints), 200, {
+            "Content-Type": "text/markdown; charset=utf-8",
+            "Cache-Control": DOCUMENT_CACHE_CONTROL,
+            Vary: "Accept",
+            Link: buildHomeLinkHeader(origin),
+          });
+        }
         return c.html(await renderHomePage(origin, c.var.endpoints), 200, {
           ...pageHeaders(c, DOCUMENT_CACHE_CONTROL),
           Link: buildHomeLinkHeader(origin),
+          ...(path === SITE_PATHS.home ? { Vary: "Accept" } : {}),
         });
       }
 
