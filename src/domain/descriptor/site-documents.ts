@@ -396,7 +396,7 @@ function ardIdentifier(origin: string, namespace: string, name: string): string 
  */
 export function buildArdManifest(origin: string) {
   const links = buildSiteLinks(origin);
-  const { name, description, version } = describeService(origin);
+  const { name, version } = describeService(origin);
   return {
     specVersion: ARD_SPEC_VERSION,
     host: {
