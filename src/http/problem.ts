@@ -7,8 +7,11 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 export interface FieldError {
-  /** Where the field was: query, path, header or body. */
-  location: "query" | "path" | "header" | "body";
+  /**
+   * Where the field was: query, path, header or body; `arguments` for an MCP tool's arguments, which
+   * a client sends as one JSON object whatever REST location the same field has.
+   */
+  location: "query" | "path" | "header" | "body" | "arguments";
   /**
    * The field's name; nested body members are dotted (`a.b`). The location's own name (`body`,
    * `query`, `path`, `headers`) when the whole of it is wrong, e.g. a JSON array as the body.

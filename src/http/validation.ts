@@ -25,6 +25,7 @@ const WHOLE_LOCATION_FIELD: Record<FieldError["location"], string> = {
   query: "query",
   path: "path",
   header: "headers",
+  arguments: "arguments",
 };
 
 const EXPECTED_TYPES: Record<string, string> = {

@@ -9,6 +9,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import {
+  AI_CATALOG_MEDIA_TYPE,
   buildSiteLinks,
   describeService,
   OPENAPI_MEDIA_TYPE,
@@ -69,6 +70,7 @@ export function Layout({ origin, url, title, description, current, head, childre
           <link rel="service-desc" href={links.openApi} type={OPENAPI_MEDIA_TYPE} />
           <link rel="service-doc" href={links.docs} type="text/html" />
           <link rel="api-catalog" href={links.apiCatalog} />
+          <link rel="ard" href={links.ard} type={AI_CATALOG_MEDIA_TYPE} />
           {/* Raw because CSS is not HTML: escaping would turn its quotes into entities. */}
           <style dangerouslySetInnerHTML={{ __html: SITE_STYLESHEET }} />
           {head}

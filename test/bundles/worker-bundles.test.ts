@@ -40,8 +40,9 @@ const gzipBytes = new Map<string, number>();
 /**
  * A group's bundle's gzip at most this share of the all-in-one's: the web group renders most
  * capabilities. The mcp group's tools run the live check in the checks Worker over a service
- * binding (src/routes/mcp/live-checks-over-rpc.ts), so its bundle holds no crawler: 47.0% on
- * 2026-11-27, within the common budget (it was 63.7% with the live check bundled).
+ * binding (src/routes/mcp/live-checks-over-rpc.ts), so its bundle holds no crawler: 51.0% with the
+ * MCP SDK v2 on 2026-12-01 (47.0% with v1 on 2026-11-27), within the common budget (it was 63.7%
+ * with the live check bundled).
  */
 const BUNDLE_BUDGET: Record<string, number> = { web: 0.85 };
 const GROUP_BUDGET = 0.6;

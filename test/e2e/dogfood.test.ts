@@ -1,7 +1,8 @@
 /**
  * Dogfood: the service, started with `npm start` as a user runs it, crawled by our own crawler
  * (the guarded fetcher with private addresses allowed, as for the local fixture web, and the
- * Worker's connection limit) must score 100 with every one of the seven signals present.
+ * Worker's connection limit) must score 100 with every one of the seven signals present, be read
+ * as an API site (not a store), and pass every check of the checklist that applies to an API site.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlerUserAgent } from "../../src/adapters/outbound/create-outbound.ts";
@@ -55,5 +56,31 @@ describe("dogfood: our crawler on our own service", () => {
     );
     expect(notPresent, notPresent.join("\n")).toEqual([]);
     expect(crawl.agenticScore).toBe(100);
+  });
+
+  it("is read as an API site, not a store, and passes every check that applies to an API site", () => {
+    const checklist = crawl.checklist;
+    expect(checklist).not.toBeNull();
+    const checks = checklist?.checks ?? [];
+    const report = checks.map((check) => `${check.id} ${check.status}: ${check.reason}`).join("\n");
+    console.log(`dogfood checklist (${checklist?.summary.site_kind}):\n${report}`);
+    expect(checklist?.summary.site_kind, report).toBe("api");
+    const applying = checks.filter((check) => check.applies_to.includes("api") && check.status !== "neutral");
+    const notPassing = applying
+      .filter((check) => check.status !== "pass")
+      .map((check) => `${check.id} ${check.status}: ${check.reason}`);
+    expect(notPassing, notPassing.join("\n")).toEqual([]);
+    // The checks this issue made pass, named so that a regression is seen here.
+    for (const id of [
+      "sitemap",
+      "content_usage",
+      "mcp_server_card",
+      "ai_catalog",
+      "markdown_negotiation",
+      "llms_full_txt",
+      "mcp_server",
+    ]) {
+      expect(checks.find((check) => check.id === id)?.status, `${id}\n${report}`).toBe("pass");
+    }
   });
 });

@@ -183,6 +183,13 @@ describe("MCP handshake and tool list", () => {
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.inputSchema.properties, tool.name).toBeTypeOf("object");
+      // Every argument says what it is, for the model choosing its value.
+      for (const [argument, schema] of Object.entries(tool.inputSchema.properties)) {
+        expect(
+          typeof schema.description === "string" && schema.description.length > 10,
+          `${tool.name}.${argument}`,
+        ).toBe(true);
+      }
       // The body it returns as structuredContent: the REST success body's schema, self-contained.
       expect(tool.outputSchema.type, tool.name).toBe("object");
       expect(JSON.stringify(tool.outputSchema), tool.name).not.toContain("$ref");
@@ -381,16 +388,26 @@ describe("MCP tool errors carry the REST problem's code and message", () => {
       400,
       "VALIDATION_FAILED",
     );
-    expect(body).toStrictEqual({ code: "VALIDATION_FAILED", message: problem.detail, errors: problem.errors });
+    // REST's fields and messages, each located in the tool's arguments (an MCP client sends no query).
+    const asArguments = (problem.errors as { field: string; message: string }[]).map(({ field, message }) => ({
+      location: "arguments",
+      field,
+      message: message === "unknown parameter, not accepted" ? "unknown argument, not accepted" : message,
+    }));
+    expect(body).toMatchObject({ code: "VALIDATION_FAILED", errors: asArguments });
+    expect(body.message).toContain("bogus: unknown argument, not accepted");
+    expect(JSON.stringify(body)).not.toMatch(/"location":"(query|path|body)"/);
     expect(body.errors).toHaveLength(3);
 
     // Integers must be integers, whether sent as JSON numbers or as text.
     const decimal = await callFails(client, "get_top_sites", { limit: 2.5 }, "VALIDATION_FAILED");
-    expect(decimal.errors).toEqual([{ location: "query", field: "limit", message: "must be an integer" }]);
+    expect(decimal.errors).toEqual([{ location: "arguments", field: "limit", message: "must be an integer" }]);
 
-    // Body tools name body fields, as REST does.
+    // Body tools name the fields as REST does, as arguments too; so do path parameters (get_site's domain).
     const missing = await callFails(client, "check_site", {}, "VALIDATION_FAILED");
-    expect(missing.errors).toEqual([{ location: "body", field: "url", message: "is required" }]);
+    expect(missing.errors).toEqual([{ location: "arguments", field: "url", message: "is required" }]);
+    const noDomain = await callFails(client, "get_site", {}, "VALIDATION_FAILED");
+    expect(noDomain.errors).toEqual([expect.objectContaining({ location: "arguments", field: "domain" })]);
   });
 
   it("answers a domain error (unknown domain) as a tool error with REST's code and message", async () => {
@@ -482,7 +499,7 @@ describe("record_action_interest over MCP", () => {
       "VALIDATION_FAILED",
     );
     expect(attestation.errors).toEqual([
-      expect.objectContaining({ location: "body", field: "caller_attests_principal_interest" }),
+      expect.objectContaining({ location: "arguments", field: "caller_attests_principal_interest" }),
     ]);
     const extra = await callFails(
       client,
@@ -490,7 +507,9 @@ describe("record_action_interest over MCP", () => {
       { ...args, email: "a@b.test" },
       "VALIDATION_FAILED",
     );
-    expect(extra.errors).toEqual([expect.objectContaining({ field: "email", message: "unknown field, not accepted" })]);
+    expect(extra.errors).toEqual([
+      { location: "arguments", field: "email", message: "unknown argument, not accepted" },
+    ]);
     await callFails(client, "record_action_interest", args, "CROSS_ORIGIN_MUTATION", {
       Origin: "https://elsewhere.example",
     });
@@ -669,9 +688,10 @@ describe("the /mcp endpoint over HTTP", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
 
+    // Valid JSON that is not a JSON-RPC message is JSON-RPC's Invalid Request.
     const notRpc = await post(client, { hello: "world" });
     expect(notRpc.status).toBe(400);
-    expect(await notRpc.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+    expect(await notRpc.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
 
     const noAccept = await post(
       client,

@@ -5,9 +5,11 @@
  * unchanged beside them.
  */
 import { describe, expect, it } from "vitest";
+import { readContentUsage, readServerCard, readSitemap } from "../../src/domain/checklist/checks.ts";
 import { walkHtml } from "../../src/domain/classification/site-metadata.ts";
 import { PROVIDER_EXCHANGE_POLICY } from "../../src/domain/descriptor/provider-exchange-policy.ts";
 import { buildSiteLinks } from "../../src/domain/descriptor/site-documents.ts";
+import { readAiCatalogDocument } from "../../src/domain/signals/ai-catalog.ts";
 import { readAiPluginManifest } from "../../src/domain/signals/detect-ai-plugin.ts";
 import { readLlmsTitle } from "../../src/domain/signals/detect-llms-txt.ts";
 import { findDiscoveredEndpoint } from "../../src/domain/signals/detect-mcp-server.ts";
@@ -88,6 +90,22 @@ describe("GET / (home page)", () => {
     const header = response.headers.get("link") ?? "";
     expect(header).toContain(`<${links.openApi}>; rel="service-desc"; type="application/openapi+json"`);
     expect(header).toContain(`<${links.apiCatalog}>; rel="api-catalog"`);
+  });
+
+  it("names its ARD manifest with rel=ard, in a link element and in the Link header", async () => {
+    const response = await call("/");
+    const pageLinks = tagsNamed(await response.text(), "link");
+    expect(pageLinks).toContainEqual({
+      rel: "ard",
+      href: `${ORIGIN}/.well-known/ard.json`,
+      type: "application/ai-catalog+json",
+    });
+    expect(response.headers.get("link")).toContain(`<${ORIGIN}/.well-known/ard.json>; rel="ard"`);
+  });
+
+  it("marks up no product or offer, so that the free API does not read as a store", async () => {
+    const page = await (await call("/")).text();
+    expect(JSON.stringify(jsonLdBlocks(page))).not.toMatch(/"Offer"|"Product"|"price"/);
   });
 
   it("holds schema.org JSON-LD: a WebSite with a SearchAction on the search page and /api/v1/search, and the WebAPI", async () => {
@@ -231,7 +249,8 @@ describe("agent documents", () => {
       auth: { type: "none" },
       api: { type: "openapi", url: `${ORIGIN}/openapi.json` },
       logo_url: links.favicon,
-      contact_email: expect.stringMatching(/^[^@\s]+@[^@\s]+$/),
+      // The configured sender's address (MAIL_FROM of the test stack), never one made from the host.
+      contact_email: "mail@svc.test",
       legal_info_url: `${ORIGIN}/privacy`,
     });
     expect(readAiPluginManifest(text, links.aiPlugin)?.problems).toEqual([]);
@@ -273,6 +292,74 @@ describe("agent documents", () => {
       transport: "streamable-http",
     });
     expect(findDiscoveredEndpoint(document, links.mcpDiscovery)).toBe(`${ORIGIN}/mcp`);
+  });
+});
+
+describe("the service's own discovery documents", () => {
+  it.each(["/.well-known/ard.json", "/.well-known/ai-catalog.json"])(
+    "%s is the ARD v0.91 manifest naming the MCP server card, the OpenAPI document and the registry",
+    async (path) => {
+      const response = await fetchOk(path, /^application\/ai-catalog\+json$/);
+      expect(response.headers.get("cache-control")).toBe(CACHED);
+      const manifest = (await response.json()) as {
+        specVersion: string;
+        entries: Record<string, unknown>[];
+      };
+      expect(manifest.specVersion).toBe("0.91");
+      const read = readAiCatalogDocument(manifest, `${ORIGIN}${path}`);
+      expect("entries" in read && read.entries.map((entry) => [entry.kind, entry.url])).toEqual([
+        ["mcp-server-card", `${ORIGIN}/mcp/server-card`],
+        ["openapi", `${ORIGIN}/openapi.json`],
+        [expect.any(String), `${ORIGIN}/ard/v1`],
+      ]);
+      for (const entry of manifest.entries) {
+        expect(entry.identifier).toMatch(/^urn:air:svc\.test:[a-z]+:[a-z-]+$/);
+        expect(entry.displayName).toEqual(expect.any(String));
+        const queries = entry.representativeQueries as string[];
+        expect(queries.length).toBeGreaterThanOrEqual(2);
+        expect(queries.length).toBeLessThanOrEqual(5);
+      }
+      expect(manifest.entries.map((entry) => entry.type)).toEqual([
+        "application/mcp-server-card+json",
+        "application/openapi+json",
+        "application/ai-registry+json",
+      ]);
+    },
+  );
+
+  it("/mcp/server-card is a SEP-2127 card naming the live endpoint, listing no tools", async () => {
+    const response = await fetchOk("/mcp/server-card", /^application\/json/);
+    const card = (await response.json()) as Record<string, unknown>;
+    expect(card.$schema).toMatch(/^https:\/\/static\.modelcontextprotocol\.io\/schemas\/.*server-card\.schema\.json$/);
+    expect(card.tools).toBeUndefined();
+    expect(readServerCard(card, `${ORIGIN}/mcp/server-card`)).toEqual({
+      shape: "sep-2127",
+      name: "test.svc/agent-readiness-search",
+      endpoints: [`${ORIGIN}/mcp`],
+    });
+  });
+
+  it("/robots.txt names the sitemap and the ARD manifest, and states AIPREF Content-Usage", async () => {
+    const body = await (await fetchOk("/robots.txt", /^text\/plain/)).text();
+    expect(body).toContain(`\nSitemap: ${ORIGIN}/sitemap.xml\n`);
+    expect(body).toContain(`\nAgentmap: ${ORIGIN}/.well-known/ard.json\n`);
+    const usage = /^Content-Usage: (.*)$/m.exec(body)?.[1] ?? "";
+    expect(readContentUsage(usage)).toEqual({
+      pairs: [
+        ["train-ai", "n"],
+        ["search", "y"],
+      ],
+    });
+  });
+
+  it("/sitemap.xml lists the service's pages, each of which answers 200", async () => {
+    const body = await (await fetchOk("/sitemap.xml", /^application\/xml/)).text();
+    expect(readSitemap(body)).toMatchObject({ kind: "urlset" });
+    const urls = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
+    expect(urls).toEqual(
+      expect.arrayContaining([`${ORIGIN}/`, `${ORIGIN}/check`, `${ORIGIN}/docs`, `${ORIGIN}/privacy`]),
+    );
+    for (const url of urls) expect((await call(url.slice(ORIGIN.length))).status, url).toBe(200);
   });
 });
 

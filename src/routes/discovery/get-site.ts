@@ -48,7 +48,11 @@ export const SiteSearchIdQuerySchema = z.strictObject({
 });
 
 export const SiteDomainParamsSchema = z.object({
-  domain: storableText().openapi({ param: { name: "domain", in: "path" }, example: "weather.example" }),
+  domain: storableText().openapi({
+    param: { name: "domain", in: "path" },
+    description: "The indexed site's domain (host name, lowercase, without scheme or path)",
+    example: "weather.example",
+  }),
 });
 
 export const getSiteRoute = createRoute({

@@ -13,15 +13,24 @@ export const ACTION_INTEREST_LIMIT = { name: "action-interests", limit: 60, wind
 
 export const ActionInterestRequestSchema = z
   .strictObject({
-    search_id: z.string().regex(SEARCH_ID_PATTERN, { error: "must be a search_id as returned by search" }),
+    search_id: z
+      .string()
+      .regex(SEARCH_ID_PATTERN, { error: "must be a search_id as returned by search" })
+      .openapi({ description: "The search_id of the search whose result the principal wants to act on" }),
     domain: storableText().min(1).max(253).openapi({ description: "One of the sidecar's eligible_domains" }),
-    action_type: z.enum(ACTION_TYPES, { error: `must be one of ${ACTION_TYPES.join(", ")}` }),
-    caller_attests_principal_interest: z.literal(true, {
-      error: "must be true: the caller attests its principal's explicit, current interest",
-    }),
-    confirmation_version: z.literal(ACTION_INTEREST_CONFIRMATION_VERSION, {
-      error: `must be ${ACTION_INTEREST_CONFIRMATION_VERSION}`,
-    }),
+    action_type: z
+      .enum(ACTION_TYPES, { error: `must be one of ${ACTION_TYPES.join(", ")}` })
+      .openapi({ description: "The action the principal explicitly asked for on that result" }),
+    caller_attests_principal_interest: z
+      .literal(true, {
+        error: "must be true: the caller attests its principal's explicit, current interest",
+      })
+      .openapi({ description: "Always true: the caller attests its principal's explicit, current interest" }),
+    confirmation_version: z
+      .literal(ACTION_INTEREST_CONFIRMATION_VERSION, {
+        error: `must be ${ACTION_INTEREST_CONFIRMATION_VERSION}`,
+      })
+      .openapi({ description: "The consent wording the attestation refers to, as the call contract fixes it" }),
   })
   .openapi("ActionInterestRequest");
 

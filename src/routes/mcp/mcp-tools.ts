@@ -7,7 +7,7 @@
  * Worker over a service binding (docs/architecture.md, "The mcp Worker reaches the live check
  * over RPC").
  */
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { ZodError } from "zod";
 import type { LiveChecks } from "../../domain/checks/live-checks.ts";

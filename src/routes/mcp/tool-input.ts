@@ -4,8 +4,8 @@
  * - The advertised JSON Schema is what the REST operation documents: the schemas go through the
  *   same OpenAPI 3.1 generator as /openapi.json, and a query's parameters become the properties of
  *   one object (unknown ones refused, as on REST).
- * - Arguments are validated by the REST schemas themselves, so a failure is the very
- *   VALIDATION_FAILED problem (code, detail, field list) that REST answers. Query and path
+ * - Arguments are validated by the REST schemas themselves, so a failure is the VALIDATION_FAILED
+ *   problem (code, detail, field list) that REST answers, each field's location being `arguments`. Query and path
  *   parameters are strings on the wire; over MCP a parameter documented as boolean or integer is
  *   also accepted as a JSON boolean or number, turned into the text a query string would carry
  *   before the same schema reads it (so `page: 2` and `page: "2"` are one request).
@@ -69,6 +69,21 @@ function documentRequest(request: NonNullable<Parameters<typeof createRoute>[0][
   return { operation, components };
 }
 
+/**
+ * REST's field errors as an MCP client reads them: every field is one of the tool's arguments,
+ * whatever REST location (query, path, body) the same field has, and a field the tool does not
+ * take is an unknown argument.
+ */
+export function asArgumentErrors(errors: FieldError[]): FieldError[] {
+  return errors.map((error) => ({
+    location: "arguments",
+    field: ["query", "path", "body"].includes(error.field) ? "arguments" : error.field,
+    message: /^unknown (parameter|field), not accepted$/.test(error.message)
+      ? "unknown argument, not accepted"
+      : error.message,
+  }));
+}
+
 function buildOnce<T>(build: () => T): () => T {
   let built: T | undefined;
   return () => {
@@ -127,7 +142,7 @@ export function createParametersInput<
       if (path && !path.success) errors.push(...fieldErrors(path.error as ZodError, "param"));
       const query = schemas.query.safeParse(queryArgs);
       if (!query.success) errors.push(...fieldErrors(query.error as ZodError, "query"));
-      if (errors.length > 0) throw validationProblem(errors);
+      if (errors.length > 0) throw validationProblem(asArgumentErrors(errors));
       return { ...(path?.data ?? {}), ...query.data } as ParametersOf<Query, Path>;
     },
   };
@@ -153,7 +168,7 @@ export function createBodyInput<Body extends z.ZodType<object>>(schema: Body): T
     jsonSchema,
     parse(args) {
       const body = schema.safeParse(args);
-      if (!body.success) throw validationProblem(fieldErrors(body.error as ZodError, "json"));
+      if (!body.success) throw validationProblem(asArgumentErrors(fieldErrors(body.error as ZodError, "json")));
       return body.data;
     },
   };

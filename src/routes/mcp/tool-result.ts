@@ -2,7 +2,7 @@
  * What a tool call answers: the REST endpoint's JSON as structured content (and as text, for
  * clients that read only text), or a tool error carrying the REST problem's code and message.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { DomainError } from "../../domain/errors.ts";
 import { domainErrorProblem } from "../../http/domain-error-table.ts";
 import { HttpProblem, internalProblem } from "../../http/problem.ts";

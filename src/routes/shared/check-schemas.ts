@@ -12,7 +12,11 @@ import { storableText } from "./text.ts";
 /** `{url}`: any other field is refused, so a misspelt body never checks the wrong thing. */
 export const UrlBodySchema = z
   .strictObject({
-    url: storableText().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" }),
+    url: storableText().min(1).max(2048).openapi({
+      format: "uri",
+      description: "The site to read: an http(s) URL or a bare host name (https is assumed); its origin is what counts",
+      example: "https://example.com",
+    }),
   })
   .openapi("UrlBody");
 

@@ -12,6 +12,8 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import {
+  AI_CATALOG_MEDIA_TYPE,
+  buildLlmsTxt,
   buildSiteLinks,
   DOCUMENT_CACHE_CONTROL,
   OPENAPI_MEDIA_TYPE,
@@ -31,14 +33,36 @@ import { SEARCH_FORM_FIELDS, type SearchFormValues } from "../../web/search-form
 import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
 import { pageHeaders } from "./page-errors.ts";
 
-/** The Link header of the home page: the API's description, its docs and its catalog (RFC 8631, 9727). */
+/**
+ * The Link header of the home page: the API's description, its docs and its catalog (RFC 8631,
+ * 9727), and the ARD manifest (ARD v0.91's `ard` relation).
+ */
 export function buildHomeLinkHeader(origin: string): string {
   const links = buildSiteLinks(origin);
   return [
     `<${links.openApi}>; rel="service-desc"; type="${OPENAPI_MEDIA_TYPE}"`,
     `<${links.docs}>; rel="service-doc"; type="text/html"`,
     `<${links.apiCatalog}>; rel="api-catalog"`,
+    `<${links.ard}>; rel="ard"; type="${AI_CATALOG_MEDIA_TYPE}"`,
   ].join(", ");
+}
+
+/**
+ * Whether a request for the home page asks for Markdown over HTML: `text/markdown` in Accept with
+ * a quality above that of `text/html` (absent means 0), as agents that read Markdown send it.
+ */
+export function prefersMarkdown(accept: string | undefined): boolean {
+  const quality = (type: string) => {
+    for (const part of (accept ?? "").split(",")) {
+      const [range, ...params] = part.trim().toLowerCase().split(";");
+      if (range?.trim() !== type) continue;
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+      return q === undefined ? 1 : Number(q);
+    }
+    return 0;
+  };
+  const markdown = quality("text/markdown");
+  return markdown > 0 && markdown > quality("text/html");
 }
 
 /** The form's fields as sent (the first of repeated ones), or null when the form was not sent. */
@@ -95,10 +119,21 @@ export function registerHomePage(app: OpenAPIHono<AppEnv>) {
         if (path === SITE_PATHS.search) {
           return c.html(await renderSearchPage({ origin, values: {} }), 200, pageHeaders(c, DOCUMENT_CACHE_CONTROL));
         }
+        // The home page in Markdown for an agent that asks for it: the llms.txt guide, which says
+        // in Markdown what the HTML page says. Both answers vary with Accept.
+        if (path === SITE_PATHS.home && prefersMarkdown(c.req.header("accept"))) {
+          return c.body(buildLlmsTxt(origin, c.var.endpoints), 200, {
+            "Content-Type": "text/markdown; charset=utf-8",
+            "Cache-Control": DOCUMENT_CACHE_CONTROL,
+            Vary: "Accept",
+            Link: buildHomeLinkHeader(origin),
+          });
+        }
         const figures = await homeFigures(c.var.deps);
         return c.html(await renderHomePage(origin, c.var.endpoints, figures), 200, {
           ...pageHeaders(c, figures ? DOCUMENT_CACHE_CONTROL : "no-store"),
           Link: buildHomeLinkHeader(origin),
+          ...(path === SITE_PATHS.home ? { Vary: "Accept" } : {}),
         });
       }
 

@@ -21,7 +21,7 @@ import { registerConsoleHomePage } from "./console-home-page.ts";
 import { registerConsoleOfferPage } from "./console-offer-page.ts";
 import { registerConsoleOffersPage } from "./console-offers-page.ts";
 import { registerConsolePilotStatusPage } from "./console-pilot-status-page.ts";
-import { readSearchForm, registerHomePage } from "./home-page.ts";
+import { prefersMarkdown, readSearchForm, registerHomePage } from "./home-page.ts";
 import { registerMonitorPages } from "./monitor-pages.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
@@ -48,7 +48,14 @@ export function createWebGroup(): RouteGroup {
   const pages = createPageRoutes();
   // The home page without a search (whose answers are private) reads only cached figures and
   // writes nothing: served from the edge while fresh.
-  pages.use(SITE_PATHS.home, edgeCache({ when: (c) => readSearchForm(new URL(c.req.url).searchParams) === null }));
+  // It negotiates Markdown for agents (`Accept: text/markdown`), so each representation is kept apart.
+  pages.use(
+    SITE_PATHS.home,
+    edgeCache({
+      when: (c) => readSearchForm(new URL(c.req.url).searchParams) === null,
+      variant: (c) => (prefersMarkdown(c.req.header("accept")) ? "markdown" : ""),
+    }),
+  );
   registerHomePage(pages);
   // A site's report (without a search_id, which records a selection) and the state of the agent
   // web read the store and write nothing: served from the edge while fresh (their max-age).

@@ -169,7 +169,8 @@ export function buildHomeJsonLd(origin: string) {
         url: links.descriptor,
         documentation: links.docs,
         termsOfService: links.privacy,
-        offers: { "@type": "Offer", price: "0", priceCurrency: "USD" },
+        // No Offer: the API is free, and a price-0 Offer is product markup that made the home
+        // page read as a store's (the checklist's site kind).
       },
     ],
   };
