@@ -126,7 +126,12 @@ describe("search and a site's report", () => {
       icons.some((icon) => "letter" in icon),
       "some demo site has none",
     ).toBe(true);
-    await page.waitForFunction(`[...document.querySelectorAll("img.site-icon")].every((img) => img.complete)`);
+    // Each icon is decoded (or given up on) before its width is read.
+    await results
+      .locator("img.site-icon")
+      .evaluateAll((images) =>
+        Promise.all(images.map((image) => (image as unknown as ImageElement).decode().catch(() => undefined))),
+      );
     expect(
       await results
         .locator("img.site-icon")

@@ -124,7 +124,9 @@ export function IndexAtAGlance({ origin, figures }: { origin: string; figures: H
           </ol>
           {chart ? (
             <>
-              <h3 id="adoption-heading">{SIGNAL_LABELS[HOME_CHART_SIGNAL]} over the year</h3>
+              <h3 id="adoption-heading">
+                {SIGNAL_LABELS[HOME_CHART_SIGNAL]} over {adoption.days} days
+              </h3>
               <AdoptionChart series={chart} id="home-chart" />
             </>
           ) : null}
