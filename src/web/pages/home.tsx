@@ -70,7 +70,7 @@ export function IndexAtAGlance({ origin, figures }: { origin: string; figures: H
               <strong class="figure">
                 {handshake.latest.with_item} of {handshake.latest.sites}
               </strong>{" "}
-              advertised MCP endpoints answer a handshake
+              advertised MCP endpoints answer
             </>
           ) : (
             <>
