@@ -4,12 +4,7 @@
  * fixes that would help most, in order of effect. And, for a live check that could not read the
  * site at all, what happened and why, with the fix for that cause, instead of a score.
  */
-import {
-  type CheckResult,
-  type CheckStatus,
-  SITE_KIND_LABELS,
-  type SiteKind,
-} from "../domain/checklist/checklist-definition.ts";
+import type { CheckResult, CheckStatus, SiteKind } from "../domain/checklist/checklist-definition.ts";
 import { SIGNAL_WEIGHTS } from "../domain/scoring/agentic-score.ts";
 import type { SignalEvidence } from "../domain/signals/types.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../domain/sites/site-fields.ts";
@@ -62,7 +57,12 @@ export function topFixes(
       (check): TopFix => ({
         title: check.title,
         href: `#check-${check.id}`,
-        effect: `a check for ${SITE_KIND_LABELS[kind]}`,
+        effect:
+          check.status === "fail"
+            ? "failing check"
+            : check.status === "warn"
+              ? "check with a warning"
+              : "undecided check",
         instruction: firstSentence(check.fix ?? ""),
       }),
     );

@@ -180,9 +180,10 @@ ul.props{margin:.25rem 0;padding-left:1.25rem;font-size:.94rem}
 .effect{font-weight:600;color:#166534;white-space:nowrap}
 .report-title{display:flex;align-items:center;gap:.6rem}
 .home-title{font-size:clamp(1.4rem,1.1rem + 1.2vw,1.9rem);margin-bottom:.25rem}
-.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,12rem),1fr));gap:.75rem;list-style:none;padding:0;margin:1rem 0}
-.figures li{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:.5rem;background:var(--surface);color:var(--muted)}
-.figure{display:block;font-size:1.6rem;line-height:1.2;color:var(--text)}
+.figures{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:.5rem;list-style:none;padding:0;margin:1rem 0}
+.figures li{margin:0;padding:.6rem .75rem;border:1px solid var(--line);border-radius:.5rem;background:var(--surface);color:var(--muted);font-size:.88rem;line-height:1.35}
+.figure{display:block;font-size:1.6rem;line-height:1.2;color:var(--text);white-space:nowrap}
+@media (max-width:40rem){.figure{font-size:1.2rem}}
 .glance-columns{display:grid;gap:0 2rem}
 @media (min-width:48rem){.glance-columns{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}}
 .share-table td,.share-table th{padding:.3rem .4rem}

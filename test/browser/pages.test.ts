@@ -126,7 +126,16 @@ describe("search and a site's report", () => {
       icons.some((icon) => "letter" in icon),
       "some demo site has none",
     ).toBe(true);
-    await page.waitForFunction(`[...document.querySelectorAll("img.site-icon")].every((img) => img.complete)`);
+    // Each icon is loaded (lazy ones below the fold asked for now) and decoded before its width is read.
+    await results.locator("img.site-icon").evaluateAll((images) =>
+      Promise.all(
+        images.map((image) => {
+          const icon = image as unknown as ImageElement & { loading: string };
+          icon.loading = "eager";
+          return icon.decode().catch(() => undefined);
+        }),
+      ),
+    );
     expect(
       await results
         .locator("img.site-icon")

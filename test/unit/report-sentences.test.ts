@@ -108,7 +108,7 @@ const SINGULAR_IN_S =
   /^(?:is|was|has|does|this|its|status|process|access|address|class|alias|canvas|yes|us|as|plus|less|https?|analysis|corpus|bus|gas|news|series|basis|axis|its|thus|always|unless|across|perhaps|whereas|previous|various|famous|bonus|campus|virus|focus|census|consensus|radius)$/i;
 
 /** Each disagreement or doubled word in a sentence, as a short description. */
-export function sentenceFaults(text: string): string[] {
+function sentenceFaults(text: string): string[] {
   // Quoted material is the site's own words, not ours.
   const ours = text
     .replace(/“[^”]*”|"[^"]*"|‘[^’]*’|`[^`]*`/g, "“…”")

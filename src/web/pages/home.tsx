@@ -70,7 +70,7 @@ export function IndexAtAGlance({ origin, figures }: { origin: string; figures: H
               <strong class="figure">
                 {handshake.latest.with_item} of {handshake.latest.sites}
               </strong>{" "}
-              advertised MCP endpoints answer a handshake
+              advertised MCP endpoints answer
             </>
           ) : (
             <>
@@ -124,7 +124,9 @@ export function IndexAtAGlance({ origin, figures }: { origin: string; figures: H
           </ol>
           {chart ? (
             <>
-              <h3 id="adoption-heading">{SIGNAL_LABELS[HOME_CHART_SIGNAL]} over the year</h3>
+              <h3 id="adoption-heading">
+                {SIGNAL_LABELS[HOME_CHART_SIGNAL]} over {adoption.days} days
+              </h3>
               <AdoptionChart series={chart} id="home-chart" />
             </>
           ) : null}

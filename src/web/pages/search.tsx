@@ -77,7 +77,7 @@ function NoMatch({ origin, values, result }: { origin: string; values: SearchFor
     return <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>;
   }
   return (
-    <div class="suggestions" aria-labelledby="suggestions-heading">
+    <section class="suggestions" aria-labelledby="suggestions-heading">
       <p id="suggestions-heading">
         <strong>Nearest words that would match:</strong>
       </p>
@@ -88,7 +88,7 @@ function NoMatch({ origin, values, result }: { origin: string; values: SearchFor
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }
 
