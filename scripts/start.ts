@@ -14,6 +14,7 @@ import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { type CronScheduler, localCronTable, scheduleCrons, triggerCron } from "./local-crons.ts";
 import { recordLocalRun } from "./local-run.ts";
+import { type DemoSites, serveDemoSites } from "./local-stack/demo-sites.ts";
 import { migrate } from "./migrate.ts";
 import { loadDemoIndexIfEmpty } from "./seed-demo.ts";
 import { startLocalWorker, wranglerOutputFilter } from "./wrangler-dev.ts";
@@ -150,6 +151,8 @@ function localSigningKeys(): { ATTRIBUTION_SIGNING_KEYS: string; RECEIPT_SIGNING
 async function main() {
   const port = process.env.PORT ?? "8787";
   const stack = await startStack(port);
+  // Sites to try the live check on with no network (scripts/local-stack/demo-sites.ts).
+  const demoSites: DemoSites = await serveDemoSites();
   console.log(
     `local stack (pid ${children[0]?.pid}): SQL over HTTP -> ${stack.sqlBackend}; Redis REST -> ${stack.redisBackend}`,
   );
@@ -185,6 +188,10 @@ async function main() {
     workerSettings.RATE_LIMIT_KEY_SECRET = randomBytes(32).toString("base64url");
     console.log("rate-limit key: a random one for this run (set RATE_LIMIT_KEY_SECRET to keep one)");
   }
+  // The Worker may fetch these loopback hosts, and no other (honoured on the local stack only).
+  workerSettings.LOCAL_DEMO_HOSTS = Object.values(demoSites.origins)
+    .map((origin) => new URL(origin).host)
+    .join(",");
   // Jobs have no request to take an origin from: the links the monitor cron mails point here.
   workerSettings.PUBLIC_ORIGIN ||= `http://127.0.0.1:${port}`;
   if (!workerSettings.ATTRIBUTION_SIGNING_KEYS && !workerSettings.RECEIPT_SIGNING_KEYS) {
@@ -219,6 +226,11 @@ async function main() {
     crons,
     startedAt: new Date().toISOString(),
   });
+  console.log(
+    `demo sites to check offline: ${Object.entries(demoSites.origins)
+      .map(([name, origin]) => `${name} ${origin}/`)
+      .join(", ")} (the home page's "Check a site", POST /api/v1/check, npx agent-readiness)`,
+  );
   console.log(`outbox: ${stack.outboxUrl}/ (JSON: ${stack.outboxUrl}/messages?to=<address>)`);
   console.log(
     `SQL over HTTP: ${new URL(stack.databaseUrl).host} (scripts on the stack: LOCAL_SQL_PORT=${new URL(stack.databaseUrl).port})`,

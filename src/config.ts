@@ -118,6 +118,22 @@ const OutboundSettings = z.object({
    * set in production.
    */
   FETCH_ALLOW_PRIVATE: booleanSetting.default(false),
+  /**
+   * The local demo sites `npm start` serves (scripts/local-stack/demo-sites.ts), as `host:port`
+   * on 127.0.0.1, comma-separated: the crawler, /check and the pages may fetch these hosts (and
+   * only these) although they are loopback, so the live check can be tried offline. Honoured only
+   * beside DATABASE_LOCAL_HTTP (the local stack), so a deployed Worker keeps its guard whole.
+   */
+  LOCAL_DEMO_HOSTS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^127\.0\.0\.1:\d{1,5}$/, "must list 127.0.0.1:<port> hosts"))),
   /** DNS-over-HTTPS JSON endpoint used to vet the addresses of every outbound fetch. */
   DOH_URL: z
     .url({ protocol: /^https?$/, ...explain("must be an http(s) URL") })

@@ -34,6 +34,8 @@ export interface Dependencies {
   vetHost: VetHost;
   /** FETCH_ALLOW_PRIVATE, the fetcher's address policy: development and tests only. */
   allowPrivate: boolean;
+  /** `npm start`'s local demo sites (LOCAL_DEMO_HOSTS), the only loopback hosts fetched otherwise. */
+  trustedHosts: readonly string[];
   /** Outgoing mail; undefined when the mail capability is unavailable (its endpoints answer 503). */
   mailer: Mailer | undefined;
   /** TXT lookups for ownership proofs, through every configured resolver, which must agree. */

@@ -74,17 +74,21 @@ function running(pid: number): boolean {
   }
 }
 
+/** A process's command line as Linux keeps it (/proc/<pid>/cmdline); undefined elsewhere. */
+function commandLineOf(pid: number | "self"): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the process `holder` names still runs the holder's program (not a reused pid). */
 function holderRuns(holder: DataDirLockHolder): boolean {
   if (!Number.isInteger(holder.pid) || holder.pid <= 0 || !running(holder.pid)) return false;
-  const proc = `/proc/${holder.pid}/cmdline`;
-  if (!existsSync(proc)) return true;
-  try {
-    const command = readFileSync(proc, "utf8").split("\0").filter(Boolean).join(" ");
-    return command === holder.command;
-  } catch {
-    return true;
-  }
+  // Compared as the kernel spells both (process.argv drops Node's own options, such as --import).
+  const command = commandLineOf(holder.pid);
+  return command === undefined || command === holder.command;
 }
 
 function readHolder(file: string): DataDirLockHolder | undefined {
@@ -112,7 +116,7 @@ export function lockDataDir(dataDir: string, port?: number): DataDirLock {
   const me: DataDirLockHolder = {
     pid: process.pid,
     ...(port ? { port } : {}),
-    command: process.argv.join(" "),
+    command: commandLineOf("self") ?? process.argv.join(" "),
     startedAt: new Date().toISOString(),
   };
   let tookOverFrom: DataDirLockHolder | undefined;

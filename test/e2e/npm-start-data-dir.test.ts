@@ -13,6 +13,8 @@ import { lockFileOf } from "../../scripts/local-stack/data-dir-lock.ts";
 import { type RunningService, startService, startServiceExpectingRefusal } from "../support/npm-start.ts";
 
 const services: RunningService[] = [];
+// A small demo index: a database on disk takes its rows slower than one in memory.
+const DEMO_SITES = "40";
 afterEach(() => {
   for (const service of services.splice(0)) service.stop();
 });
@@ -26,15 +28,17 @@ async function gone(file: string, withinMs = 15_000) {
 }
 
 describe("npm start and its embedded database folder", () => {
-  it("refuses a second start on the folder in use, naming the first; takes over the lock of a killed one", async () => {
+  it("refuses a second start on the folder in use, naming the first; takes over the lock of a killed one", {
+    timeout: 300_000,
+  }, async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), "npm-start-data-")), "pglite");
-    const first = await startService({ PGLITE_DATA_DIR: dataDir });
+    const first = await startService({ PGLITE_DATA_DIR: dataDir, DEMO_SITES });
     services.push(first);
     const stackPid = /local stack \(pid (\d+)\)/.exec(first.output())?.[1];
     const lock = JSON.parse(readFileSync(lockFileOf(dataDir), "utf8")) as { pid: number; port: number };
     expect(lock).toMatchObject({ pid: Number(stackPid), port: Number(new URL(first.origin).port) });
 
-    const second = await startServiceExpectingRefusal({ PGLITE_DATA_DIR: dataDir });
+    const second = await startServiceExpectingRefusal({ PGLITE_DATA_DIR: dataDir, DEMO_SITES });
     expect(second.code, second.output).not.toBe(0);
     expect(second.output).toContain(
       `The embedded database ${dataDir} is in use by the \`npm start\` on port ${new URL(first.origin).port} (pid ${stackPid},`,
@@ -54,7 +58,7 @@ describe("npm start and its embedded database folder", () => {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(existsSync(lockFileOf(dataDir))).toBe(true);
-    const third = await startService({ PGLITE_DATA_DIR: dataDir });
+    const third = await startService({ PGLITE_DATA_DIR: dataDir, DEMO_SITES });
     services.push(third);
     expect(third.output()).toContain(`the lock of ${dataDir} was left by pid ${stackPid}, which is gone; taken over`);
     // The database the first run loaded is the one the third serves (nothing was set aside).
@@ -64,7 +68,9 @@ describe("npm start and its embedded database folder", () => {
     expect(await gone(lockFileOf(dataDir))).toBe(true);
   });
 
-  it("says what to do with a damaged folder, and --fresh-database moves it aside, kept", async () => {
+  it("says what to do with a damaged folder, and --fresh-database moves it aside, kept", {
+    timeout: 240_000,
+  }, async () => {
     const parent = mkdtempSync(join(tmpdir(), "npm-start-damaged-"));
     const dataDir = join(parent, "pglite");
     // What a folder written by two runs at once can look like to PGlite: Postgres' files, garbled.
@@ -73,13 +79,13 @@ describe("npm start and its embedded database folder", () => {
     writeFileSync(join(dataDir, "global", "pg_control"), Buffer.alloc(8192, 0x5a));
     writeFileSync(join(dataDir, "postgresql.conf"), "this is not a configuration\n");
 
-    const refused = await startServiceExpectingRefusal({ PGLITE_DATA_DIR: dataDir });
+    const refused = await startServiceExpectingRefusal({ PGLITE_DATA_DIR: dataDir, DEMO_SITES });
     expect(refused.code, refused.output).not.toBe(0);
     expect(refused.output).toContain(`The embedded database ${dataDir} could not be opened`);
     expect(refused.output).toContain("npm start -- --fresh-database");
     expect(existsSync(lockFileOf(dataDir)), "the refused run left its lock").toBe(false);
 
-    const fresh = await startService({ PGLITE_DATA_DIR: dataDir }, 90_000, ["--fresh-database"]);
+    const fresh = await startService({ PGLITE_DATA_DIR: dataDir, DEMO_SITES }, 90_000, ["--fresh-database"]);
     services.push(fresh);
     const moved = /the old \S+ was moved aside to (\S+) \(kept\)/.exec(fresh.output())?.[1] ?? "";
     expect(moved.startsWith(`${dataDir}.set-aside-`), fresh.output()).toBe(true);
@@ -87,7 +93,7 @@ describe("npm start and its embedded database folder", () => {
     expect(readFileSync(join(moved, "postgresql.conf"), "utf8")).toBe("this is not a configuration\n");
     expect(readFileSync(join(moved, "global", "pg_control"))).toEqual(Buffer.alloc(8192, 0x5a));
     expect(readdirSync(parent).sort()).toEqual(["pglite", "pglite.lock", moved.slice(parent.length + 1)].sort());
-    expect(fresh.output()).toContain("demo index: 3000 synthetic sites loaded");
+    expect(fresh.output()).toContain(`demo index: ${DEMO_SITES} synthetic sites loaded`);
     expect((await fetch(`${fresh.origin}/healthz`)).status).toBe(200);
   });
 });

@@ -27,8 +27,12 @@ const secrets = {
 // Its run record apart from other test files' runs, so that demo:score-drop finds this one alone.
 const runsDir = mkdtempSync(join(tmpdir(), "npm-start-runs-"));
 beforeAll(async () => {
-  service = await startService({ PGLITE_DATA_DIR: "memory", LOCAL_RUNS_DIR: runsDir, ...secrets });
-}, 120_000);
+  // A small demo index (this file needs a few sites, not the default 3000): quicker on a busy machine.
+  service = await startService(
+    { PGLITE_DATA_DIR: "memory", LOCAL_RUNS_DIR: runsDir, DEMO_SITES: "200", ...secrets },
+    170_000,
+  );
+}, 180_000);
 afterAll(() => service?.stop());
 
 /** Every process's whole command line, as any user of the machine reads them, with its group. */
@@ -47,6 +51,54 @@ describe("npm start on a shared machine", () => {
 
   it("names its own ports, never wrangler's internal one, and demo:score-drop finds the run", async () => {
     await outputAndDemoScoreDrop(service!);
+  });
+
+  it("serves local demo sites the live check reads, and fetches no other loopback host", async () => {
+    const output = service!.output();
+    const origins = Object.fromEntries(
+      [...output.matchAll(/(ready|half-ready|soft-404) (http:\/\/127\.0\.0\.1:\d+)\//g)].map((match) => [
+        match[1],
+        match[2],
+      ]),
+    ) as Record<"ready" | "half-ready" | "soft-404", string>;
+    expect(Object.keys(origins).sort(), output).toEqual(["half-ready", "ready", "soft-404"]);
+    const check = async (url: string) => {
+      const response = await fetch(`${service!.origin}/api/v1/check`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ url }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const ready = await check(`${origins.ready}/`);
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    expect(ready.body).toMatchObject({
+      crawl_status: "success",
+      has_llms_txt: true,
+      has_openapi: true,
+      has_robots_ai: true,
+      has_schema_org: true,
+    });
+    const half = await check(`${origins["half-ready"]}/`);
+    expect(half.body).toMatchObject({ crawl_status: "success", has_llms_txt: true, has_openapi: false });
+    // The catch-all answers 200 everywhere; none of it counts as a signal.
+    const soft = await check(`${origins["soft-404"]}/`);
+    expect(soft.body).toMatchObject({
+      crawl_status: "success",
+      has_llms_txt: false,
+      has_openapi: false,
+      has_ai_plugin: false,
+      has_robots_ai: false,
+    });
+    const scores = [ready, half, soft].map((result) => Number(result.body.agentic_score));
+    expect(scores[0]).toBeGreaterThan(scores[1]!);
+    expect(scores[1]).toBeGreaterThan(scores[2]!);
+
+    // Any other loopback host (the stack's own SQL endpoint here) is still refused, as in production.
+    const sqlPort = /LOCAL_SQL_PORT=(\d+)/.exec(output)?.[1];
+    const other = await check(`http://127.0.0.1:${sqlPort}/`);
+    expect(other.status).toBeGreaterThanOrEqual(400);
+    expect(other.status).toBeLessThan(500);
   });
 
   // Last: it stops the run.

@@ -18,6 +18,8 @@ export interface Outbound {
   vetHost: VetHost;
   /** Whether private and loopback addresses may be fetched (FETCH_ALLOW_PRIVATE). */
   allowPrivate: boolean;
+  /** The local demo sites' hosts (`host:port`) exempt from the address rules (LOCAL_DEMO_HOSTS, local only). */
+  trustedHosts: readonly string[];
 }
 
 /**
@@ -26,13 +28,28 @@ export interface Outbound {
  * that moves to new addresses is refused) and reused only while their TTL lasts (one crawl asks
  * about one host some 25 times).
  */
-export function createOutbound(config: Pick<Config, "DOH_URL" | "FETCH_ALLOW_PRIVATE">, origin: string): Outbound {
+export function createOutbound(
+  config: Pick<Config, "DOH_URL" | "FETCH_ALLOW_PRIVATE"> &
+    Partial<Pick<Config, "LOCAL_DEMO_HOSTS" | "DATABASE_LOCAL_HTTP">>,
+  origin: string,
+): Outbound {
   const resolver = createCheckResolver(createDohLookup({ url: config.DOH_URL }));
   const allowPrivate = config.FETCH_ALLOW_PRIVATE;
+  // The local demo sites: trusted only on the local stack, never beside a real database.
+  const trustedHosts = config.DATABASE_LOCAL_HTTP ? (config.LOCAL_DEMO_HOSTS ?? []) : [];
+  const trustedNames = new Set(trustedHosts.map((host) => new URL(`http://${host}`).hostname));
   return {
     openFetcher: ({ deadline }) =>
-      createGuardedFetch({ resolver, allowPrivate, userAgent: crawlerUserAgent(origin), deadline }),
-    vetHost: (hostname) => vetHostAddresses(hostname, { resolver, allowPrivate }),
+      createGuardedFetch({
+        resolver,
+        allowPrivate,
+        trustedHost: trustedHosts,
+        userAgent: crawlerUserAgent(origin),
+        deadline,
+      }),
+    vetHost: (hostname) =>
+      trustedNames.has(hostname) ? Promise.resolve(null) : vetHostAddresses(hostname, { resolver, allowPrivate }),
     allowPrivate,
+    trustedHosts,
   };
 }

@@ -31,10 +31,11 @@ export interface GuardedFetchOptions {
   /** Local development and tests only: allows private addresses, private names and any port. */
   allowPrivate: boolean;
   /**
-   * A host (`URL.host`: the name and a port other than the scheme's) exempt from those rules,
-   * as allowPrivate would make it, while every other host keeps them. Never set in the service.
+   * A host (`URL.host`: the name and a port other than the scheme's), or several, exempt from
+   * those rules, as allowPrivate would make it, while every other host keeps them: the host named
+   * on the checker's command line, or the local demo sites of `npm start` (LOCAL_DEMO_HOSTS).
    */
-  trustedHost?: string;
+  trustedHost?: string | readonly string[];
   userAgent: string;
   /** One cap for the whole call: lookups, every redirect hop and the body. 5000 ms unless given. */
   timeoutMs?: number;
@@ -158,11 +159,12 @@ export function createGuardedFetch(options: GuardedFetchOptions): SiteFetcher {
 }
 
 /** Whether `url` is on the trusted host; a trailing dot on the name changes nothing. */
-function isTrustedHost(url: string, trustedHost: string | undefined): boolean {
+function isTrustedHost(url: string, trustedHost: string | readonly string[] | undefined): boolean {
   if (trustedHost === undefined) return false;
   try {
     const withoutDot = (host: string) => host.replace(/\.(?=:|$)/, "").toLowerCase();
-    return withoutDot(new URL(url).host) === withoutDot(trustedHost);
+    const host = withoutDot(new URL(url).host);
+    return (typeof trustedHost === "string" ? [trustedHost] : trustedHost).some((entry) => withoutDot(entry) === host);
   } catch {
     return false;
   }

@@ -19,7 +19,7 @@ import { requestCrawls } from "../crawling/request-crawls.ts";
 import { readBesideGuard } from "../read-beside-guard.ts";
 import type { SignalEvidence } from "../signals/types.ts";
 import { type Category, SIGNAL_FIELDS, type SignalField } from "../sites/site-fields.ts";
-import type { CheckContext } from "./check-context.ts";
+import { type CheckContext, mayBePrivate } from "./check-context.ts";
 
 export interface CheckResult extends Record<SignalField, boolean> {
   url: string;
@@ -53,7 +53,7 @@ function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flag
 }
 
 /** What a live check needs to reach a site: the guarded fetcher and the host vetting. */
-export type LiveCheckContext = Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate">;
+export type LiveCheckContext = Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate" | "trustedHosts">;
 
 /**
  * The live crawl behind a check, without the index: the target parsed and vetted, then crawled
@@ -67,7 +67,7 @@ export async function crawlCheckTarget({
   ctx: LiveCheckContext;
   input: { url: string };
 }): Promise<{ target: CrawlTarget; crawl: SiteCrawl }> {
-  const target = parseCrawlTarget(input.url, ctx.allowPrivate);
+  const target = parseCrawlTarget(input.url, mayBePrivate(input.url, ctx));
   // A name that resolves to a private address is as bad a URL as the address itself.
   const refusal = await ctx.vetHost(new URL(target.origin).hostname);
   if (refusal) throw refusedTargetError(refusal);
@@ -155,7 +155,7 @@ export async function checkSite({
 }): Promise<CheckResult> {
   // An unusable URL is refused by the crawl below, after the count, as it always was: a caller
   // that counts such URLs (the web form) still does.
-  const domain = usableDomain(input.url, ctx.allowPrivate);
+  const domain = usableDomain(input.url, mayBePrivate(input.url, ctx));
   const stored = await readBesideGuard(admit(), async () =>
     domain === undefined ? undefined : readIndexedSignals(ctx, domain),
   );

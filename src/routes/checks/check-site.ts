@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { mayBePrivate } from "../../domain/checks/check-context.ts";
 import { checkSite } from "../../domain/checks/check-site.ts";
 import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
@@ -29,7 +30,7 @@ export function registerCheckSite(app: OpenAPIHono<AppEnv>) {
   app.openapi(checkSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
-    parseCrawlTarget(url, deps.allowPrivate);
+    parseCrawlTarget(url, mayBePrivate(url, deps));
     const result = await checkSite({
       ctx: deps,
       input: { url },

@@ -10,6 +10,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { ZodError } from "zod";
+import { mayBePrivate } from "../../domain/checks/check-context.ts";
 import type { LiveChecks } from "../../domain/checks/live-checks.ts";
 import { submitSite } from "../../domain/checks/submit-site.ts";
 import { parseVerifyTarget } from "../../domain/checks/verify-target.ts";
@@ -132,7 +133,7 @@ const refuseCrossOriginBrowsers: Guard = async (c) => {
 
 /** REST's refusal of a URL that could never be crawled, made before the call spends quota. */
 const refuseUnusableCrawlUrl: Precheck<{ url: string }> = (c, { url }) => {
-  parseCrawlTarget(url, c.var.deps.allowPrivate);
+  parseCrawlTarget(url, mayBePrivate(url, c.var.deps));
 };
 
 /** The search header (X-SVC-Synthetic) read from the MCP request, with REST's rule and message. */
