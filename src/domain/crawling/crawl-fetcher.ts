@@ -125,8 +125,11 @@ export interface CrawlFetcherOptions {
   maxRequests?: number;
 }
 
-/** The request budget of one crawl or check: every signal detector and check together. */
-export const CRAWL_REQUEST_BUDGET = 45;
+/**
+ * The request budget of one crawl or check: every signal detector and check together (46 since
+ * ARD v0.91 added /.well-known/ard.json beside /.well-known/ai-catalog.json to every crawl).
+ */
+export const CRAWL_REQUEST_BUDGET = 46;
 
 function requestKey(url: string, request: ProbeRequest): string {
   return JSON.stringify([request.method ?? "GET", url, request.headers ?? {}, request.body ?? null]);
