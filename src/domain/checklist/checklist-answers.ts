@@ -196,6 +196,9 @@ export async function gatherAnswers(
   // One at a time in order of importance would be slow; all at once, the budget still refuses
   // the last ones offered first-come, which is the order given.
   await Promise.all(next.map(fetchInto));
+  // A second, smaller round for what the follow-ups named in turn (the authorization server of
+  // path-suffixed protected-resource metadata, found only once that metadata is read).
+  await Promise.all(followUps(answers).map(fetchInto));
   fetchers.reserve(0);
   await judgeAll();
   return answers;

@@ -20,6 +20,7 @@ import {
   checkOauthAuthorizationServer,
   checkOauthProtectedResource,
   protectedResourceServers,
+  protectedResourceUrls,
 } from "./families/auth.ts";
 import { checkAiBotRules, checkContentSignals, checkContentUsage, checkWebBotAuth } from "./families/bot-access.ts";
 import {
@@ -61,6 +62,8 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
   const endpoint = liveMcpEndpoint(answers);
   if (typeof endpoint === "string") urls.add(`${endpoint.replace(/\/+$/, "")}/server-card`);
   for (const url of skillArtifactUrls(answers)) urls.add(url);
+  // RFC 9728: the metadata the MCP endpoint's 401 names, and the endpoint's path-suffixed URL.
+  for (const { url } of protectedResourceUrls(answers)) urls.add(url);
   const server = protectedResourceServers(answers)[0];
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);

@@ -9,10 +9,11 @@ import type { ProbeAnswer } from "../../signals/types.ts";
 import {
   evidenceOf,
   fixWith,
-  isCatchAll,
   isErrorBody,
   isPlaceholder,
   type Judge,
+  type Linked,
+  linkedOutcome,
   mirrorSignal,
   missing,
   readJsonAnswer,
@@ -77,15 +78,21 @@ export const checkApiCatalog: Judge = (answers) => {
   const checked = targets.slice(0, FOLLOW_UP_CAP).map((url) => ({ url, response: answers.get.get(url) }));
   const evidence = evidenceOf(response, ...checked.map((target) => target.response));
   const placeholder = targets.find((url) => isPlaceholder(url, answers.origin));
-  const dead = checked.filter(
-    (target) =>
-      !target.response?.ok ||
-      target.response.status < 200 ||
-      target.response.status >= 300 ||
-      isCatchAll(target.response, answers),
-  );
+  const outcomes = checked.map((target) => ({ ...target, linked: linkedOutcome(target.response, answers) }));
+  const dead = outcomes.filter((target) => target.linked.state === "dead");
+  const undecided = outcomes.filter((target) => target.linked.state === "undecided");
   if (placeholder)
     return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX.apiCatalog);
+  // Undecided is not absent: a link not fetched, timed out or answering a 5xx decides nothing.
+  if (undecided.length > 0 && dead.length + undecided.length === checked.length) {
+    const first = undecided[0]!.linked as Extract<Linked, { clause: string }>;
+    return verdict(
+      "error",
+      `whether the API catalog's links resolve could not be decided (${undecided[0]!.url}: ${first.clause})`,
+      evidence,
+      FIX.apiCatalog,
+    );
+  }
   if (dead.length === checked.length) {
     return verdict(
       "fail",

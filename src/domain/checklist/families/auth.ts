@@ -5,7 +5,7 @@
  * How to add a check: docs/architecture.md.
  */
 
-import { isHtmlAnswer, isRecord, parseJson, resolveHttpUrl } from "../../signals/blocking.ts";
+import { displayUrl, isRecord, parseJson, resolveHttpUrl } from "../../signals/blocking.ts";
 import type { ProbeAnswer, ProbeResponse } from "../../signals/types.ts";
 import {
   answered2xx,
@@ -14,6 +14,7 @@ import {
   fixWith,
   isErrorBody,
   type Judge,
+  linkedOutcome,
   missing,
   readJsonAnswer,
   standingOf,
@@ -28,16 +29,58 @@ const FIX = {
     '{"resource": "https://example.com", "authorization_servers": ["https://auth.example.com"],\n "bearer_methods_supported": ["header"]}',
   ),
   authorizationServer: fixWith(
-    "Publish RFC 8414 metadata at /.well-known/oauth-authorization-server whose issuer is this origin.",
-    '{"issuer": "https://example.com", "authorization_endpoint": "https://example.com/authorize",\n "token_endpoint": "https://example.com/token", "response_types_supported": ["code"]}',
+    "Publish RFC 8414 metadata at /.well-known/oauth-authorization-server whose issuer is this origin, and support OAuth Client ID Metadata Documents (client_id_metadata_document_supported: true), the registration MCP clients prefer.",
+    '{"issuer": "https://example.com", "authorization_endpoint": "https://example.com/authorize",\n "token_endpoint": "https://example.com/token", "response_types_supported": ["code"],\n "client_id_metadata_document_supported": true}',
   ),
 } as const;
 
-/** The authorization servers a protected-resource document names (for the follow-up). */
+/**
+ * Where the protected-resource metadata may be, in the order RFC 9728 and the MCP authorization
+ * spec give: the URL the MCP endpoint's 401 names in `resource_metadata` (read first), the
+ * path-suffixed well-known URL of the endpoint (`/.well-known/oauth-protected-resource/mcp`,
+ * RFC 9728 section 3.1, where both official MCP SDKs publish it), then the origin's own.
+ */
+export function protectedResourceUrls(answers: ChecklistAnswers): { url: string; via: string }[] {
+  const details = answers.signals.has_mcp_server.details;
+  const urls: { url: string; via: string }[] = [];
+  const header =
+    typeof details?.resource_metadata === "string" ? resolveHttpUrl(details.resource_metadata, answers.origin) : null;
+  if (header) urls.push({ url: header, via: "named by the MCP endpoint's 401 (resource_metadata)" });
+  const endpoint = typeof details?.endpoint === "string" ? details.endpoint : null;
+  if (endpoint) {
+    try {
+      const url = new URL(endpoint);
+      const path = url.pathname.replace(/\/+$/, "");
+      if (path)
+        urls.push({ url: `${url.origin}${CHECKLIST_PATHS.protectedResource}${path}`, via: "for the MCP endpoint" });
+    } catch {
+      // Not a URL: only the origin's metadata is looked for.
+    }
+  }
+  urls.push({ url: `${answers.origin}${CHECKLIST_PATHS.protectedResource}`, via: "" });
+  const seen = new Set<string>();
+  return urls.filter((each) => !seen.has(each.url) && seen.add(each.url));
+}
+
+/** The first protected-resource metadata answer that is a JSON document, or null. */
+function protectedResourceDocument(
+  answers: ChecklistAnswers,
+): { url: string; via: string; response: ProbeAnswer; document: unknown } | null {
+  for (const candidate of protectedResourceUrls(answers)) {
+    const response = answers.get.get(candidate.url);
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readJsonAnswer(standing.answer, candidate.url);
+    if ("problem" in read || isErrorBody(read.document)) continue;
+    return { ...candidate, response: standing.answer, document: read.document };
+  }
+  return null;
+}
+
+/** The authorization servers the protected-resource document names (for the follow-up). */
 export function protectedResourceServers(answers: ChecklistAnswers): string[] {
-  const response = answerAt(answers, CHECKLIST_PATHS.protectedResource);
-  if (!response?.ok || response.status !== 200 || isHtmlAnswer(response)) return [];
-  const document = parseJson(response.body);
+  const found = protectedResourceDocument(answers);
+  const document = found?.document;
   if (!isRecord(document) || !Array.isArray(document.authorization_servers)) return [];
   return document.authorization_servers.filter(
     (value): value is string => typeof value === "string" && resolveHttpUrl(value, answers.origin) !== null,
@@ -61,19 +104,34 @@ function sameResource(resource: string, origin: string, endpoint: string | null)
 }
 
 export const checkOauthProtectedResource: Judge = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.protectedResource);
-  const early = unanswered(response, answers, FIX.protectedResource);
-  if (early) return early;
-  const answer = response as ProbeAnswer;
-  const read = readJsonAnswer(answer, "/.well-known/oauth-protected-resource");
-  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX.protectedResource);
-  if (isErrorBody(read.document))
-    return missing("the metadata path answered a JSON error body", evidenceOf(response), FIX.protectedResource);
+  const found = protectedResourceDocument(answers);
+  if (!found) {
+    // No metadata anywhere: the origin's own answer says why (absent, blocked, error, not JSON).
+    const urls = protectedResourceUrls(answers);
+    const responses = urls.map((each) => answers.get.get(each.url));
+    for (const [i, each] of responses.entries()) {
+      const standing = standingOf(each, answers);
+      if (i < responses.length - 1 && (standing.kind === "blocked" || standing.kind === "error") && each)
+        return verdict(standing.kind, standing.clause, evidenceOf(...responses), FIX.protectedResource);
+    }
+    const root = responses[responses.length - 1];
+    const early = unanswered(root, answers, FIX.protectedResource);
+    if (early) return early;
+    const read = readJsonAnswer(root as ProbeAnswer, "/.well-known/oauth-protected-resource");
+    return missing(
+      "problem" in read ? read.problem : "the metadata path answered a JSON error body",
+      evidenceOf(...responses),
+      FIX.protectedResource,
+    );
+  }
+  const response = found.response;
+  const where = displayUrl(found.url, answers.origin) + (found.via ? ` (${found.via})` : "");
+  const read = { document: found.document };
   const document = read.document;
   if (!isRecord(document) || typeof document.resource !== "string") {
     return verdict(
       "fail",
-      "/.well-known/oauth-protected-resource has no resource (RFC 9728 requires it)",
+      `${where} has no resource (RFC 9728 requires it)`,
       evidenceOf(response),
       FIX.protectedResource,
     );
@@ -104,12 +162,24 @@ export const checkOauthProtectedResource: Judge = (answers) => {
   const openid = metadataUrl
     ? answers.get.get(`${new URL(servers[0]!).origin}/.well-known/openid-configuration`)
     : undefined;
-  const evidence = evidenceOf(response, serverMetadata);
+  const evidence = evidenceOf(response, serverMetadata, openid);
   const isMetadata = (candidate: ProbeResponse | undefined) =>
     answered2xx(candidate, answers) &&
     candidate?.ok === true &&
     isRecord(parseJson(candidate.body)) &&
     typeof (parseJson(candidate.body) as Record<string, unknown>).issuer === "string";
+  // Undecided is not absent: an authorization server that was not reached (not fetched, the
+  // budget, a timeout, a 5xx) decides nothing about it.
+  const outcomes = [serverMetadata, openid].map((each) => linkedOutcome(each, answers));
+  const undecided = outcomes.find((outcome) => outcome.state === "undecided");
+  if (!isMetadata(serverMetadata) && !isMetadata(openid) && undecided && "clause" in undecided) {
+    return verdict(
+      "error",
+      `whether the authorization server ${servers[0]} answers could not be decided: ${undecided.clause}`,
+      evidence,
+      FIX.protectedResource,
+    );
+  }
   if (!isMetadata(serverMetadata) && !isMetadata(openid)) {
     return verdict(
       "fail",
@@ -118,11 +188,7 @@ export const checkOauthProtectedResource: Judge = (answers) => {
       FIX.protectedResource,
     );
   }
-  return verdict(
-    "pass",
-    `the protected-resource metadata names this origin and its authorization server (${servers[0]}) answers`,
-    evidence,
-  );
+  return verdict("pass", `${where} names this resource and its authorization server (${servers[0]}) answers`, evidence);
 };
 
 const AS_REQUIRED = ["authorization_endpoint", "token_endpoint", "response_types_supported"];
@@ -176,9 +242,23 @@ export const checkOauthAuthorizationServer: Judge = (answers) => {
         evidence,
         FIX.authorizationServer,
       );
+    // MCP clients now register through OAuth Client ID Metadata Documents; dynamic client
+    // registration alone is the older way (draft-ietf-oauth-client-id-metadata-document).
+    const cimd = document.client_id_metadata_document_supported === true;
+    const dynamic = typeof document.registration_endpoint === "string";
+    if (!cimd && dynamic)
+      return verdict(
+        "warn",
+        `${path}'s issuer is this origin and its endpoints are listed, but it offers only dynamic client registration, not Client ID Metadata Documents (client_id_metadata_document_supported)`,
+        evidence,
+        FIX.authorizationServer,
+      );
+    const registration = cimd
+      ? "; it supports Client ID Metadata Documents"
+      : "; it does not say it supports Client ID Metadata Documents";
     return verdict(
       "pass",
-      `${path}'s issuer is this origin and its authorization and token endpoints are listed`,
+      `${path}'s issuer is this origin and its authorization and token endpoints are listed${registration}`,
       evidence,
     );
   }
