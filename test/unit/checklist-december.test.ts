@@ -336,3 +336,51 @@ describe("reasons never repeat themselves", () => {
     expect(result.reason.match(/ai-train=no/g)).toHaveLength(1);
   });
 });
+
+describe("AP2 (ap2)", () => {
+  const agentCard = (extensions: unknown[]) =>
+    json({
+      name: "Acme shop agent",
+      description: "Sells things",
+      version: "1.0.0",
+      supportedInterfaces: [{ url: `${ORIGIN}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { extensions },
+      skills: [],
+    });
+  const ap2 = (roles: unknown) => ({
+    uri: "https://github.com/google-agentic-commerce/ap2/tree/v0.1",
+    required: true,
+    params: { roles },
+  });
+
+  it.each([[["merchant"]], [["shopper", "payment-processor"]]])(
+    "an agent card declaring AP2 as %j passes",
+    async (roles) => {
+      const result = await check(
+        answersFor(ORIGIN, { "/.well-known/agent-card.json": agentCard([ap2(roles)]) }),
+        "ap2",
+      );
+      expect(result.status, result.reason).toBe("pass");
+      expect(result.category).toBe("commerce");
+    },
+  );
+
+  it("fails without a role, warns on roles AP2 does not define, is absent without the extension", async () => {
+    expect(
+      (await check(answersFor(ORIGIN, { "/.well-known/agent-card.json": agentCard([ap2([])]) }), "ap2")).status,
+    ).toBe("fail");
+    expect(
+      (
+        await check(
+          answersFor(ORIGIN, { "/.well-known/agent-card.json": agentCard([ap2(["merchant", "banker"])]) }),
+          "ap2",
+        )
+      ).status,
+    ).toBe("warn");
+    const other = await check(
+      answersFor(ORIGIN, { "/.well-known/agent-card.json": agentCard([{ uri: "https://example.org/ext/other" }]) }),
+      "ap2",
+    );
+    expect(other.status).toBe("neutral");
+  });
+});

@@ -23,6 +23,7 @@ import {
   protectedResourceUrls,
 } from "./families/auth.ts";
 import { checkAiBotRules, checkContentSignals, checkContentUsage, checkWebBotAuth } from "./families/bot-access.ts";
+import { checkAp2 } from "./families/commerce.ts";
 import {
   checkLlmsFullTxt,
   checkLlmsTxt,
@@ -95,4 +96,5 @@ export const SYNC_CHECKS: Readonly<Record<Exclude<CheckId, "agent_skills">, Judg
   oauth_protected_resource: checkOauthProtectedResource,
   oauth_authorization_server: checkOauthAuthorizationServer,
   ai_plugin: checkAiPlugin,
+  ap2: checkAp2,
 };
