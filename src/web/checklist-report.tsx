@@ -36,6 +36,7 @@ const CATEGORY_TITLES: Record<CheckCategory, string> = {
   "bot access": "Bot access",
   discovery: "Discovery",
   auth: "Auth",
+  commerce: "Commerce",
   legacy: "Legacy",
 };
 

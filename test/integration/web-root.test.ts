@@ -5,10 +5,12 @@
  * unchanged beside them.
  */
 import { describe, expect, it } from "vitest";
-import { readContentUsage, readServerCard, readSitemap } from "../../src/domain/checklist/checks.ts";
+import { readContentUsage } from "../../src/domain/checklist/families/bot-access.ts";
 import { walkHtml } from "../../src/domain/classification/site-metadata.ts";
 import { PROVIDER_EXCHANGE_POLICY } from "../../src/domain/descriptor/provider-exchange-policy.ts";
 import { buildSiteLinks } from "../../src/domain/descriptor/site-documents.ts";
+import { readServerCard } from "../../src/domain/readers/mcp-server-card.ts";
+import { readSitemap } from "../../src/domain/readers/sitemap.ts";
 import { readAiCatalogDocument } from "../../src/domain/signals/ai-catalog.ts";
 import { readAiPluginManifest } from "../../src/domain/signals/detect-ai-plugin.ts";
 import { readLlmsTitle } from "../../src/domain/signals/detect-llms-txt.ts";
@@ -332,7 +334,7 @@ describe("the service's own discovery documents", () => {
     const card = (await response.json()) as Record<string, unknown>;
     expect(card.$schema).toMatch(/^https:\/\/static\.modelcontextprotocol\.io\/schemas\/.*server-card\.schema\.json$/);
     expect(card.tools).toBeUndefined();
-    expect(readServerCard(card, `${ORIGIN}/mcp/server-card`)).toEqual({
+    expect(readServerCard(card, `${ORIGIN}/mcp/server-card`)).toMatchObject({
       shape: "sep-2127",
       name: "test.svc/agent-readiness-search",
       endpoints: [`${ORIGIN}/mcp`],

@@ -15,7 +15,18 @@ export function answersFor(
   documents: Record<string, Served>,
   signals: Partial<Record<SignalField, SignalFinding>> = {},
 ): ChecklistAnswers {
-  const get = new Map<string, ProbeResponse>();
+  // The site answers every path of its own origin (404 where it serves nothing), as a crawl would
+  // find it; a URL on another origin is not fetched (as when its host does not resolve).
+  const get = new (class extends Map<string, ProbeResponse> {
+    override get(url: string): ProbeResponse | undefined {
+      const own = super.get(url);
+      if (own || !url.startsWith(`${origin}/`)) return own;
+      return respond(url);
+    }
+    override has(url: string): boolean {
+      return super.has(url) || url.startsWith(`${origin}/`);
+    }
+  })();
   const respond = (url: string): ProbeResponse => {
     const path = new URL(url).pathname;
     const served = documents[path];
@@ -41,6 +52,7 @@ export function answersFor(
     "/.well-known/http-message-signatures-directory",
     "/.well-known/api-catalog",
     "/.well-known/ai-catalog.json",
+    "/.well-known/ard.json",
     "/.well-known/mcp.json",
     "/.well-known/mcp/server-card.json",
     "/.well-known/mcp/server-card",

@@ -177,8 +177,9 @@ const CASES: CorpusCase[] = [
     path: "/.well-known/agent-skills/index.json",
     type: JSON_TYPE,
     check: "agent_skills",
-    status: "fail",
-    reading: "a valid 0.2.0 index whose artifacts do not answer on this site: the digests cannot be matched",
+    status: "error",
+    reading:
+      "a valid 0.2.0 index whose artifacts sit on raw.githubusercontent.com, which this test does not reach: undecided, never absent",
   },
   // AI Catalogs.
   {
@@ -367,6 +368,508 @@ const CASES: CorpusCase[] = [
     status: "warn",
     reading: "Markdown, but no llms.txt links to it",
   },
+  // The other documents of the corpus, each read by the check of its kind (December contract:
+  // a linked resource this test cannot reach is undecided, error, never fail).
+  {
+    file: "ai-catalog/aic-agenticresources.json",
+    origin: "https://agenticresources.dev",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://agenticresources.dev/ (home page answered 404); https://agenticresour",
+  },
+  {
+    file: "ai-catalog/aic-wallcalculator.json",
+    origin: "https://wallcalculator.app",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://wallcalculator.app/ (home page answered 404); https://wallcalculator.",
+  },
+  {
+    file: "ai-catalog/aic-wolfejam.json",
+    origin: "https://faf.one",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://faf.one/.well-known/AGENTS.md (answered 404); https://faf.one/.well-k",
+  },
+  {
+    file: "ai-catalog/aic-calebsargeant.json",
+    origin: "https://calebsargeant.com",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "error",
+    reading:
+      "/.well-known/ai-catalog.json reads as a manifest, but whether its entries resolve could not be decided: was not fetched",
+  },
+  {
+    file: "ai-catalog/aic-curtiskrygier.json",
+    origin: "https://curtiskrygier.github.io",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "error",
+    reading:
+      "/.well-known/ai-catalog.json reads as a manifest, but whether its entries resolve could not be decided: was not fetched",
+  },
+  {
+    file: "ai-catalog/aic-xmr402.json",
+    origin: "https://xmr402.org",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://xmr402.org/.well-known/mcp/server-card.json (answered 404); https://x",
+  },
+  {
+    file: "ai-catalog/aic-laisky.json",
+    origin: "https://blog.laisky.com",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://blog.laisky.com/.well-known/mcp/server-card.json (answered 404); http",
+  },
+  {
+    file: "ai-catalog/aic-councilofai.json",
+    origin: "https://councilof.ai",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://councilof.ai/.well-known/mcp/server.json (answered 404); https://coun",
+  },
+  {
+    file: "ai-catalog/aic-stellar.json",
+    origin: "https://developers.stellar.org",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://developers.stellar.org/.well-known/mcp/server-card.json (answered 404",
+  },
+  {
+    file: "ai-catalog/aic-microlink.json",
+    origin: "https://microlink.io",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://microlink.io/openapi.json (answered 404); https://microlink.io/.well-",
+  },
+  {
+    file: "ai-catalog/aic-yuno-ardjson.json",
+    origin: "https://y.uno",
+    path: "/.well-known/ard.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "error",
+    reading:
+      "/.well-known/ard.json reads as a manifest, but whether its entries resolve could not be decided: was not fetched",
+  },
+  {
+    file: "ai-catalog/aic-rcsd.json",
+    origin: "https://rcsd.info",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://rcsd.info/.well-known/server-card.json (answered 404); https://rcsd.i",
+  },
+  {
+    file: "ai-catalog/aic-schooloffreelancing.json",
+    origin: "https://schooloffreelancing.com",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "fail",
+    reading:
+      "/.well-known/ai-catalog.json: the entries followed do not serve what they declare: https://schooloffreelancing.com/api/courses (answered 404)",
+  },
+  {
+    file: "ai-catalog/aic-botlypro.json",
+    origin: "https://botlypro.online",
+    path: "/.well-known/ai-catalog.json",
+    type: JSON_TYPE,
+    check: "ai_catalog",
+    status: "error",
+    reading:
+      "/.well-known/ai-catalog.json reads as a manifest, but whether its entries resolve could not be decided: was not fetched",
+  },
+  {
+    file: "mcp-server-card/msc-stellar.json",
+    origin: "https://developers.stellar.org",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "warn",
+    reading:
+      "/.well-known/mcp/server-card.json is a server card for https://raven.stellar.org/mcp, but no live MCP server answered there",
+  },
+  {
+    file: "mcp-server-card/msc-agora-mcpjson.json",
+    origin: "https://mcp.agora.io",
+    path: "/.well-known/mcp.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "warn",
+    reading: "/.well-known/mcp.json is a server card for https://mcp.agora.io/, but no live MCP server answered there",
+  },
+  {
+    file: "mcp-server-card/msc-jobicy-mcpjson.json",
+    origin: "https://jobicy.com",
+    path: "/.well-known/mcp.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "warn",
+    reading: "/.well-known/mcp.json is a server card for https://jobicy.com/mcp, but no live MCP server answered there",
+  },
+  {
+    file: "mcp-server-card/msc-arbiter-smithery.json",
+    origin: "https://arbiter.example.org",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "fail",
+    reading: "/.well-known/mcp/server-card.json is not an MCP server card (no remotes or serverInfo)",
+  },
+  {
+    file: "mcp-server-card/msc-alderpost.json",
+    origin: "https://alderpost.example.org",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "fail",
+    reading: "/.well-known/mcp/server-card.json is not an MCP server card (no remotes or serverInfo)",
+  },
+  {
+    file: "mcp-server-card/msc-schemastore-ref.json",
+    origin: "https://schemastore.example.org",
+    path: "/.well-known/mcp.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "fail",
+    reading: "/.well-known/mcp.json is not an MCP server card (no remotes or serverInfo)",
+  },
+  {
+    file: "mcp-server-card/msc-csoai-cisakev.json",
+    origin: "https://meok.ai",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "fail",
+    reading: "/.well-known/mcp/server-card.json is not an MCP server card (no remotes or serverInfo)",
+  },
+  {
+    file: "mcp-server-card/msc-audiopod.json",
+    origin: "https://audiopod.ai",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "warn",
+    reading:
+      "/.well-known/mcp/server-card.json is a server card for https://mcp.audiopod.ai/, but no live MCP server answered there",
+  },
+  {
+    file: "mcp-server-card/msc-llmcouncil-stdio.json",
+    origin: "https://llm-council.example.org",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "fail",
+    reading:
+      "/.well-known/mcp/server-card.json is a SEP-2127 card that names no remote endpoint (url and type) and no package to run",
+  },
+  {
+    file: "mcp-server-card/msc-1inch-registry.json",
+    origin: "https://1inch.com",
+    path: "/.well-known/mcp.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "warn",
+    reading:
+      "/.well-known/mcp.json is a server card for https://api.1inch.com/mcp/protocol, but no live MCP server answered there",
+  },
+  {
+    file: "mcp-server-card/msc-laisky.json",
+    origin: "https://blog.laisky.com",
+    path: "/.well-known/mcp/server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "warn",
+    reading:
+      "/.well-known/mcp/server-card.json is a server card for https://mcp.laisky.com/, but no live MCP server answered there",
+  },
+  {
+    file: "mcp-server-card/msc-aigen-legacypath.json",
+    origin: "https://cryptogenesis.duckdns.org",
+    path: "/.well-known/mcp-server-card.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "neutral",
+    reading:
+      "No MCP server card at the well-known paths, in an AI Catalog or at the MCP endpoint. Does not apply to a content site",
+  },
+  {
+    file: "a2a-agent-card/a2a-telex-legacy.json",
+    origin: "https://telex.example.org",
+    path: "/.well-known/agent.json",
+    type: JSON_TYPE,
+    check: "a2a_agent_card",
+    status: "fail",
+    reading: "/.well-known/agent.json is not an A2A agent card: it has no skills array",
+  },
+  {
+    file: "a2a-agent-card/a2a-110kc3-informational.json",
+    origin: "https://corpus.example.org",
+    path: "/.well-known/agent-card.json",
+    type: JSON_TYPE,
+    check: "a2a_agent_card",
+    status: "fail",
+    reading: "/.well-known/agent-card.json is not an A2A agent card: it has no capabilities object",
+  },
+  {
+    file: "api-catalog/apic-bitcoindesign.json",
+    origin: "https://bitcoin.design",
+    path: "/.well-known/api-catalog",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "fail",
+    reading: "None of the API catalog's links that were followed resolve (https://bitcoin.design/guide/)",
+  },
+  {
+    file: "api-catalog/apic-fairsfair-dummy.json",
+    origin: "https://dummyrepository.org",
+    path: "/.well-known/api-catalog",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "error",
+    reading:
+      "Whether the API catalog's links resolve could not be decided (https://www.openarchieven.nl/opensearch/nl.xml: was not fetched)",
+  },
+  {
+    file: "api-catalog/apic-episciences.json",
+    origin: "https://inbox.episciences.org",
+    path: "/.well-known/api-catalog",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "error",
+    reading:
+      "Whether the API catalog's links resolve could not be decided (https://api.episciences.org/api/docs.yamlopenapi: was not fetched)",
+  },
+  {
+    file: "api-catalog/apic-agora.json",
+    origin: "https://docs.agora.io",
+    path: "/.well-known/api-catalog",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "fail",
+    reading:
+      "None of the API catalog's links that were followed resolve (https://docs.agora.io/openapi/conversational-ai/rest-api.en.yaml, https://docs.agora.io/openapi/rtc/",
+  },
+  {
+    file: "api-catalog/apic-lago-jsonext.json",
+    origin: "https://api.getlago.com",
+    path: "/.well-known/api-catalog.json",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "neutral",
+    reading: "/.well-known/api-catalog answered 404. Does not apply to a content site",
+  },
+  {
+    file: "api-catalog/apic-http4k-htmldesc.json",
+    origin: "https://www.http4k.org",
+    path: "/.well-known/api-catalog.json",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "neutral",
+    reading: "/.well-known/api-catalog answered 404. Does not apply to a content site",
+  },
+  {
+    file: "api-catalog/apic-anthonybible-contactform.json",
+    origin: "https://anthony.bible",
+    path: "/.well-known/api-catalog",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "fail",
+    reading: "None of the API catalog's links that were followed resolve (https://anthony.bible/)",
+  },
+  {
+    file: "api-catalog/apic-sabintsev-noapi.json",
+    origin: "https://sabintsev.com",
+    path: "/.well-known/api-catalog",
+    type: JSON_TYPE,
+    check: "api_catalog",
+    status: "fail",
+    reading:
+      "None of the API catalog's links that were followed resolve (https://sabintsev.com/.well-known/agent-skills/index.json, https://sabintsev.com/llms.txt)",
+  },
+  {
+    file: "oauth-metadata/oauth-prm-telnyx.json",
+    origin: "https://api.telnyx.com",
+    path: "/.well-known/oauth-protected-resource",
+    type: JSON_TYPE,
+    check: "oauth_protected_resource",
+    status: "fail",
+    reading: "The authorization server https://api.telnyx.com does not answer with RFC 8414 metadata",
+  },
+  {
+    file: "oauth-metadata/oauth-as-calfitness.json",
+    origin: "https://corpus.example.org",
+    path: "/.well-known/oauth-authorization-server",
+    type: JSON_TYPE,
+    check: "oauth_authorization_server",
+    status: "fail",
+    reading:
+      "/.well-known/oauth-authorization-server's issuer is https://calfitness.github.io, not this origin (https://corpus.example.org)",
+  },
+  {
+    file: "oauth-metadata/oidc-azure-workloadid.json",
+    origin: "https://corpus.example.org",
+    path: "/.well-known/openid-configuration",
+    type: JSON_TYPE,
+    check: "oauth_authorization_server",
+    status: "fail",
+    reading:
+      "/.well-known/openid-configuration's issuer is https://raw.githubusercontent.com/Azure/azure-workload-identity/testing-manifests/, not this origin (https://corpu",
+  },
+  {
+    file: "oauth-metadata/oidc-pylonwiki-static.json",
+    origin: "https://pylon-wiki.lgls.xyz",
+    path: "/.well-known/openid-configuration",
+    type: JSON_TYPE,
+    check: "oauth_authorization_server",
+    status: "pass",
+    reading:
+      "/.well-known/openid-configuration's issuer is this origin and its authorization and token endpoints are listed; it does not say it supports Client ID Metadata D",
+  },
+  {
+    file: "oauth-metadata/oauth-prm-pylonwiki.json",
+    origin: "https://pylon-wiki.lgls.xyz",
+    path: "/.well-known/oauth-protected-resource",
+    type: JSON_TYPE,
+    check: "oauth_protected_resource",
+    status: "fail",
+    reading: "The authorization server https://pylon-wiki.lgls.xyz does not answer with RFC 8414 metadata",
+  },
+  {
+    file: "web-bot-auth/wba-mikedorian.json",
+    origin: "https://bots.example.org",
+    path: "/.well-known/http-message-signatures-directory",
+    type: JSON_TYPE,
+    check: "web_bot_auth",
+    status: "warn",
+    reading:
+      "The key directory holds 1 keys but is served as application/json, not application/http-message-signatures-directory+json",
+  },
+  {
+    file: "web-bot-auth/wba-applehealth-minimal.json",
+    origin: "https://bots.example.org",
+    path: "/.well-known/http-message-signatures-directory",
+    type: JSON_TYPE,
+    check: "web_bot_auth",
+    status: "warn",
+    reading:
+      "The key directory holds 1 keys but is served as application/json, not application/http-message-signatures-directory+json",
+  },
+  {
+    file: "web-bot-auth/wba-optikal-labelkid.json",
+    origin: "https://bots.example.org",
+    path: "/.well-known/http-message-signatures-directory",
+    type: JSON_TYPE,
+    check: "web_bot_auth",
+    status: "warn",
+    reading:
+      "The key directory holds 1 keys but is served as application/json, not application/http-message-signatures-directory+json",
+  },
+  {
+    file: "agents-json/agentsjson-bellsplumbing.json",
+    origin: "https://bellsplumbingutah.com",
+    path: "/.well-known/agents.json",
+    type: JSON_TYPE,
+    check: "a2a_agent_card",
+    status: "neutral",
+    reading:
+      "No A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json. Not asked for: a site publishes this only when it does what it describes",
+  },
+  {
+    file: "agents-json/agentsjson-aivillage-array.json",
+    origin: "https://corpus.example.org",
+    path: "/.well-known/agents.json",
+    type: JSON_TYPE,
+    check: "a2a_agent_card",
+    status: "neutral",
+    reading:
+      "No A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json. Not asked for: a site publishes this only when it does what it describes",
+  },
+  {
+    file: "llms-txt/llms-pkgdown-geovizr.txt",
+    origin: "https://riatelab.r-universe.dev",
+    path: "/llms.txt",
+    type: TEXT,
+    check: "llms_full_txt",
+    status: "fail",
+    reading: "an llms.txt, with no /llms-full.txt beside it",
+  },
+  {
+    file: "llms-txt/llms-laisky-section.txt",
+    origin: "https://blog.laisky.com",
+    path: "/docs/llms.txt",
+    type: TEXT,
+    check: "llms_full_txt",
+    status: "fail",
+    reading: "an llms.txt, with no /llms-full.txt beside it",
+  },
+  {
+    file: "html-webmcp/html-webmcp-forest-both.html",
+    origin: "https://forest.example.org",
+    path: "/",
+    type: HTML,
+    check: "webmcp",
+    status: "pass",
+    reading: "The home page declares WebMCP tools on its forms (returnToHallway)",
+  },
+  {
+    file: "html-jsonld-action/html-pokerhud-mcp-noaction.html",
+    origin: "https://pokerhud.ai",
+    path: "/",
+    type: HTML,
+    check: "schema_org_actions",
+    status: "fail",
+    reading: "The home page's JSON-LD declares no potentialAction",
+  },
+  {
+    file: "html-jsonld-action/html-webmcp-result-jsonld-message.html",
+    origin: "https://bistro.example.org",
+    path: "/",
+    type: HTML,
+    check: "schema_org_actions",
+    status: "fail",
+    reading: "The home page's JSON-LD declares no potentialAction",
+  },
+  {
+    file: "mcp-server-card/msc-aossie-template-todo.json",
+    origin: "https://aossie.example.org",
+    path: "/.well-known/mcp.json",
+    type: JSON_TYPE,
+    check: "mcp_server_card",
+    status: "fail",
+    reading: "/.well-known/mcp.json is not an MCP server card (no remotes or serverInfo)",
+  },
 ];
 
 describe.skipIf(!existsSync(CORPUS))("the checklist over real documents", () => {
@@ -377,5 +880,25 @@ describe.skipIf(!existsSync(CORPUS))("the checklist over real documents", () => 
     expect({ status: check.status, reason: check.reason }).toMatchObject({ status: entry.status });
     if (check.status === "pass") expect(check.fix).toBeUndefined();
     if (check.status === "fail" || check.status === "warn") expect(check.fix).toMatch(/\S/);
+  });
+
+  it("covers every document of the corpus and agrees on at least 95% of them (reported)", async () => {
+    const sources = readFileSync(new URL("SOURCES.tsv", CORPUS), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split("\t")[0]!);
+    const agreeing = new Set(sources);
+    for (const entry of CASES) {
+      const answers = answersFor(entry.origin, { [entry.path]: { body: corpus(entry.file), type: entry.type } });
+      const { checks } = await judgeChecklist(answers, null);
+      if (checks.find((each) => each.id === entry.check)?.status !== entry.status) agreeing.delete(entry.file);
+    }
+    const covered = new Set(CASES.map((entry) => entry.file));
+    const uncovered = sources.filter((file) => !covered.has(file));
+    for (const file of uncovered) agreeing.delete(file);
+    console.info(`the 2026 corpus: ${agreeing.size} of ${sources.length} documents agree with their readings`);
+    expect(uncovered).toEqual([]);
+    expect(agreeing.size / sources.length).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -847,8 +847,9 @@ describe("the six detectors together", () => {
       await detection;
       widestWaves.push(Math.max(...waves));
     }
-    // OpenAPI: 11 common paths, the API catalog, the home page, the manifest, the AI Catalog, and
-    // the home page again for its ai-catalog link (unmemoised here).
-    expect(widestWaves).toEqual([2, 16, 4]);
+    // OpenAPI: 11 common paths, the API catalog, the home page, the manifest, the ARD manifest at
+    // both its paths (/.well-known/ard.json and /.well-known/ai-catalog.json), and the home page
+    // and robots.txt again for their ard / ai-catalog link and Agentmap line (unmemoised here).
+    expect(widestWaves).toEqual([2, 18, 4]);
   });
 });

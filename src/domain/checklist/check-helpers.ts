@@ -1,10 +1,23 @@
 /**
- * What every check shares: how an answer stands before its content is judged, the verdict shape,
- * and small readers (Link headers, placeholders) used by several checks.
+ * What every check shares: how an answer stands before its content is judged, the verdict and
+ * judgement shapes with their constructors, and small helpers (placeholders, JSON answers, signal
+ * mirrors) used by several families of checks (families/*.ts).
  */
-import { describeBlock, displayUrl, isRecord, resolveHttpUrl, toSentence } from "../signals/blocking.ts";
+import { type HeaderLink, readLinkHeader } from "../readers/link-header.ts";
+import { parseRobotsTxt, type RobotsTxt } from "../readers/robots-txt.ts";
+import {
+  describeBlock,
+  displayUrl,
+  isHtmlAnswer,
+  isRecord,
+  parseJson,
+  resolveHttpUrl,
+  toSentence,
+} from "../signals/blocking.ts";
 import type { CatchAllCheck } from "../signals/catch-all.ts";
-import { fetchRecord, type ProbeAnswer, type ProbeResponse } from "../signals/types.ts";
+import { fetchRecord, type ProbeAnswer, type ProbeResponse, type SignalFinding } from "../signals/types.ts";
+import type { SignalField } from "../sites/site-fields.ts";
+import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers } from "./checklist-answers.ts";
 import type { CheckEvidence, CheckStatus } from "./checklist-definition.ts";
 
 /** A check's verdict before the definition (id, category, title, applies_to) is added. */
@@ -50,7 +63,9 @@ export function standingOf(response: ProbeResponse | undefined | null, scope: st
     if (control?.catchAll) return { kind: "absent", clause: `${where} is ${control.clause}` };
     return { kind: "answer", answer: response, where };
   }
-  if (response.status >= 500) return { kind: "error", clause: `${where} answered ${response.status} (a server error)` };
+  // 501 Not Implemented is an answer (the server does not do this); other 5xx decide nothing.
+  if (response.status >= 500 && response.status !== 501)
+    return { kind: "error", clause: `${where} answered ${response.status} (a server error)` };
   return { kind: "absent", clause: `${where} answered ${response.status}` };
 }
 
@@ -77,27 +92,9 @@ export function sentence(clause: string): string {
   return toSentence(clause);
 }
 
-/** The link relations of a Link header (RFC 8288): each target with its relation types. */
-export function parseLinkHeader(
-  header: string | null,
-  base: string,
-): { href: string; rels: string[]; type?: string }[] {
-  if (!header) return [];
-  const links: { href: string; rels: string[]; type?: string }[] = [];
-  const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
-  for (const match of header.matchAll(link)) {
-    const params = match[2] ?? "";
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(params);
-    const type = /;\s*type\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(params);
-    const href = resolveHttpUrl(match[1] ?? "", base);
-    if (!href) continue;
-    links.push({
-      href,
-      rels: (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/).filter(Boolean),
-      ...(type ? { type: (type[1] ?? type[2] ?? "").toLowerCase() } : {}),
-    });
-  }
-  return links;
+/** The links of a Link header (RFC 8288), read by the Link header reader (readers/link-header.ts). */
+export function parseLinkHeader(header: string | null, base: string): HeaderLink[] {
+  return readLinkHeader(header, base, resolveHttpUrl);
 }
 
 /**
@@ -155,4 +152,115 @@ export function contentTypeOf(answer: ProbeAnswer): string {
 /** A fix: an instruction and a minimal example, separated by a blank line (the pages split on it). */
 export function fixWith(instruction: string, example?: string): string {
   return example ? `${instruction}\n\n${example.trim()}` : instruction;
+}
+
+/** The document is not there: fail or neutral, by the site's kind (see run-checklist.ts). */
+export interface Missing {
+  missing: true;
+  reason: string;
+  evidence: Verdict["evidence"];
+  fix: string;
+}
+
+export type Judgement = Verdict | Missing;
+
+/** A check: a pure function of the crawl's answers. */
+export type Judge = (answers: ChecklistAnswers) => Judgement;
+
+/** A missing document's judgement (the reason made a sentence). */
+export const missing = (reason: string, evidence: Verdict["evidence"], fix: string): Missing => ({
+  missing: true,
+  reason: sentence(reason),
+  evidence,
+  fix,
+});
+
+/** A verdict (the reason made a sentence; no fix on pass). */
+export const verdict = (
+  status: Verdict["status"],
+  reason: string,
+  evidence: Verdict["evidence"],
+  fix?: string,
+): Verdict => ({
+  status,
+  reason: sentence(reason),
+  evidence,
+  ...(status === "pass" || fix === undefined ? {} : { fix }),
+});
+
+/** The verdict of a response that gave no 2xx answer: blocked, error, or missing. */
+export function unanswered(
+  response: ProbeResponse | undefined,
+  answers: ChecklistAnswers,
+  fix: string,
+): Judgement | null {
+  const standing = standingOf(response, answers);
+  if (standing.kind === "answer") return null;
+  const evidence = evidenceOf(response);
+  if (standing.kind === "absent") return missing(standing.clause, evidence, fix);
+  return verdict(standing.kind, standing.clause, evidence, fix);
+}
+
+/** A JSON document from an answer, or null with a clause saying why not. */
+export function readJsonAnswer(answer: ProbeAnswer, where: string): { document: unknown } | { problem: string } {
+  if (isHtmlAnswer(answer)) return { problem: `${where} answered 200 with an HTML page, not the document` };
+  const document = parseJson(answer.body);
+  if (document === undefined) return { problem: `${where} is not JSON (${answer.contentType ?? "no content type"})` };
+  return { document };
+}
+
+/** A JSON error body a catch-all route gives for any path (`{"error": "not found"}`). */
+export function isErrorBody(document: unknown): boolean {
+  if (!isRecord(document)) return false;
+  const keys = Object.keys(document).map((key) => key.toLowerCase());
+  return (
+    keys.length > 0 && keys.length <= 4 && keys.some((key) => ["error", "errors", "message", "detail"].includes(key))
+  );
+}
+
+/** A check that mirrors a signal: pass exactly when the signal is present, so the two agree. */
+export function mirrorSignal(field: SignalField, fix: string, passNote = ""): Judge {
+  return (answers) => {
+    const finding: SignalFinding = answers.signals[field];
+    const evidence = finding.fetched.map((record) => ({ ...record }));
+    if (finding.status === "present") return verdict("pass", `${finding.reason}${passNote}`, evidence);
+    if (finding.status === "absent") return missing(finding.reason, evidence, fix);
+    return verdict(finding.status, finding.reason, evidence, fix);
+  };
+}
+
+/** A 2xx answer that is a document: not an HTML page, not the site's catch-all answer. */
+export function answered2xx(response: ProbeResponse | undefined, answers: ChecklistAnswers): boolean {
+  return Boolean(
+    response?.ok &&
+      response.status >= 200 &&
+      response.status < 300 &&
+      !isHtmlAnswer(response) &&
+      !isCatchAll(response, answers),
+  );
+}
+
+/** The site's robots.txt read by the robots.txt reader, when it answered one (text, not HTML); else null. */
+export function robotsReading(answers: ChecklistAnswers): RobotsTxt | null {
+  const response = answerAt(answers, CHECKLIST_PATHS.robots);
+  const standing = standingOf(response, answers);
+  if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) return null;
+  return parseRobotsTxt(standing.answer.body);
+}
+
+/**
+ * What became of a document another one names (a catalog entry, a linked authorization server, a
+ * skill file): `answer` when it answered 2xx (not the site's catch-all), `dead` when an answer
+ * settles that it is not there (a 4xx other than a refusal, 501, the catch-all), and `undecided`
+ * when nothing was settled: not fetched, a network or resolver failure, a timeout, a 5xx other
+ * than 501, a refusal. Undecided is never absent: a check says `error` for it, never `fail`.
+ */
+export type Linked =
+  | { state: "answer"; answer: ProbeAnswer; where: string }
+  | { state: "dead" | "undecided"; clause: string };
+
+export function linkedOutcome(response: ProbeResponse | undefined | null, scope: StandingScope): Linked {
+  const standing = standingOf(response, scope);
+  if (standing.kind === "answer") return { state: "answer", answer: standing.answer, where: standing.where };
+  return { state: standing.kind === "absent" ? "dead" : "undecided", clause: standing.clause };
 }

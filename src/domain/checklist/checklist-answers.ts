@@ -24,6 +24,7 @@ export const CHECKLIST_PATHS = {
   webBotAuth: "/.well-known/http-message-signatures-directory",
   apiCatalog: "/.well-known/api-catalog",
   aiCatalog: "/.well-known/ai-catalog.json",
+  ard: "/.well-known/ard.json",
   a2aCard: "/.well-known/agent-card.json",
   a2aLegacy: "/.well-known/agent.json",
   skills: "/.well-known/agent-skills/index.json",
@@ -50,7 +51,6 @@ const FIRST_ROUND = [
   CHECKLIST_PATHS.sitemap,
   CHECKLIST_PATHS.llmsFull,
   CHECKLIST_PATHS.webBotAuth,
-  CHECKLIST_PATHS.aiCatalog,
   CHECKLIST_PATHS.a2aCard,
   CHECKLIST_PATHS.skills,
   CHECKLIST_PATHS.protectedResource,
@@ -95,7 +95,16 @@ export function answerAt(answers: ChecklistAnswers, pathOrUrl: string): ProbeRes
 }
 
 /** Documents the signal detectors fetch anyway, read by the checklist at no cost. */
-const SHARED = ["/", CHECKLIST_PATHS.robots, CHECKLIST_PATHS.llmsTxt, CHECKLIST_PATHS.apiCatalog, ...MCP_CARD_PATHS];
+const SHARED = [
+  "/",
+  CHECKLIST_PATHS.robots,
+  CHECKLIST_PATHS.llmsTxt,
+  CHECKLIST_PATHS.apiCatalog,
+  // The MCP and OpenAPI detectors read the ARD manifest at both its paths (crawl-state.ts).
+  CHECKLIST_PATHS.ard,
+  CHECKLIST_PATHS.aiCatalog,
+  ...MCP_CARD_PATHS,
+];
 
 /** The paths of the first round (the shared ones and the checklist's own). */
 export function firstRoundPaths(): string[] {
@@ -187,6 +196,9 @@ export async function gatherAnswers(
   // One at a time in order of importance would be slow; all at once, the budget still refuses
   // the last ones offered first-come, which is the order given.
   await Promise.all(next.map(fetchInto));
+  // A second, smaller round for what the follow-ups named in turn (the authorization server of
+  // path-suffixed protected-resource metadata, found only once that metadata is read).
+  await Promise.all(followUps(answers).map(fetchInto));
   fetchers.reserve(0);
   await judgeAll();
   return answers;

@@ -31,12 +31,21 @@ export const CHECK_IDS = [
   "oauth_protected_resource",
   "oauth_authorization_server",
   "ai_plugin",
+  "ap2",
 ] as const;
 
 export type CheckId = (typeof CHECK_IDS)[number];
 
 /** The categories, spelt as the contract's table spells them, in the order a report shows them. */
-export const CHECK_CATEGORIES = ["discoverability", "content", "bot access", "discovery", "auth", "legacy"] as const;
+export const CHECK_CATEGORIES = [
+  "discoverability",
+  "content",
+  "bot access",
+  "discovery",
+  "auth",
+  "commerce",
+  "legacy",
+] as const;
 
 export type CheckCategory = (typeof CHECK_CATEGORIES)[number];
 
@@ -267,6 +276,14 @@ export const CHECKS: Readonly<Record<CheckId, CheckDefinition>> = {
     appliesTo: ["api"],
     optIn: true,
     standard: "OpenAI plugin manifest (retired April 2024)",
+  },
+  ap2: {
+    id: "ap2",
+    category: "commerce",
+    title: "Agent Payments Protocol (AP2)",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "AP2 v0.1, A2A extension",
   },
 };
 

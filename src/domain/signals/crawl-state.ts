@@ -7,9 +7,13 @@
  * The state belongs to the crawl's fetcher: every detector of a crawl is given the same one, so a
  * detector run alone (tests, /verify-mcp) gets a state of its own without any setup.
  */
+
+import { parseRobotsTxt } from "../readers/robots-txt.ts";
 import {
   AI_CATALOG_PATH,
   type AiCatalog,
+  ARD_PATH,
+  agentmapOf,
   type LinkedCatalog,
   linkedCatalogOf,
   MAX_NESTED_FETCHES,
@@ -17,7 +21,14 @@ import {
   readAiCatalog,
   readAiCatalogDocument,
 } from "./ai-catalog.ts";
-import { describeUnusable, displayUrl, type ProbeVerdict, type SignalStatus, siteUrl } from "./blocking.ts";
+import {
+  describeUnusable,
+  displayUrl,
+  isHtmlAnswer,
+  type ProbeVerdict,
+  type SignalStatus,
+  siteUrl,
+} from "./blocking.ts";
 import {
   type CatchAllCheck,
   type ControlAnswer,
@@ -143,9 +154,20 @@ export function crawlStateOf(context: ProbeContext): CrawlState {
 /** What reading a catalog needs: the crawl's control requests and its nested-fetch allowance. */
 type CatalogContext = ProbeContext & { controls: ControlRequests; nestedFetches: { left: number } };
 
+/**
+ * The site's manifest at its well-known paths: ARD's `/.well-known/ard.json` and its
+ * predecessor's `/.well-known/ai-catalog.json`, asked side by side (one request more than before
+ * ARD, none in sequence). The current path wins when it holds a manifest; else the older one's
+ * reading stands, so every route through the AI Catalog is a route through ARD as well.
+ */
 async function readSiteAiCatalog(context: CatalogContext): Promise<AiCatalogFinding> {
-  const response = await context.fetch(siteUrl(context.origin, AI_CATALOG_PATH));
-  return readCatalogAnswer(context, response, "well-known", []);
+  const [ard, legacy] = await Promise.all([
+    context.fetch(siteUrl(context.origin, ARD_PATH)),
+    context.fetch(siteUrl(context.origin, AI_CATALOG_PATH)),
+  ]);
+  const current = await readCatalogAnswer(context, ard, "well-known", []);
+  if (current.status === "present") return current;
+  return readCatalogAnswer(context, legacy, "well-known", []);
 }
 
 /**
@@ -157,9 +179,19 @@ async function readLinkedAiCatalog(
   context: CatalogContext,
   wellKnown: Promise<AiCatalogFinding>,
 ): Promise<AiCatalogFinding | null> {
-  const [home, known] = await Promise.all([context.fetch(`${context.origin}/`), wellKnown]);
-  if (!home.ok || home.status < 200 || home.status >= 300) return null;
-  const linked = linkedCatalogOf(home);
+  const robotsUrl = siteUrl(context.origin, "/robots.txt");
+  const [home, robots, known] = await Promise.all([
+    context.fetch(`${context.origin}/`),
+    context.fetch(robotsUrl),
+    wellKnown,
+  ]);
+  const homeLink = home.ok && home.status >= 200 && home.status < 300 ? linkedCatalogOf(home) : null;
+  // robots.txt is fetched by every crawl, so its Agentmap line costs no request either.
+  const robotsLink =
+    robots.ok && robots.status === 200 && !isHtmlAnswer(robots)
+      ? agentmapOf(parseRobotsTxt(robots.body).agentmaps, robotsUrl)
+      : null;
+  const linked = homeLink ?? robotsLink;
   if (!linked) return null;
   const read = new Set<string>([
     known.url,

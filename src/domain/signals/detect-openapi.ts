@@ -12,18 +12,22 @@
  * Present when a document parses (JSON, or YAML with alias expansion capped) to an object with an
  * `openapi` or `swagger` string and at least one entry in `paths`. Only the document probes decide
  * blocked or error: the home page, catalog and manifest are hints, and their own failures are
- * reported by the signals and crawl status they belong to.
+ * reported by the signals and crawl status they belong to. Documents are read by the OpenAPI
+ * reader (readers/openapi.ts), Link headers by the Link header reader.
  */
-import { parse as parseYaml } from "yaml";
+
+export type { OpenApiSummary } from "../readers/openapi.ts";
+export { readOpenApiDocument } from "../readers/openapi.ts";
+
+import { readLinkHeader } from "../readers/link-header.ts";
+import { type OpenApiSummary, readOpenApiDocument } from "../readers/openapi.ts";
 import {
   classifyResponse,
   combineStatus,
   displayUrl,
   isHtmlAnswer,
-  isRecord,
   judgeProbe,
   type ProbeVerdict,
-  parseJson,
   resolveHttpUrl,
   siteUrl,
   toSentence,
@@ -78,65 +82,11 @@ export type OpenApiSource =
 /** At most this many documents named by the catalog, Link headers and manifest are fetched. */
 const MAX_DISCOVERED = 8;
 
-/** An alias-bomb guard: far above what a real document uses, far below an exponential blow-up. */
-const YAML_MAX_ALIASES = 200;
-
-/** The facts kept about a valid OpenAPI document. */
-export interface OpenApiSummary {
-  version: string;
-  title: string | null;
-  pathCount: number;
-}
-
-/** Parses a JSON or YAML text to a value; undefined when it is neither. */
-function parseDocument(text: string): unknown {
-  const trimmed = text.replace(/^\uFEFF/, "").trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    const json = parseJson(trimmed);
-    if (json !== undefined) return json;
-  }
-  try {
-    return parseYaml(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" }) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Reads an OpenAPI document, or says why the text is not a usable one. */
-export function readOpenApiDocument(text: string): OpenApiSummary | { problem: string } {
-  const document = parseDocument(text);
-  if (!isRecord(document)) return { problem: "does not parse as a JSON or YAML object" };
-  const version =
-    typeof document.openapi === "string"
-      ? document.openapi
-      : typeof document.swagger === "string"
-        ? document.swagger
-        : null;
-  if (version === null) return { problem: "has no openapi or swagger version" };
-  const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
-  // OpenAPI 3.1 allows a document of webhooks alone: calls the provider makes, none an agent can.
-  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
-  if (pathCount === 0) {
-    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
-    return { problem: `is an OpenAPI ${version} document ${what}` };
-  }
-  const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
-  return { version, title, pathCount };
-}
-
 /** The targets of `rel="service-desc"` links in a Link header, made absolute against `base`. */
 export function readServiceDescLinks(header: string | null, base: string): string[] {
-  if (!header) return [];
-  const targets: string[] = [];
-  const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
-  for (const match of header.matchAll(link)) {
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match[2] ?? "");
-    const relations = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
-    if (!relations.includes("service-desc")) continue;
-    const href = resolveHttpUrl(match[1] ?? "", base);
-    if (href) targets.push(href);
-  }
-  return targets;
+  return readLinkHeader(header, base, resolveHttpUrl)
+    .filter((link) => link.rels.includes("service-desc"))
+    .map((link) => link.href);
 }
 
 interface DocumentVerdict extends ProbeVerdict {

@@ -17,10 +17,12 @@
  * `y` or `n` is a preference; parameters and unknown keys are ignored; a repeated key keeps its
  * last value.
  *
+ * The file is read by the robots.txt reader (readers/robots-txt.ts), as the checklist reads it.
+ *
  * Only a 2xx answer's body is read: a 4xx (other than 401, 403 and 429, which are blocks) means no
  * rules, a 5xx is an error, and an HTML page is a soft 404.
  */
-import { parseDictionary, Token } from "structured-headers";
+import { parseRobotsTxt, readUsagePreferences } from "../readers/robots-txt.ts";
 import { decideVerdict, displayUrl, isHtmlAnswer, judgeProbe, type ProbeVerdict, siteUrl } from "./blocking.ts";
 import { controlsOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
@@ -72,122 +74,15 @@ export const AI_USER_AGENTS = [
 
 const AI_AGENT_BY_TOKEN = new Map<string, string>(AI_USER_AGENTS.map((agent) => [agent.toLowerCase(), agent]));
 
-/** One group of a robots.txt: the agents it names and its rules. */
-export interface RobotsGroup {
-  userAgents: string[];
-  rules: { allow: boolean; path: string }[];
-}
-
-/** A parsed robots.txt. */
-export interface RobotsTxt {
-  groups: RobotsGroup[];
-  /** Every `Content-Signal:` line's pairs, in order, names lower-cased. */
-  contentSignals: Record<string, "yes" | "no">[];
-  /** Every AIPREF `Content-Usage:` rule with at least one `key=y|n` preference, in order. */
-  contentUsage: ContentUsageRule[];
-}
-
-/** One AIPREF `Content-Usage:` rule of a robots.txt (draft-ietf-aipref-attach). */
-export interface ContentUsageRule {
-  /** The path the rule applies to, when it names one; null for the whole group or file. */
-  path: string | null;
-  /** The preferences, keys lower-cased, `y` or `n` (draft-ietf-aipref-vocab). */
-  preferences: Record<string, "y" | "n">;
-}
-
-/** Parses robots.txt text (RFC 9309 grouping, plus Content-Signal lines). */
-export function parseRobotsTxt(text: string): RobotsTxt {
-  const groups: RobotsGroup[] = [];
-  const contentSignals: Record<string, "yes" | "no">[] = [];
-  const contentUsage: ContentUsageRule[] = [];
-  let current: RobotsGroup | null = null;
-  let lastWasAgent = false;
-  for (const rawLine of text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
-    const line = rawLine.replace(/#.*$/, "").trim();
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const field = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (field === "user-agent") {
-      if (!current || !lastWasAgent) {
-        current = { userAgents: [], rules: [] };
-        groups.push(current);
-      }
-      if (value) current.userAgents.push(value);
-      lastWasAgent = true;
-      continue;
-    }
-    if (field === "allow" || field === "disallow") {
-      // Rules before the first user-agent line belong to no group and are ignored.
-      if (current) current.rules.push({ allow: field === "allow", path: value });
-      lastWasAgent = false;
-      continue;
-    }
-    if (field === "content-signal") {
-      const signals = parseContentSignal(value);
-      if (Object.keys(signals).length > 0) contentSignals.push(signals);
-    }
-    if (field === "content-usage") {
-      const rule = parseContentUsage(value);
-      if (rule) contentUsage.push(rule);
-    }
-    // Other lines (sitemap, crawl-delay, unknown) neither end nor start a group.
-  }
-  return { groups, contentSignals, contentUsage };
-}
-
-/**
- * An AIPREF `Content-Usage` rule: an optional path (the attach draft starts every robots.txt rule
- * with one; earlier drafts did not), then the preference expression, an RFC 9651 structured-field
- * dictionary whose members are vocabulary keys with the Token `y` or `n`
- * (`Content-Usage: train-ai=n` or `Content-Usage: /blog/ train-ai=n, search=y`). A rule whose
- * expression has no single `y`/`n` preference is null (see readUsagePreferences).
- */
-export function parseContentUsage(value: string): ContentUsageRule | null {
-  const trimmed = value.trim();
-  const pathMatch = /^([/*][^\s]*)\s+(.*)$/.exec(trimmed);
-  const path = pathMatch ? pathMatch[1]! : null;
-  const expression = pathMatch ? pathMatch[2]! : trimmed;
-  const preferences = readUsagePreferences(expression);
-  return preferences ? { path, preferences } : null;
-}
-
-/**
- * The `y`/`n` preferences of an AIPREF preference expression, as draft-ietf-aipref-vocab's
- * processing algorithm reads it: parsed as a Dictionary (RFC 9651 §4.2.2, with the maintained
- * structured-headers library), a failed parse leaving every preference unknown (so upper-case
- * keys, which the format does not allow, void the whole expression); a member counts only when
- * its value is the Token `y` or `n`; parameters are ignored; a repeated key keeps its last value,
- * as the Dictionary parser does. Null when no preference is stated.
- */
-export function readUsagePreferences(expression: string): Record<string, "y" | "n"> | null {
-  let dictionary: ReturnType<typeof parseDictionary>;
-  try {
-    dictionary = parseDictionary(expression);
-  } catch {
-    return null;
-  }
-  const preferences: Record<string, "y" | "n"> = {};
-  for (const [key, member] of dictionary) {
-    const [value] = member;
-    if (!(value instanceof Token)) continue;
-    const token = value.toString();
-    if (token === "y" || token === "n") preferences[key] = token;
-  }
-  return Object.keys(preferences).length > 0 ? preferences : null;
-}
-
-/** The `name=yes|no` pairs of a Content-Signal value; other pairs are ignored. */
-export function parseContentSignal(value: string): Record<string, "yes" | "no"> {
-  const signals: Record<string, "yes" | "no"> = {};
-  for (const pair of value.split(",")) {
-    const match = /^\s*([a-z0-9][a-z0-9_-]*)\s*=\s*(yes|no)\s*$/i.exec(pair);
-    if (!match) continue;
-    const name = match[1]!.toLowerCase();
-    if (!(name in signals)) signals[name] = match[2]!.toLowerCase() as "yes" | "no";
-  }
-  return signals;
-}
+export {
+  type ContentUsageRule,
+  parseContentSignal,
+  parseContentUsage,
+  parseRobotsTxt,
+  type RobotsGroup,
+  type RobotsTxt,
+  readUsagePreferences,
+} from "../readers/robots-txt.ts";
 
 /** The AI crawler a user-agent line names, spelt as in AI_USER_AGENTS, or null. */
 export function matchAiUserAgent(value: string): string | null {
