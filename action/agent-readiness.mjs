@@ -37,6 +37,298 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// node_modules/http-link-header/lib/link.js
+var require_link = __commonJS({
+  "node_modules/http-link-header/lib/link.js"(exports2, module) {
+    "use strict";
+    var COMPATIBLE_ENCODING_PATTERN = /^utf-?8|ascii|utf-?16-?le|ucs-?2|base-?64|latin-?1$/i;
+    var WS_TRIM_PATTERN = /^[\s\uFEFF\xA0]+|[\s\uFEFF\xA0]+$/g;
+    var WS_CHAR_PATTERN = /\s|\uFEFF|\xA0/;
+    var WS_FOLD_PATTERN = /\r?\n[\x20\x09]+/g;
+    var DELIMITER_PATTERN = /[;,"]/;
+    var WS_DELIMITER_PATTERN = /[;,"]|\s/;
+    var TOKEN_PATTERN = /^[!#$%&'*+\-\.^_`|~\da-zA-Z]+$/;
+    var STATE2 = {
+      IDLE: 1 << 0,
+      URI: 1 << 1,
+      ATTR: 1 << 2
+    };
+    function trim(value) {
+      return value.replace(WS_TRIM_PATTERN, "");
+    }
+    function hasWhitespace(value) {
+      return WS_CHAR_PATTERN.test(value);
+    }
+    function skipWhitespace2(value, offset) {
+      while (hasWhitespace(value[offset])) {
+        offset++;
+      }
+      return offset;
+    }
+    function needsQuotes(value) {
+      return WS_DELIMITER_PATTERN.test(value) || !TOKEN_PATTERN.test(value);
+    }
+    function shallowCompareObjects(object1, object2) {
+      return Object.keys(object1).length === Object.keys(object2).length && Object.keys(object1).every(
+        (key) => key in object2 && object1[key] === object2[key]
+      );
+    }
+    var Link = class _Link {
+      /**
+       * Link
+       * @constructor
+       * @param {String} [value]
+       * @returns {Link}
+       */
+      constructor(value) {
+        this.refs = [];
+        if (value) {
+          this.parse(value);
+        }
+      }
+      /**
+       * Get refs with given relation type
+       * @param {String} value
+       * @returns {Array<Object>}
+       */
+      rel(value) {
+        var links = [];
+        var type = value.toLowerCase();
+        for (var i = 0; i < this.refs.length; i++) {
+          if (typeof this.refs[i].rel === "string" && this.refs[i].rel.toLowerCase() === type) {
+            links.push(this.refs[i]);
+          }
+        }
+        return links;
+      }
+      /**
+       * Get refs where given attribute has a given value
+       * @param {String} attr
+       * @param {String} value
+       * @returns {Array<Object>}
+       */
+      get(attr, value) {
+        attr = attr.toLowerCase();
+        value = value.toLowerCase();
+        var links = [];
+        for (var i = 0; i < this.refs.length; i++) {
+          if (typeof this.refs[i][attr] === "string" && this.refs[i][attr].toLowerCase() === value) {
+            links.push(this.refs[i]);
+          }
+        }
+        return links;
+      }
+      /** Sets a reference. */
+      set(link) {
+        this.refs.push(link);
+        return this;
+      }
+      /**
+       * Sets a reference if a reference with similar properties isn’t already set.
+       */
+      setUnique(link) {
+        if (!this.refs.some((ref) => shallowCompareObjects(ref, link))) {
+          this.refs.push(link);
+        }
+        return this;
+      }
+      has(attr, value) {
+        attr = attr.toLowerCase();
+        value = value.toLowerCase();
+        for (var i = 0; i < this.refs.length; i++) {
+          if (typeof this.refs[i][attr] === "string" && this.refs[i][attr].toLowerCase() === value) {
+            return true;
+          }
+        }
+        return false;
+      }
+      parse(value, offset) {
+        offset = offset || 0;
+        value = offset ? value.slice(offset) : value;
+        value = trim(value).replace(WS_FOLD_PATTERN, "");
+        var state = STATE2.IDLE;
+        var length = value.length;
+        var offset = 0;
+        var ref = null;
+        while (offset < length) {
+          if (state === STATE2.IDLE) {
+            if (hasWhitespace(value[offset])) {
+              offset++;
+              continue;
+            } else if (value[offset] === "<") {
+              if (ref != null) {
+                ref.rel != null ? this.refs.push(..._Link.expandRelations(ref)) : this.refs.push(ref);
+              }
+              var end = value.indexOf(">", offset);
+              if (end === -1) throw new Error("Expected end of URI delimiter at offset " + offset);
+              ref = { uri: value.slice(offset + 1, end) };
+              offset = end;
+              state = STATE2.URI;
+            } else {
+              throw new Error('Unexpected character "' + value[offset] + '" at offset ' + offset);
+            }
+            offset++;
+          } else if (state === STATE2.URI) {
+            if (hasWhitespace(value[offset])) {
+              offset++;
+              continue;
+            } else if (value[offset] === ";") {
+              state = STATE2.ATTR;
+              offset++;
+            } else if (value[offset] === ",") {
+              state = STATE2.IDLE;
+              offset++;
+            } else {
+              throw new Error('Unexpected character "' + value[offset] + '" at offset ' + offset);
+            }
+          } else if (state === STATE2.ATTR) {
+            if (value[offset] === ";" || hasWhitespace(value[offset])) {
+              offset++;
+              continue;
+            }
+            var end = value.indexOf("=", offset);
+            if (end === -1) end = value.indexOf(";", offset);
+            if (end === -1) end = value.length;
+            var attr = trim(value.slice(offset, end)).toLowerCase();
+            var attrValue2 = "";
+            offset = end + 1;
+            offset = skipWhitespace2(value, offset);
+            if (value[offset] === '"') {
+              offset++;
+              while (offset < length) {
+                if (value[offset] === '"') {
+                  offset++;
+                  break;
+                }
+                if (value[offset] === "\\") {
+                  offset++;
+                }
+                attrValue2 += value[offset];
+                offset++;
+              }
+            } else {
+              var end = offset + 1;
+              while (!DELIMITER_PATTERN.test(value[end]) && end < length) {
+                end++;
+              }
+              attrValue2 = value.slice(offset, end);
+              offset = end;
+            }
+            if (ref[attr] && _Link.isSingleOccurenceAttr(attr)) {
+            } else if (attr[attr.length - 1] === "*") {
+              ref[attr] = _Link.parseExtendedValue(attrValue2);
+            } else {
+              attrValue2 = attr === "type" ? attrValue2.toLowerCase() : attrValue2;
+              if (ref[attr] != null) {
+                if (Array.isArray(ref[attr])) {
+                  ref[attr].push(attrValue2);
+                } else {
+                  ref[attr] = [ref[attr], attrValue2];
+                }
+              } else {
+                ref[attr] = attrValue2;
+              }
+            }
+            switch (value[offset]) {
+              case ",":
+                state = STATE2.IDLE;
+                break;
+              case ";":
+                state = STATE2.ATTR;
+                break;
+            }
+            offset++;
+          } else {
+            throw new Error('Unknown parser state "' + state + '"');
+          }
+        }
+        if (ref != null) {
+          ref.rel != null ? this.refs.push(..._Link.expandRelations(ref)) : this.refs.push(ref);
+        }
+        ref = null;
+        return this;
+      }
+      toString() {
+        var refs = [];
+        var link = "";
+        var ref = null;
+        for (var i = 0; i < this.refs.length; i++) {
+          ref = this.refs[i];
+          link = Object.keys(this.refs[i]).reduce(function(link2, attr) {
+            if (attr === "uri") return link2;
+            return link2 + "; " + _Link.formatAttribute(attr, ref[attr]);
+          }, "<" + ref.uri + ">");
+          refs.push(link);
+        }
+        return refs.join(", ");
+      }
+    };
+    Link.isCompatibleEncoding = function(value) {
+      return COMPATIBLE_ENCODING_PATTERN.test(value);
+    };
+    Link.parse = function(value, offset) {
+      return new Link().parse(value, offset);
+    };
+    Link.isSingleOccurenceAttr = function(attr) {
+      return attr === "rel" || attr === "type" || attr === "media" || attr === "title" || attr === "title*";
+    };
+    Link.isTokenAttr = function(attr) {
+      return attr === "rel" || attr === "type" || attr === "anchor";
+    };
+    Link.escapeQuotes = function(value) {
+      return value.replace(/"/g, '\\"');
+    };
+    Link.expandRelations = function(ref) {
+      var rels = ref.rel.split(" ");
+      return rels.map(function(rel) {
+        var value = Object.assign({}, ref);
+        value.rel = rel;
+        return value;
+      });
+    };
+    Link.parseExtendedValue = function(value) {
+      var parts = /([^']+)?(?:'([^']*)')?(.+)/.exec(value);
+      return {
+        language: parts[2].toLowerCase(),
+        encoding: Link.isCompatibleEncoding(parts[1]) ? null : parts[1].toLowerCase(),
+        value: Link.isCompatibleEncoding(parts[1]) ? decodeURIComponent(parts[3]) : parts[3]
+      };
+    };
+    Link.formatExtendedAttribute = function(attr, data) {
+      var encoding = (data.encoding || "utf-8").toUpperCase();
+      var language = data.language || "en";
+      var encodedValue = "";
+      if (typeof Buffer !== "undefined" && Buffer.isBuffer(data.value) && Link.isCompatibleEncoding(encoding)) {
+        encodedValue = data.value.toString(encoding);
+      } else if (typeof Buffer !== "undefined" && Buffer.isBuffer(data.value)) {
+        encodedValue = data.value.toString("hex").replace(/[0-9a-f]{2}/gi, "%$1");
+      } else {
+        encodedValue = encodeURIComponent(data.value);
+      }
+      return attr + "=" + encoding + "'" + language + "'" + encodedValue;
+    };
+    Link.formatAttribute = function(attr, value) {
+      if (Array.isArray(value)) {
+        return value.map((item) => {
+          return Link.formatAttribute(attr, item);
+        }).join("; ");
+      }
+      if (attr[attr.length - 1] === "*" || typeof value !== "string") {
+        return Link.formatExtendedAttribute(attr, value);
+      }
+      if (Link.isTokenAttr(attr)) {
+        value = needsQuotes(value) ? '"' + Link.escapeQuotes(value) + '"' : Link.escapeQuotes(value);
+      } else if (needsQuotes(value)) {
+        value = encodeURIComponent(value);
+        value = value.replace(/%20/g, " ").replace(/%2C/g, ",").replace(/%3B/g, ";");
+        value = '"' + value + '"';
+      }
+      return attr + "=" + value;
+    };
+    module.exports = Link;
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports2) {
@@ -6441,7 +6733,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser2 = class {
+    var Parser3 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -7214,7 +7506,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports2.Parser = Parser2;
+    exports2.Parser = Parser3;
   }
 });
 
@@ -9292,9 +9584,10 @@ var CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 var RUNTIME_HEADERS = ["host", "accept-encoding", "content-length"];
 var DEFAULT_TIMEOUT_MS = 5e3;
 var ProbeStop = class extends Error {
-  constructor(failure2, message) {
+  constructor(failure2, message, unresolvedHost) {
     super(message);
     this.failure = failure2;
+    this.unresolvedHost = unresolvedHost;
   }
 };
 function createGuardedFetch(options) {
@@ -9305,13 +9598,14 @@ function createGuardedFetch(options) {
   return async (url2, request = {}) => {
     const redirects = [];
     let current = url2;
-    const fail = (failure2, message) => ({
+    const fail = (failure2, message, unresolvedHost) => ({
       ok: false,
       url: url2,
       finalUrl: current,
       redirects,
       failure: failure2,
-      message
+      message,
+      ...unresolvedHost === void 0 ? {} : { unresolvedHost }
     });
     const remaining = options.deadline === void 0 ? Number.POSITIVE_INFINITY : options.deadline - Date.now();
     if (remaining <= 0) return fail("deadline", "the crawl's time budget ran out");
@@ -9367,7 +9661,7 @@ function createGuardedFetch(options) {
       if (signal.aborted) {
         return limitedByDeadline ? fail("deadline", "the crawl's time budget ran out") : fail("timeout", `no complete answer within ${timeoutMs} ms`);
       }
-      if (error62 instanceof ProbeStop) return fail(error62.failure, error62.message);
+      if (error62 instanceof ProbeStop) return fail(error62.failure, error62.message, error62.unresolvedHost);
       return fail("network", describeNetworkError(error62, hostOf(current)));
     } finally {
       clearTimeout(timer);
@@ -9377,8 +9671,9 @@ function createGuardedFetch(options) {
 function isTrustedHost(url2, trustedHost) {
   if (trustedHost === void 0) return false;
   try {
-    const withoutDot = (host) => host.replace(/\.(?=:|$)/, "").toLowerCase();
-    return withoutDot(new URL(url2).host) === withoutDot(trustedHost);
+    const withoutDot = (host2) => host2.replace(/\.(?=:|$)/, "").toLowerCase();
+    const host = withoutDot(new URL(url2).host);
+    return (typeof trustedHost === "string" ? [trustedHost] : trustedHost).some((entry) => withoutDot(entry) === host);
   } catch {
     return false;
   }
@@ -9405,7 +9700,9 @@ async function checkResolvedAddresses(hostname3, options, signal) {
     const reason = error62 instanceof DnsLookupError ? error62.message : `the DNS lookup of ${hostname3} failed`;
     throw new ProbeStop("network", `could not resolve ${hostname3}: ${reason}`);
   }
-  if (addresses.length === 0) throw new ProbeStop("refused", `the host name ${hostname3} does not resolve`);
+  if (addresses.length === 0) {
+    throw new ProbeStop("refused", `the host name ${hostname3} does not resolve`, hostname3);
+  }
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (kind !== "public") {
@@ -9426,6 +9723,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
     return tooLarge();
   }
   let text2 = "";
+  const chunks = request.keepBytes ? [] : null;
   if (response.body) {
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -9440,6 +9738,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
           return tooLarge();
         }
         text2 += decoder.decode(value, { stream: true });
+        chunks?.push(value);
         if (request.readUntil?.(text2)) {
           cancelQuietly(reader);
           break;
@@ -9457,8 +9756,18 @@ async function readAnswer(response, base, request, maxBytes, signal) {
     status: response.status,
     headers: response.headers,
     contentType: mediaType(response.headers.get("content-type")),
-    body: text2
+    body: text2,
+    ...chunks ? { bytes: concatBytes(chunks) } : {}
   };
+}
+function concatBytes(chunks) {
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 function mediaType(header) {
   const type = header?.split(";")[0]?.trim().toLowerCase();
@@ -12319,6 +12628,18 @@ var sites = pgTable(
      * since this was kept (migration 0033).
      */
     mcpEndpointHealth: smallint("mcp_endpoint_health"),
+    /**
+     * How many crawls in a row found that the site's host name does not exist in DNS: the recrawl
+     * cron waits twice its interval after one, four times after two…, at most sixteen times
+     * (enqueue-stale-recrawls.ts); any other outcome sets it back to 0 (migration 0039).
+     */
+    unresolvedCrawls: smallint("unresolved_crawls").notNull().default(0),
+    /**
+     * The agent resources the last successful crawl found (src/domain/registry/agent-resources.ts),
+     * as the ARD registry under /ard/v1 lists them; null when none were found or the site was not
+     * crawled since this was kept (migration 0038).
+     */
+    agentResources: jsonb("agent_resources").$type(),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -12354,6 +12675,7 @@ var sites = pgTable(
     check("sites_category_known", sql`${table.category} in (${categoryList})`),
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
     check("sites_mcp_endpoint_health_known", sql`${table.mcpEndpointHealth} between 0 and 3`),
+    check("sites_unresolved_crawls_range", sql`${table.unresolvedCrawls} >= 0`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
     // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
     // The domain column has the "C" collation (migration 0005): byte order on every server.
@@ -12380,6 +12702,9 @@ var sites = pgTable(
       table.organicTiebreak,
       table.domain
     ).where(sql`not search_is_audit(${table.category})`),
+    // The ARD registry lists the sites with resources in domain order (migration 0038).
+    index("sites_agent_resources_listing").on(table.domain).where(sql`${table.agentResources} is not null`),
+    index("sites_agent_resources_identifiers").using("gin", sql`${table.agentResources} jsonb_path_ops`).where(sql`${table.agentResources} is not null`),
     // The recrawl cron takes the stalest sites first.
     index("sites_last_crawled_at").on(table.lastCrawledAt)
   ]
@@ -12434,7 +12759,7 @@ function createConcurrencyLimiter(limit) {
 }
 var ROLE_RANK = { "follow-up": 0, "long-chain-head": 1, "chain-head": 2, leaf: 3 };
 var ROLE_STRIDE = 1e3;
-var CRAWL_REQUEST_BUDGET = 45;
+var CRAWL_REQUEST_BUDGET = 64;
 function requestKey(url2, request) {
   return JSON.stringify([request.method ?? "GET", url2, request.headers ?? {}, request.body ?? null]);
 }
@@ -12510,6 +12835,9 @@ function describeBlock(answer) {
   if (answer.status >= 400 && GENERIC_CHALLENGE_TITLE.test(head)) return "a bot-challenge page";
   return null;
 }
+function isUndecidedStatus(status) {
+  return status >= 500 && status !== 501;
+}
 function isBlockedAnswer(answer) {
   return describeBlock(answer) !== null;
 }
@@ -12517,7 +12845,7 @@ function classifyResponse(response) {
   if (!response.ok) return "error";
   if (isBlockedAnswer(response)) return "blocked";
   if (response.status >= 200 && response.status < 300) return "answered";
-  if (response.status >= 500) return "error";
+  if (isUndecidedStatus(response.status)) return "error";
   return "absent";
 }
 var STATUS_PRIORITY = ["present", "blocked", "error", "absent"];
@@ -12556,7 +12884,7 @@ function describeUnusable(response, origin) {
   const block = describeBlock(response);
   if (block) return { status: "blocked", reason: `${where} refused the crawler (${block})` };
   if (response.status >= 200 && response.status < 300) return null;
-  if (response.status >= 500)
+  if (isUndecidedStatus(response.status))
     return { status: "error", reason: `${where} answered ${response.status} (a server error)` };
   return { status: "absent", reason: `${where} answered ${response.status}` };
 }
@@ -12727,6 +13055,7 @@ var CHECKLIST_PATHS = {
   webBotAuth: "/.well-known/http-message-signatures-directory",
   apiCatalog: "/.well-known/api-catalog",
   aiCatalog: "/.well-known/ai-catalog.json",
+  ard: "/.well-known/ard.json",
   a2aCard: "/.well-known/agent-card.json",
   a2aLegacy: "/.well-known/agent.json",
   skills: "/.well-known/agent-skills/index.json",
@@ -12744,7 +13073,6 @@ var FIRST_ROUND = [
   CHECKLIST_PATHS.sitemap,
   CHECKLIST_PATHS.llmsFull,
   CHECKLIST_PATHS.webBotAuth,
-  CHECKLIST_PATHS.aiCatalog,
   CHECKLIST_PATHS.a2aCard,
   CHECKLIST_PATHS.skills,
   CHECKLIST_PATHS.protectedResource,
@@ -12756,7 +13084,16 @@ function answerAt(answers, pathOrUrl) {
   const url2 = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : siteUrl(answers.origin, pathOrUrl);
   return answers.get.get(url2);
 }
-var SHARED = ["/", CHECKLIST_PATHS.robots, CHECKLIST_PATHS.llmsTxt, CHECKLIST_PATHS.apiCatalog, ...MCP_CARD_PATHS];
+var SHARED = [
+  "/",
+  CHECKLIST_PATHS.robots,
+  CHECKLIST_PATHS.llmsTxt,
+  CHECKLIST_PATHS.apiCatalog,
+  // The MCP and OpenAPI detectors read the ARD manifest at both its paths (crawl-state.ts).
+  CHECKLIST_PATHS.ard,
+  CHECKLIST_PATHS.aiCatalog,
+  ...MCP_CARD_PATHS
+];
 function firstRoundPaths() {
   return [.../* @__PURE__ */ new Set([...SHARED, ...FIRST_ROUND])];
 }
@@ -12802,10 +13139,5495 @@ async function gatherAnswers(fetchers, origin, findings, followUps, controls, bu
   await Promise.all([...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
   await Promise.all(next.map(fetchInto));
+  await Promise.all(followUps(answers).map(fetchInto));
   fetchers.reserve(0);
   await judgeAll();
   return answers;
 }
+
+// src/domain/readers/link-header.ts
+var import_http_link_header = __toESM(require_link(), 1);
+
+// node_modules/htmlparser2/node_modules/entities/dist/decode-codepoint.js
+var c1 = [
+  8364,
+  0,
+  8218,
+  402,
+  8222,
+  8230,
+  8224,
+  8225,
+  710,
+  8240,
+  352,
+  8249,
+  338,
+  0,
+  381,
+  0,
+  0,
+  8216,
+  8217,
+  8220,
+  8221,
+  8226,
+  8211,
+  8212,
+  732,
+  8482,
+  353,
+  8250,
+  339,
+  0,
+  382,
+  376
+];
+function isInvalidCodePoint(codePoint) {
+  return codePoint === 0 || codePoint >= 55296 && codePoint <= 57343 || codePoint > 1114111;
+}
+function replaceCodePoint(codePoint) {
+  if (isInvalidCodePoint(codePoint)) {
+    return 65533;
+  }
+  if (codePoint >= 128 && codePoint <= 159) {
+    return c1[codePoint - 128] || codePoint;
+  }
+  return codePoint;
+}
+function replaceCodePointXML(codePoint) {
+  return isInvalidCodePoint(codePoint) ? 65533 : codePoint;
+}
+
+// node_modules/htmlparser2/node_modules/entities/dist/internal/decode-shared.js
+var BASE91_INVERSE = /* @__PURE__ */ (() => {
+  const table = new Uint8Array(127);
+  let code = 0;
+  for (let char2 = 33; char2 <= 126; char2++) {
+    if (char2 !== 34 && char2 !== 36 && char2 !== 92) {
+      table[char2] = code++;
+    }
+  }
+  return table;
+})();
+function decodeTrieDict(input2, resultLength, atomCount, dict1AtomCount, ngramCount, dictSize) {
+  const base = 91;
+  const inputLength = input2.length;
+  const twoCharBias = dictSize * (base - 1);
+  let pos = 0;
+  const readSlotCode = () => {
+    const c12 = BASE91_INVERSE[input2.charCodeAt(pos++)];
+    return c12 < dictSize ? c12 : c12 * base - twoCharBias + BASE91_INVERSE[input2.charCodeAt(pos++)];
+  };
+  const dict2AtomCount = atomCount - dict1AtomCount;
+  const slotCount = atomCount + ngramCount;
+  const single = new Int32Array(slotCount);
+  single.fill(-1, dict1AtomCount, dictSize);
+  single.fill(-1, dictSize + dict2AtomCount, slotCount);
+  const start = new Int32Array(slotCount);
+  const length = new Int32Array(slotCount);
+  function decodeDelta(count, off) {
+    let previous = 0;
+    let slot = off;
+    const end = off + count;
+    while (slot < end) {
+      const code = BASE91_INVERSE[input2.charCodeAt(pos++)];
+      if (code < 89) {
+        previous += code;
+        single[slot++] = previous;
+      } else if (code === 89) {
+        let runLength = BASE91_INVERSE[input2.charCodeAt(pos++)] + 2;
+        while (runLength--)
+          single[slot++] = ++previous;
+      } else {
+        const next = BASE91_INVERSE[input2.charCodeAt(pos++)];
+        previous += 89 + // eslint-disable-next-line unicorn/prefer-minimal-ternary -- branches read a different number of side-effecting input bytes
+        (next < 90 ? next * base + BASE91_INVERSE[input2.charCodeAt(pos++)] : BASE91_INVERSE[input2.charCodeAt(pos++)] * 8281 + BASE91_INVERSE[input2.charCodeAt(pos++)] * base + BASE91_INVERSE[input2.charCodeAt(pos++)]);
+        single[slot++] = previous;
+      }
+    }
+  }
+  decodeDelta(dict1AtomCount, 0);
+  decodeDelta(dict2AtomCount, dictSize);
+  const references = new Int32Array(ngramCount * 2);
+  let poolSize = 0;
+  let ngramIndex = 0;
+  function readNgramReferences(count, startSlot) {
+    for (let index2 = 0; index2 < count; index2++) {
+      const slot = startSlot + index2;
+      const a = readSlotCode();
+      const b = readSlotCode();
+      references[ngramIndex * 2] = a;
+      references[ngramIndex * 2 + 1] = b;
+      ngramIndex += 1;
+      start[slot] = poolSize;
+      const entryLength = (single[a] < 0 ? length[a] : 1) + (single[b] < 0 ? length[b] : 1);
+      length[slot] = entryLength;
+      poolSize += entryLength;
+    }
+  }
+  readNgramReferences(ngramCount - dictSize + dict1AtomCount, dictSize + dict2AtomCount);
+  readNgramReferences(dictSize - dict1AtomCount, dict1AtomCount);
+  const pool = new Uint16Array(poolSize);
+  let write = 0;
+  for (let index2 = 0; index2 < ngramIndex; index2++) {
+    for (let half = 0; half < 2; half++) {
+      const source = references[index2 * 2 + half];
+      const value = single[source];
+      if (value < 0) {
+        let read = start[source];
+        const readEnd = read + length[source];
+        while (read < readEnd)
+          pool[write++] = pool[read++];
+      } else {
+        pool[write++] = value;
+      }
+    }
+  }
+  const out = new Uint16Array(resultLength);
+  let outIndex = 0;
+  while (pos < inputLength) {
+    let slot = BASE91_INVERSE[input2.charCodeAt(pos++)];
+    if (slot >= dictSize) {
+      slot = slot * base - twoCharBias + BASE91_INVERSE[input2.charCodeAt(pos++)];
+    }
+    const value = single[slot];
+    if (value < 0) {
+      let read = start[slot];
+      const readEnd = read + length[slot];
+      while (read < readEnd)
+        out[outIndex++] = pool[read++];
+    } else {
+      out[outIndex++] = value;
+    }
+  }
+  return out;
+}
+
+// node_modules/htmlparser2/node_modules/entities/dist/generated/decode-data-html.js
+var htmlDecodeTree = /* @__PURE__ */ decodeTrieDict("!}.&u%}'&}*'~!6*)%&,~!J~!J~%L~y<~!R,~~%Lu~~#GD~~#|)1#%}^%}2%+#.##%##%}&%##%'#%##&%#%#'%#&#%#&#'#%%#&#%##%#)%''%&%#%#'%#%%#%%}%%%#%#&(23#%%#&-%0%('1#(##%#'##+%'*.:1}#%#6-+(%'%%#%%%}#L'2351&('%}&/N'(0(/*-%(%%}#'+&T%7.2}#&%&#%#36/5##%&%%#&#%%#))2%%##%&&'0~!#*+&'%1~!%).'3q?&%'1~!.##%6(~!+%%%(Gw'rT~!E#<nA%#jZ~!H%(~!42##~!*31&~!G%U~#)5~#`3~!J~!Z~%]~%Y~%C~!q~!u~#kz~%#~!6'~!D~!U~!?~#T~!c%~!G#'~%7|~!G~!J~!G&~#pb~(Df}#%}*&}#%##%##%##&#-}&'#'&%#.++}%mI,#,@&(}*%}*'%&##&#%##%}&0}#.},U},%}+%}&%}#%##&}B%(}(%}+%)})%##%#&}&%##%&}<%}>%#%&}*%}(%}9%}/%})%}*%}*%}?&}&%}3%}&*#%})%#%#)}#&#-#+*%E%%'%'#%}#*V##&##I}#&&##%&%#&&Qf%%))w/0+&%#(#.%-''''++++7}>%4'',##1,#%#&%##&#'##&#*#9)%&%}#*}%,#+P(%A&%#'&##wSD',9E00#y#@}(+}&%&>~!#~!X}#*}(&&}(&}(,%}%&#+&}#&}I%#%}%)#(},'%#*}4%%#%}(''}#/##(##),%-##%%)#&}(.}&%#&}%%}*&#%},&&}&%}#%*'#%})%}D&}&%}-&}6&#&}-,%}#%})-(~+`~,=?~I9'9%~!,#%})%})%}@%}?%}(~!?~#<~#pP~#BG~#=1#%K+~#?#~%;)~#A~#mF1~#A'~'X%'~#lR~#N~'N~#r~#m#-~#i'?%#'%~#B%##%,%#~#_%#0%~#]732~,w~2+#:&#%&'0%&>%}#>##F+)#%&&#(+_}4&}-%}(&}@&}O7Fdf0@+/v4}&WU##&/0#&'('B#%}.%}'+#%}#%%&#&%#%##+#&#)#6#'#.},%}c%},%#%##%&#&%#&~#>'*-.%##%##%}#%%}%'~#)D1}#%*&~#_%%'(~#S2%'.}#~#=##*'*-%}&'%'##&&~'E%.#&~#M4}%%##&'%#~#O1##%&#'+~#<B%##%%'%+~#;#@%}#&%#&&%#(~#H1}'%'##&&~#?A}&'~#D#%32}'&&&&~#[}'(#%}'~#;C})&}%%#%~#=&%,3}%'(#%%~#^'#&&)#%'~#Y%-~#d-%'~#^%%&#&&&}#~#b~2t*&'~&(~&@~0%~e~3}%*''0})&}+~!9##-}#%-hD*)1fC#%/&/fB#40~!+#)*4~!+~!K'&:~!/*7~!.#~!H~!L':~%x&~!H#~!*~%1~!I#~!+A~#p'~!F~~#-#~,,(~.Z~!V~%;'B'mq-W~!N~%I%#&&#&}#%},%%}'%}+X#%}#&}(%}'%}<%}#%}%%'}'%}:~![)9@~%>~#UA%-%##&~!C%~!-.9:~!1~!-^2/:a~!y,D*J#-5)/4~%23,~#G~!L1~!0X3`~!2+~!!0-~&E~!W~!o,>Y&]~%cZx_&~#O*9#A#'#+I'%#)~!0B*-5A+-((F&*M#)(-7-5+'-3a5Vi~!Y~!?+[)%3),ERHm~!+:D,VG.+)?fB%%*(%)'(#&80%1'8`K8?`+'Z#&O&'H5#*9)A%%5&3))0%39+.*7#()&&*=4@**L)<'_&*+..;(#*+)./&0#3)%')-8(4ixD(&.}%,('aI:,)%,k2231T)I'#/-W7,/'Q#.'Y24+h')37</31&83##&0#),H(?'&?/1##%#&&#%''-%&&&#(&''&#.-'%#%%(,')*'&#&#'##%(%(#%('#&##%%%%('%#%#%%#%#&%##h>w+v<ayvyvcg.uuhKr}g/v|g>u9i[~>g5uI~=RvdwEg;v/g;uk!!TTSx]@RT!U!#!@VBRUU!'UTe-d0c`e&gSdicedFcrdTaqb.kYcAohdYd@a3e+d}dMdtd.aJ#bqcK`dle/e.e'dwdPdodddjbEb}ogd^ofdpduc6j?l%d{drdqc)d7bacOdQ%T#Y)X.sR[yH>6Vyv3[xwLu>vo'!*.[yBacahoj>6Rew3[xqdZa#!a&#^(X-[yG>6Vyu3[xvg3sEr|g.u/Ri9db0T#^(Xa)!-[y;>6Vylg4wKs{JwNZt3@3r=c4Z([xlg;wKt!cpq's@v7A'*a(a+!-a#[y<3Dt?3Dt'>6Vym3[xmg9rxsNJwLZt4~?r?db1T#`-!(Xa,!0[yS>6Vz%NuQs.g4wKtnJwNZtS@3r>c4Z([y%g;wKtrdga8!a(!#&T*Y-Xa#!a0<or[yc3Dtq>6Vz43[y3JwNZtf@3s!Ju}!%Dti:pm3c_%X#tjB5pkd6q!r]u?voC'*-a.a2!0a&a+[yI3DtI3Ds~3DtH>6Vyw3[xx;:s#~<5pKJwNZtE@3r~d`a)!a2T#a.(!+U.X1[yT3Dt`3Dtv>6Vz&3[y&g9rxwzcxstPu.<rAJwLZtT~?r@dZa%!a.&^*Za(/Reu[ya>6Vz23[y1g3sEr}wkg{NuQRg{ci(U#5@b`~,cg#U(2WnH5wugcRh7dX#T(Y,a'Ta!!a,[yZ<]mj>6Vz,3[y+Pv#5ReZKu+=,%!H}7ABwkaS?Rh:BcW(X#<]mrj:ubv/ARekdg%!(!a.*Ta(Y.X1!#sP>Rl*Dt6[y>>6Vyo3Wf*jOvuumvuRgRJuq*!:9<B@bX~3jVv&v@s@5Re[d/rQt{uAvo&a&a*)a2!,0Wf!3Dt0=Bs'>6Re}3[xy~<5s%JwJZt1~Gs)c;&!#2sJkNuXvzq7rxu,Re8dka4!a8(aEZ+a@Y.X1Xa)[yd=Bs(3DtP>6Vz53[y4cX#X&Re:avRe9~<5s&JwJZtQ~Gs*i^rzvdRg+Jv{%!2sbB@bX}kdga,!Za?&^*T1/!a'Dt+[y6>6Vyf3Wf%g/u;s4hGu6?Rh-JvZ,!c%#&RoX54Rivj7uyvf8RgTKvZB%*!2sGh<vu5Rgq<=C::9bb~#dZ#T&Ta6Y.X*Dt>[y93Wf)coZ(T,6VyifluvRgC@95@B@bX~/hFu34cC#T,k/unq8w8Q5RkUklwQuzunq8w8Q5Rk8d/rJu?v8w9)-&!a0a;a&aIWejg3sEr/h1s<DtDJvyZqY5aws3Jvy!&Wei~Hr1:au5@Bag>23E~5c:Z&bX};kKv?w&unuVu5Rjc;>bs)#~@:Rh.=ay<a]C;b`}Vd6s/t{uAvoaxa()!a,a7%-a#a2Dt,[yF2Wo[>6Vyt3[xuNuPRi&NuPwpi#RoWh?vf8Ri%Jv]!%Ri:KvxD!.'2WeAjZu`q9rxu,Re7woeAg-unLq(qA_/*2Wg_g3u5q^9:4E}/jTrxrzv=Wkkd~0UX#^^Xa-a1a5T&a=U1a'*aEa]!a*aPaA-adok[y54Rn>;:p3~Dp5g9rpsFNvZqjg3uJp4~<5p0Pw;5qlJwNZt*@3p1Pw:5p/Ou!5p2JvG'!6Vye=<qnJvh_[xhg3v,Rh3kOwOw-sDuev/Re^dha[a%!%!a+#Ta7)-5TaCaO!aka!a)sf[yb2>Rl!9ARiq5E}Qg=ucRkBE|oJrJ_@Wk~@Wk{JrJ_@Wk|@WkyJrJ_@Wk}@WkzJvO_[y2g-vMRmiKuYC!)&>Ri;>Ri<@3RkNc](X#@9Rk=g5vuRmhKvDB!+'=]meg3u4Rmgd)#Y'Vz3CARmfd`a+!%T'!+#Ta1Ta6TaM-sTDt9[yA9sYd'%Y#s[[xpj:ueunaXRgEjRq,v-vuqdd2'`#6Rev<32@5>:2<E}5xIo9a*X#Y(;5RePJvD_g>vyRgNj8w)v8<wggs:RgXiZt|vjx,hSq3ah!-(~@:Ro/Ou!5RhWj^v(pyw8unRhUdx-UY#^Ua.a3a70!)%UX1TaDa)'omRiRRhE[y:3Dsz=Br,>6Vyj3[xkg6ruwjcqsrPw;5r*Ku]D'Zt-@3r(~?r.i[vwv]dU1a--U#`a4(g/vsRhPOu!5RhLj:rmu9Wo!~@:wdh@g/vsRiTjXuvvNr}:RhBj^v(pyw8unRn]dz1UYa'a+^Y(!aETZalaRY.Ta?a4[yDJw1!#qLsW>6Vyrfzq-pLflpwRe|Js>%!Dt@3Dt&Jvy_[xs~HrnjMuwpsw'RecKu+D#'!t<~Grl~?rjg5u-x,gwp{ah!-(~@:Rg~Ou!5Rh'jXuvvNr}:Rh#cW#X/c;&!#2sLi[v7u7RgpJv)(!iLrxu,Re6j7v@s@5Se[e7d`aW!Za(a`T.a#!a3!&aDa-!9)Dt_=6s+3[x~~DR|h~DS6avhGun5RkZj3w)v-]mkKunB!&*]kb97R|i<ARk<c:Z(6Vy}Juh'!wziMRoS:F|vkLuauJv5vtvQRh1d='T+Y#VyO~DR|jcF#T'7R|g97R|kJv3'!ay<Rj,Jvh&!:ReXcsa6*a+#a#_aIRf9aLRf?c,Z&Rf5Rf7c.Z&Rf;Rf>cQ#%T'p-Rf8Rf=ct#%'(*!,p,Rf4p+Rf6Rf:Rf<d~'Ua%U*^UYa(!a,-!#a4YaTalaEX0a8a<Weo3Dt/3Dsx=Br93Wen~Dr;~<5p<JwNZt2@3p=Pw:5p;Ou!5r3c7&!#:p>3Ds}KvGB)_6Vyk2sM=<r7x'eovA(!hFu1ARf}cV#X&@r5j6rvwQa^Rf3c=Za'wkghJv__g;unRggA53B9=b^}%j6uduo5Jq;!(hIv%2Re`Ou4ARe_e%a#^^^Xa&!a*a2!&a6YaP!*ad!#a:aE/5Rn?[y@>6Vyp;:pE~DrY~<5pBJwNZt8@3pCh=rt3rWPw:5pAJup_[xoNuPpF9c!#'45pD5ARn)d8#X'X*3@rU72s]h>v<<sSjJpqvewOJq/(!hNw'5ReBk0s2u3w/w'5ReE5@Jq.!a+JQ!&WeU23d(#Y&RjG5]jBk!u7w&u0udARjEe#+^^^Ub#!a2/a`Z(agT1!a-a;|@TaG!aS[yV=Re~fow'RguNuPRe?bz#'>RoUWeL>:Cbb|?JwPZtVg6ruRmzJvD'!6Vz(g/vmRh~Jvy_[y(g9voRgyx*cy(#2>Ri2B9b]~9kIw9u7rluJu3Rg]dI#a%UY'@=p%CAx.gQZ&RhwwygtRm{x5g_Z'+ABqR9Woa=Bp&dV#^*Xa'!&@o{g4v]Rk;Jv{!%Rk[wkkiA5RkiwwfUB=x,fUuqC&*!>RfTg8v0RfV~ARfSd;rJsAuAv9wR'ae+/aO!a@aza/a#[yQ@Wg!2Wemg3sEr0JvB_g>uvReWg2v+Re=KupB_+[y!2AbY~-~Hr2AJwD!(h<~El>h<~El?Kun@+_:9b`}Kg-v/Ri3g;vtwyk_9]k_d=&T#*U.6qh@Ab`|K9:H|CJv[!&3Dtex'fDwC%!Rf[9WlMd[(^X,!a%Z06Vz!@WgBg=v~Rgvg,QRe@awd,#Y+jTv|Q~EfWj]uNr|~FRfXdy#Y&^Ua%!aO.!(a)Ua;=!a@aKap!a-,a!Ta]a[rSa]p?[y82sK=Bq~;:p:~<5p8Pw:5p7d'#Y'Wf(;RnRi[u4w&RgJJvG'!6Vyh=<r#ijuuv/sIKuYD'ZtG@3p9~Gr&d2#`(g<vtRgFj`u5w&rqpxRf2CJuY!+:wfnTOu!5Rg}jNs1ucv&RfwJvA!&3@q|BDcC#T,k/unq8w8Q5RkTklwQuzunq8w8Q5Rk9dga#!a'!a=#a0!:+Tb*b@aO.a4!aba8aFJv^}?!VyR~Dr<g;u%Rn.~<5p[x'e`wNZtR@3p]Pw:5pZhNvjBp.woe_g5u-r4JwF!%DtO3:ooc7&!#:p^3DtpLuGw(!+%)Dtk6Vz#2sd=<r8d'#Y([y#<x3gJt`w@!)%}MRiowzikRij=]ilxAf3,U(#B2Rf#g0v-Rm[ck{`U#]giKv3>)!&6Ri154s,KuGB_%@r68r:dJ|t`#X(9<E|u2@H|rx3gJu?w'!+'1Nu7Reg4=H~+9<wxgY95Rm]xLggZ-`(X}U2:Ri4h<uOawRmsJv__5@bb{jbV~3dka#a'a]!,#a+U=a>b6a3b%!/aKa/)!arwve^VyJ;:pR~DpTg3uJpS~<5pOPw;5qmPw:5pNOu!5pQJvG'!6Vyx=<qoJvA!{~Jup!%@qk7Rn/KvyD!}''[xz;>wkh'?Rh,x8gyt`w5D!&),(SgyccRgztJ@3pPB5p#d'(Y#<]mmifubw&RgoJvE&!82s^JvF&!8Rf,ADb]~;x=h'rNu]vK!,%'*0RnORh)4Rh*AqQg-vaRnNg;wHwkh'ba~4cE#Ta*x3gctyw@'!+%RnFRnD<4Rn@hFvK5RnCxWg[#`&a0Ua()`1Rm75Rg[c]%X#qi8Rg^NvdRj>BwzgZauwji7Rm6A4wgg]d1#&(*,.0a#Rm;Rm<Rm=Rm>Rm?Rm@RmARmBe%#^^^Xaea?aC/b+(,!a+a#!a/!>a&Ta<aKbD!2wphBRnk[yPw}hE|.=Br-3Dtm>6Vy~g6urRf.x,hPrNav!%'RnqRo%Ro#Nu;q[Pw;5r+JwNZtM@3r)d'#Y'Weh;xChL#`&RnmRnoKu}>%(!Rne~Bs-;2wjcussJv+'!aYSO}6@B<5?ba~8LrNvj!.%*ROwungw~ng~:9;Ri^>wtnig;wHRnixDh@|(UZ.x1h@|)!#:2<H|*xHn]#-UX'3Ro)z=iT}6ARns=Bwsn_wpnaRncw]aR(#UXa&Ua*a/=]iPd'#Y&Ro'WnXf{QRm2hNvj]nZd`'T~&1`{|`#9b]{}c:'!#Wl{>@=be}]?cl{{U#:5Abb}Jds#^YaF!a*b4a#a3aPa>&Tb!bH!*a_!Eau?/a&RjY<]gj>6Vz*;:pe~DrZg,QRj1JwNZtX@wihspcJvZ&!VyX9WmOJu|!|N2WmHJvh&!]ht~Bpbcn&T(!#RmQ<s7Nu;padH#X'`+WmJ@>RmKCARhnKup=!)&Wf+:RhqNuPpf9c!#'45pd5AwghpARn(Ls@w!%,)!RmP@Wfe<E|IJva!&WmNg8vsRmLd`*.`#Y'Xa!axRn*]hrA8Rhug5s@rXg8u!RmMd8#X'X*3@rV72smdI*#UY&RmICARho~GsgxVgd)Ta'U-Y&Xa!T#RnEWnA@Wffg1uDRi0hFvK5RnBxGnG&#`%owp)@wsf+bX}Ze-*1!a*^^^Ua|!#a.aq&Ya2!a>.a6!a:aO`aJDtL[y`@Wg#>6Vz12@wzoYRoZNuPRi!NuPRhzg=ucRi,@=b`{Yg=ucRi-ACJvB!&Sh[ebSh]ebi`wUuFRm4Jw2_[y0JvB!.<Ju(!&SoG}6Shd}6<Ju(!&SoH}6She}6Kur@._g5vHRieJvx!{L2G{Kx6gd'T#?Rh82Wi5cZ#X(g1w)Rm5dW-Y(Ta#!a)!#aYa=wnfE=su2>>bU{0j9udv:<svj8uQv-7RgHdE%#^'sq9sp=>Bb_{TJv`!&g/r|snj6v(us5d,#Y(56H}[978H}]Jw5!&g1rushJvB!+j;v{u5?zDhd}6}bj;v{u5?zDhe}6}ce*#`(^^^a[aea!=!a6a*aoXb1a.!aAbL!b>,b'aL!aV@Wf|2Wlg3[y/JwNZt^@3piPw:5pgJunZou3@rsJva&!Vy_g<v~Rm#JvG'!6Vz0=<r{Ju{%!:pj@WfsiXuJu3Rm:JvZ&!WfA~Bph@c4Z&Dtwax5rubx(#:awRk1@d,#Y&RfjRfid1#,Y(@Wfp2Wlrg5s@ryKu[@!,'=]ig9wlk?Rk>g5u-rqJvy'!@9RkQcH(T#=>Ri~@<wkj(Wj(KuZB*!&<7rw@9RkRcH(T#=>Ri}@<wkj)Wj)dg(Ta2Xa9X#`-!a*CARhg@@=I}d9x;c~#X%so=<sj>2@@=aybb}XjWv0Q~EfEj3vLv;<d,#Y(56H}`978H}_dgaPaFa'a/!#a3Y0a_a;a|!1(a7-[yE3[xt;:pJNvZrrg3uJrvJwNZt=@3pIh=rt3rxPw:5pGOu!5rpJvG'!6Vys=<rz@c4Z&Dt(ax5rtJvZ!&~BpH@wsfNg-vaRlNci*U#=<wei<F}a5@Jq.!a*JQ!%@qZ23d(#Y&RjH5]jCk!u7w&u0udARjFd/prq=tyvpaEa(a:.!a1aZ(@@=I}:9wpd%=<sX55w_h}@@=I{t=ay<aU@@=I}T=ay<2@@=I})?C9:9au@9Cb]}DP~=x-fAZ(2Wl1=ay<aU@@=I}>5@d##Y+jTv|vV~EfFj]uNpn~FRfGdgaK!Z2&!a8a-Tb({E!acTbM*!a(DtY[yYd'%Y#sl[y*hHvh>Re5x2c{Z}.j4uCvcawRiMd+#X+_x&d!},<5RkX;2Hzw@x,gavfB-!{CcF&T#Roe;RodwWbBg5urRgaKvHC*_6Vz+<4opieuew&Rmq@d]&Y)X,T#X0Rh}<BqP=4qS9:ReMg/ujReNJw0!/<Jui%!bd{kawwnemRelAxUa?a3#*.&UX(Ya+a/RhvRnQ<o}9Wmtd-#Y&RgSRmw9;Rmxay=Rmyg-vaRmuxEhSrNu,v-voC!%(aR.a(a7+1Ro1>Ro5CE{A9b]{@;5x#eO{:g;urRi+KrNA!%(Ro3>Ro79;Ri_Ku@>{;&!x%gX|{KunA_+g5QRj/g3u5Rj#g>uERj%wio/xRhS&!,!#^1U}wba{8>>@=be}qC@:D5ba{7Ku+A&!}x?ba}t>>@=be}se(aA^^^Uat!b0#{pa+awUazbGa#aLb9bgaWac'a5TbS=Br!d1#`%scp_Jvl!#rT>Re0JvX&!VyN=H{Fcm#U&:pY=ReaJv2&!]h0=]nUJvG'!6Vy|=<r%JrM_=]h2@Wlud'#)U'Wf'b]{i=]h/Jvh!&~BpWg=v]RnMx+ny#'Nu;pVwjnu=]nwxJnx,T#`&Reqwjnt=]nvieu9vrRjLLuYwP(#+!th@wih5pX~Gr'g5v/Rh4KunA'!-CARnP@wwiN:Rm_9x'cvw>!|l=<saKvAA!0&3@q}>w^e1bp#&Re2Re3BDx7gH#T|f5H|eKuZ>!%(:qNAH{]Jv6!+3B2B9=b^{X<5<B92:E{ZLvhwA(a;a%!igQuyRmad+#Y}m@3Rh5d8#X'X*:AqUAHzmaxwbh<aXRnVcF}RT#Nw&cj#U(BWnug/vsRntdka)(a3+.Zb7aYYan1!bVa@Xa}[y^@b[{G=H{+hFu73Rj&Pv#5ReQcK%T#sig1v{Rj'Ku+D#'!t]~Grm~?rkKuMB!01d5#`'Vy.ta3Dtu~Hroc8#'{^45s85AwZbP&!#Rn!wghxWn#KvEA!)&2RlA2RlBx:h|#(T,=]j09Wobz>x]z/@awRoTd+#Y(az]hFhCrm4d,#Y+jTv|Q~EfMj]uNr|~FRfOdCa!Xa9_X#@<plJvf!%b`{(9;Rgwc;.!#2x7cw#T|UDb]|T5Ju={(!=@E{&Jv)&!Ab`{'awJvf!~*>>@=be{#KuY>!+&4Ezyi[ugv&RjIdea+T)#UXa&T-T&a!Rh9auRmW=]kLg5vuRn+g3u4Rn-Ow6ARn,hHus5xNk?#UX(U~)/g8v0RkD~AwkkF?Ri.OuNBwkkA?Ri/d|a2`a*^UYa.!aBTZaTa'Xa;!(!2!-a#b2[yC>6Vyq3[xr2Wi?g1rusVh%s?DtF~<5rbJs;%!DtBfswKtCj[uvuSsEu3RgVx3o:u+wN'*Zt;@3rd~Grh~?rfg8w)Lq)qE&-a%!>bI|`jWv0vV~EfCjTv|vV~Ef@j]uNpn~FRfBcK#T']gWNu7x,k7q4ai(0!hHv8<RhmkMu9vrsBuev/RhlCJvB!,g<v{wchh~@:Rhji[vrv{wchi~@:RhkdS&a5UY#Ta!RgPwwiI5BwciI~@:Rh`x'iJvj'!5]iJPu8Bwch]~@:Rhach)U#h3rp]gLh@t|Ax,hTq3ah!-(~@:Ro0Ou!5RhXj^v(pyw8unRhVd|)`,^UYas!a?/a2Z'a^Ta{Tb7Ta(a#!a,Wf&9sZ3DtAadamov=Bqt3[xig8vsRm~>waiL2b`{QJv*_Ouv2qgj<v]v2BqfdR'X*X#Y-@3qr~Gqv~?p6hHv-]glPup5Lq+q?_%*b_{qF{n9b^{rOu4ARhpKvCD!+&~Bqp:5Dbb}nwoiKl&unuTuBv]v+ueunaXRf0=Jvh!0nKufu8v1w&w7q%w&uHrz:Rgnj5w,uxDJq/(!hNw'5ReCk0s2u3w/w'5ReFd>Za&!*UaA=<wkgsRnSJv^!%Refifw3vyRgOKu_B'!,<]gkiiu:w&Rh<=C@a^<B57@2F{[<B5@aW:=3away9A5aW=<B=C@a^<B57@2F{Ie-#`(^^^bCara.b8aza6!/bZ,!adTbnTbOb+aFaS!aAT9@Wf~2Wli3Dtl2@d,#Y&RfnRfmJwJZtN~GqyJva&!VyMg<v~Rm%iXuJu3Rm9Jv[_=]ih9wlkDRkCd1#`(@Wg>2Wls3cH#T(@<Rj*=>Ri|b~'#23s9h<~El.d'#Y&Dtxi^rzvdRl#d*#U%(o|B2s`hJwSaxRmDKv4B&!1:Rmdd5#`'Vx}to~Hq{x'f1v3(!BA5ba|bJv_&!Wfug1v]ReIdO+U/Y#&G}-8wze=Rh{g1v]ReHg/uQRf/by#)ibQwERl/cH#T(@<Rj+=>Ri{cNu+vlax-!(#a0qa9<Rii2;;bU{H;x<i=&X#Rk`<4wwi=C9H~8xAI(Y#<azRi@45wXI<B9;5bb~7dL(X#Xa(+!aL6Vy{g5QqOau:5au2@ay547EzbxOcU(UX-T#Ta#:Cbb|A?wjh/b_|SOw6ARgtihr}u7Rhy<d1#T)X1@@=I|~=ay<2@@=aybb}Sj3vLv;<d,#Y(56H}A978H}@dGpvs@uAu`vcw9*!aFa+ai%(b!aXa8.a?a[ozWey=sU2@G}Nch&U#Rf_WexKu+D#'!t:~Gr`~?r^j]uNr|~FRg*j^psurwJt|RmcKv)@&!)7Rkv~Br[@wxfO:Rl3co#U'6Rezj_q#vIuavjRltwzeyh@vr5JqD0!>aY?C9:9au@9Cb]}9cl#U*5;5<H||jbuus1ucv&Rfvg1v~d/pppzqFr^a--a~!aMat1(hFv;Wiz@@=Izoj5uuv-7Rix~Cw`fk2WlVcZ#X,k)u3vWs@u2]ktg;wEx'fBq(_2Wg/jTv|vV~EfoJv]!15x'hzqG!(P~EfU~CRl_j6v(us5x4i-#T(2WmZ?C2F|d>Kq<aj1!*jTqIsBv=Wl`~Cw`fi2WlWj`v0u*~>RlR=c>Z,k#u3vWs@u2]kr<c1Z+jTqIsBv=Wla~Cw`fm2WlXdmb3!a{(arZa`bkTa%TbQTa-a9+c'!aM!/[yL=Bqug.w'RifhFvyDRj.g>vgwyk^9]k^Jv3_@WfbAARkhJw2_[x|JvB_wkoIRoKwkoJRoLd'(Y#<]gm=<9<H|yd'%_X#skDtb3awwqkgNulRkgdB#^',9:p'hJwSaxRmEBwVb8@4=H|qLu+w50&!)@3qs~?pU>Awwn;;Rn=c:Z'ARn<=<qwKvC@!/&~BqqJv6!&]eVb^z^xRge'/a%+^`#Sge}6<4Rn3=]n0Pw2>Rn8Jw0!&>Rn:>Rn6cY#a7+!a&=<wkaNw~h3z_c5Z{=wjh#=]nLKv^D!&)Vyz=bW|swYb<WetcG#T(2wxa@qVx@gD#Y&b^|V5JwG&!5bb|pg/w&RgD@x=kHs=uAvn!a%%/'+RmSRh694Ro`g-vaRmRhHv-]mlxCcS#`&ba~.5cD#Ta)P~=d,#Y(56H{>978H{Dd_#{2^Y%_+qbbb{6g3sERhsbU{?dfa.,`a(Xa<!aiX#(55RiG54RiHcI#T'WiU3RiVNvdwtfcRlKNvdd,#Y&RlHRlExQgf.1*^T'X#Sgf}6Wn4=]hfPrk>Rn7Jw0!&>Rn5>Rn9Lunw?&a2!,5<oq@@wqfdRlJj5Q~=d,#Y(~ARfcOuN]fdDKw;ay(}i!547E}j?cI#T(@5bV}iCbV}hdv(^^Tb?a40,b##Tbo!a*bR!a<b|a/!aKai!aU[yK=]o^g:v>ReGJwPZtK<7Rh+h<~El,Pv#5ReR@awwxjCg,ulRjDJv6&!]j!z?aQeeg>w=Sh<eeJw;!&axEzOg,Qosc!#*:wkeJ]eJ>x'h-u(!%Ro.w~h.zPdNZ(X,Ya![x{;9ReY;wkgxRiF:x?ap#Y&RmUg<s2Rkod]+UY0TZ'!a&A9sw<=bczLNvuw{gqzNhJwSaxRmCKuLay!#&s_Rf-55b^{uJvZa!!c%#(55Ri654wmiu5RiuawLu,vp!+}^%b_}Y9;wkgxba}o>A9:=b^}zKuh=a''!3awRk3c*'!#aHRk6c+Z&Rk5Rk4Jv)&!awRjSawd9*`#0?C2@EzMj8u<uJ5RmbjQrquJu3x,k>uq@_+=ayb^|W~ARkEOuN]k@7dhzV^X/X&a-#zRzSb`zXcJzTT#2WkVKvDBzW!%FzY9;5bbzWjQrquJu3Jw3%!b`zU=ayb^zQd:#X(T-a!6Vyywxh}=b]{Jg=u1RiAdGp~qHtzv!w(wA+a+a;<!aJaYai'anasb(=azRmV:Cbb{MLq2vb!%')RjuRjrRjtRjqx3jnqCw3!%')Rk(Rk+Rk&Rk)Lq2vb!%')Rj{RjxRjzRjwLq2vb!%')RjsRjpRjfRjex3jcqCw3!%')Rk'Rk*RjkRjl9<CbbzfOu4ARhxLq2vb!%')RjyRjvRjhRjgx=joq*uKvb!%')+-Rk.Rk%Rj~Rk-Rk#Rj}x=jdq*uKvb!%')+-Rk,Rk!Rj|RjmRjjRjidAq&qKs@uAv8Aa.'*-a@a&0!aM@a5[y73Dsy3Ds|3Dt):wxgI2sHJwJZt.~Gqxwsf0ikrzt}Rl0Jvy_[xj~HqzKv_A|D!&WfP8axRoVcf,U#k(v]v+ueunaXRf1Ju}'!g8u#Ri=jQw!sCunLprq>!,')~<5qeGzq9F{W=c##%s5au:5aU3CBE|;d4#X(D!a&6Vygx(b;#(=]ed?C2F{N<capoq2r[a&!aPa9,'Pw;5s:@@=I|,55w_h|@@=IzcP~=x'fCqB_2Wl2>aU@@=I|1OuNBc1Z+jTqIsBv=Wlc~Cw`fl2WlZ~AcTa%!Z+jTqIsBv=Wlb~Cw`fh2WlYk+uNqJsBv=WlSg,u3dca3#UXaMYa)TaB-=cM|7T#<bI}l5@B932:aV2G{BOuNBJq:|M!5Ezt=<B=C@a^<B57@2F{v>cB{/T#=ay<bI{3Jv6!a.6BKq0ah&+!5E}HP~Ef{978BaU@@=Iza<7d#.Y#978BaU@@=IzH~AJq0!(@@=IzG978BaU@@=IzFe,aU*Y&^^^bvJb,b:bFad!a,c2Ta>aL.bo6!a#CbTa'T#Re{2Wlh2@G{yg6t~Ro_NvdRfticuRQRllJv3&!x&c|zs@Jw3!%RflwpfkRlpKuL;%(!Re<@G|C2GzdhIvuBwgjAg-u0RjAKQB%!(GzZ@G|5NuuRl7d='T+Y#Vy[g<v~Rm!==G|>JvA!)@wma=]m1ifuaw&RmnLs@vT'!|/+[y,g:v>ReTJw1!#qX=x!eC{bLu+wT&)ZtZauq_~Graci&U#F|89:r_Lupvq!.)&2RlG8RfaC=x!eF{_h?rpWlmd&'!#X|&]k::xJey#`'T|+<E|&2@H|%dE#(^,g;u.RiEg6vjRiC9xCkA{O|zY#g=ucRmXKs0@!&*@G|m@awRknJuh!,3d(}gY}eJvj!%Rm):Jw3!%Rm+Rm-Ls0w(&!a(a#@b[|6cZ#X'7RkxWgAOu4ARn'dH'U#Y*Vz-Wm'CARm}d]*#a%^a*T'aK!a<9bV{PC=p*Jw4!&SgxcbB5r]idw(wBRmF7xFkt#&`(Rm/Rm8E|!JuY_9:Rl5=wrgr2:bbxd@xXfB(a*#T+!.X0X1Ta/a'T&RlDRfL>RlyARl9b[z[>RfZ:RlL:RfRwlg/ARl;9;RlxKv,A/!%7s69<74=BA5ba{-8Bde#`a<XaKYa1,a'P~=wxfB2bZ}}?C972@@=I}r8@55B9;5bb}G978B2@@=aybb}3j3vLv;<Jw3&!>Rfk=ayb^}4~Ad1#`*@@=aybb{w2@>==<bbz]dx+UY#^UaF!a9!bB'Ya1.!ajXa#%olRhD[y=3Dt#Ov5BrHKuMB%!(Rf^Wep~HrJwkiQjKr|~FRg)Ku+D#'!t5~GrF~?rDdV)UY,Z/_7RkuG{<~BrBg,rlsO:235B@bX}|d?a1!#`(6Vyn5@d##Y+jTv|vV~EfIj]uNpn~FRfH7Lq2vb1!a9-978BaU@@=Iz9978BbU}#~AJq0!(@@=Iz8978BaU@@=Iz7~AJQ|}!978BbU}!JvkaK!AdUa21-U#`a+(g/vsRn~Ou!5RPj:rmu9WhOjXuvvNr}:RhAj^v(pyw8unRn[kPr}p|u7vwv]RiSBd;pppzq@qHQa?(b.!a.a`@.|xa(hFv;Wiyj5uuv-7Riw~Cw`fg2WlU978BbU|wOuNBJqG!(P~EfD~CRlQcZ#X,k)u3vWs@u2]ksg;wEx'f@q1_2Wg.j]uNpn~FRfqJv]!15x'h{qG!(@@=IzK~CRl^j6v(us5x4i,#T(2WmY?C2F{1>Kq<aj1!*jTqIsBv=Wld~Cw`fj2Wl[j`v0u*~>RlT=c>Z,k#u3vWs@u2]kq<c1Z+jTqIsBv=Wle~Cw`fn2Wl]dn1#c(a(b^a2!b/bAT(bj!aDa7bu,a_a{c0!2T0g:v>ReD2@G{42@G{5~DpM~<5rc=Bx6i>{RT#RnI@zCx]y]z:2Jv[!zr5Awyk]9]k]dD(Y+X#6Vz.g=wKtgwhaCwgmTWj2Lu,w%_+/[y-B;b^xeg3u3Rj-2@bX{*KrJ<!+'@Wg(g?QRlC@Jv`!%b[zIwsfII}8JQ_@w|kW|=Jv(%!AqcOuNBJvEzh!bYzjLs@wP#(0!oy@>RkdJwMZtc3Dtd@BcG#T'9bWxg2@2Fznd*#Y+;2x'c}w<zizixNgwa#Z'U+!/!a'!a+w~g~z6wcn{Rn}wcnzRn|5Rh%=]nJg5vuRmvNvdRlvcprJu}w*az*a#!%.a.'Bot9qT]kj@Wg'ay2Gzv@Jv`!%b[zEwsfHI}1;ck#Ux`<Cbbx_Lu+w!a&0*!wko*wwo,So,}6Juqxf!E}PigQuyRm`d3(`#8>Rn%:A5B;bZ~%KvhCa!a2!x>k7#Uxb@b{#xaRk7Jw0!)>wwhlShl}6>wwhmShm}6CJvB!.x'hhvj{!!5Bwkhhbaz}x'hivjz~!5Bwkhibaz|xEhTrNu,v-vpD!a%&/)a3a.,%Ro2t[CE{)@3re9b]{%wjo09:rgc:Z&Ro6=<riifuaw&RmoKrNA!%(Ro4>Ro89;Ri`dSaL'UYzxZb)7Rka3xRhT&!,!#^1U}vbaz{>>@=be}yC@:D5bazzKu+A&!}{?ba}y>>@=be}wxBh[t`u~vJvr!%a!a()a,a0a4RoC=]o;Ju(!%RoGRhdwjh`=]oAg>w#Ro?g5vuRo=NvdRl|Ku]C.!&;RoEJvB!%RoORoMBx'h[v+_?w~h`}~5?w~hd~!xKh]oiptu-utv.vp!#%&a30a@a'a+(a/aOp(o~p!RoDJu(!%RoHRhewjha=]oBNvdRl}g>w#Ro@g5vuRo>c[#X']o<CauRoRAd-#Y':RkpauRoQKu]C.!&;RoFJvB!%RoNRoPBx'h]v+_?w~ha}t5?w~he}ue!/UbhYacXaW^Tc&a;b:a-c/#b&aja1(!cL+!bKbt!bmcRc9aIc?8[yW3Dtt94Rg`Jv}!&SiRMzBhEebShEMNuPRe>x7gL#TzuwjirRipc<Z&>on;>z=h-MSh.Mwqczx'a7vj&!>Re4@=ResJt__NuPRi*NuPRi)j]uNr|~FRfzKrJ>_+@Wfy@Wf]2WocKrJ<!+'@Wg%g/QRl@@Jv`!&awRl<wsfFIzgLu(w*!.*&ShBMwvhIRhI9;RhNx1hK'!#Sn]Mx1hK~0!#:2<H~7cNu+w7D*'1ZtW>Rn1~?rOc:Z&Rn2=<rQ<7wjh&=BSnLMc]#X(6Vz)w[b=a!U#9wzgMc3#&(RgMRitRis<x,gKt`ax!&+SioM=BSilMc3#&(RgKRinRimKurB,!&SiQMzBhDebShDM6BJQ!(P~Efx978B2@@=I}WLrJw!!,a*&@G}O@9wkibRid@@x'fKwC!&SlDMSfLMjUv~Q~EfKKv3@a+!(hFv-]mpx/hYZ(C5RiWz<o/MwkhY?So/M@x,gbvfB*&!SgEM:SoeeehFu3:Rgbda(,^TZa)X/7Sg[eb:2RgI~BrMC@wgkc:wwkcRerx3h(uUvK!&*,SnOM4Sh*MArRg;wHRh(x=h;rJvPwI!a4',a'0@Wg&=BSh/Mg>w=Rh=g3w*wwgGRgGcW(X#;Sg}M2Gzk@Jv`!&awRl=wsfGIz`dKZ*T'Y-:RhR7RhQg5u-p`j6v(us5d,#Y+~Awkia?RicOuNBwkibba}Ld6p~tyu_vbAa'a+!a/'a3aEa8a!>Sh,ebJv{!&Sh@ebSaReb9;SgwebNuPRi(NvdRl)NuPRi'hHu^<Rm^Jvv_@Wl(g;u1Si/ebKu'B&!*Sh?eb@Wl'z@aPeb95Si.ebcpputyvjB)!,&a+0a%ShAMWeK@G}C@WfJ9;RhMwvhH9w{ia}ix,hJvRA1(!zAn[MRhHx1hJ~*!#hFv(BSn[MBJQ!(@@=I~'978B2@@=I}2db.Ua<'X}+T#a0XaG2G}E;wkg|wuh!Rh!x,hZu,@)!&So0MVy)C5RiXACJvB!&5RiY5RiZg8w)cG}*T#2@bU}=KsA>(!a.3wkhZba~(x,h^u(A!&(SoCMRhb5Bz=h[eb?w~hb~6x,h_u(A!&(SoDMRhc5Bz=h]eb?w~hc~6e)aA1T#T,^^^c-bMb&blcPaP(a/!0!bA=b5c@a(!bfbrc#2afwmhARnjwchORnp2Wlf3DtsNvdRl-2@wpa<]m0bx(#:awRk2@Jw3!%RfhwpfgRlnKQB%!(G{V@G|'NuuRl6d='T+Y#VyUg<v~Rl~==G|<Jv+'!aYShC}6@B<5?ba~8@Jw3'!g2QRljhLrpWlOd+#Y'g.w'rIg>w*wgj@g-u0Rj@Lu+wT&)ZtUauq]~GrGci&U#F|39:rELrNvj!.%*RhCwunfw~nf~:9;Ri]>wtnhg;wHRnhx3hDs@v~!/+'@Wfr@9RkSNu&Rlo=@<5GzoKs0@_+@Wl+@awRkmJuh!-3d(}pY#qWJvj!%Rm(:Jw3!%Rm,Rm*de&!1U-U#`)Re;@G|.@9Ri82@wjfvRlq=@<5GzpLvOvr!).&2RlF8Rf`C=x!eE{.Jw3_g2QRlkhLrpWlPde(!#U{s,UXa*Ta'[y'g:v>ReS;x0PZ&RnlRnn~HrKJw1}f!=x!eB|2w]aP(#Xa&a*Ta.Ua2a7=]iOd'#Y&Ro&WnWg;u.RiDg6vjRiBNvdRlzhNvj]nYJuW_2Wm3x)kFze{9d])!a.!,Y01!#&aC!a3RndC=ox~BrC@2b^{pg,rlse7x'ksuq!%Rm.E{xidw(wBRmGx9o+)X#wwo-So-}69:Rl4@xSf@a#XZ'X)X,Ta(/ARl8b[xc>RfY:RlI:RfQwlg.ARl:9;Rlwdn'#^XafaQa1X1TaHTa)@b[{zcZ#X'7RkwWg@Ou4ARn&x)kG#{,g7u/RkGdH'U#Y*Vz'Wm&CARm|bx#(A]gUbUzJj9Q~=d,#Y(56H}l978H{U7d,0#U*2>ABb_xZ978BbU{e~AJQ{g!978BbU{hxMh?ad{oUYZ.x1h?{l!#:2<H{mx3n[t{vl!,&a%3Ro(z=iS}6ARnr=Bwsn^wvn`Rnbd`*T}B0!#^X'BG{c9b]{a>>@=be}F?JvS!&BG{d7BG}(Bde#`a1X,Ya@!a'P~=wxf@2bZ}I56B2@@=aybb}08@55B9;5bb}<j3vLv;<Jw3&!>Rfg=ayb^}&OuNBKuLA!)a!P~=x#fD{f2@>==<bbzl?C972@@=Ix^d6rSu,v7w*C(0a)a6#B+a%!sQ[y?3Dt%3[xn~<5rLOu!5p@Ku+D#'!t7~GrP~?rNKvlaya7'!h+v-5qMg=t|cd,U#5AAaa5Abb{S@52B5@a[@52B5Gx[iXueu;d<#`a(!/549C;ag>23ExY5@Dah89b^~689Jv)!~2b[~1Lv'w(%*!a#bX|aPrmawRe]keu7uhv-q6rxu,q`xTo]/a5aU!bNaDXbi!b-!ao!b<bwA!#5@B932:aV2G|:d-)Y#hJrL>RhG<7@C5<H|_=Cau:5aj5@B932:bJ|ng>vIbs)#?C2F|9jPv0w.vISh-MKvUaz(.!9ABbb|[5;5<H|Eg>unwfh;9:4E|YjQsBt|vjx'hYq3!(?C2F|J:2<BaY?C2F|GOu!5x,g|p{ah!-(?C2F|c9:4E|OjXuvvNr}:Rh&i[w*t|cd+U#jJvsu)vsSn~Mkfrmu9p}u7vwv]So!McW#Xa!ax5@A5aY:5;5<H|>kJv~vYrquJu3x4ib#T)2@SmZM?C2F|Bj:rmu9@xPhI(a*a#U#`a3-5Abb|L~@:RhK9:4E|0@52B5G|#C::aY?C2F|-:2<BaY?C2F|.5Jvk!a)javYrquJu3x4ia#T)2@SmYM?C2F|HAxPhH(!a#U#`a*-5Abb|4~@:RhJ9:4E|R@52B5G|F:2<BaY?C2F|Sc^#Xa2j=Qq5CJvB!-g<v{z;hhM?C2F|Zi[vrv{z;hiM?C2F|XKsA>!a)-g<v{z;h[eb?C2F|]i[vrv{z;h]eb?C2F|^iZu.vix,hZq3ah!.(?C2F|QOu!5ShXM:2<BaY?C2F|P", 13494, 2713, 49, 25, 61);
+
+// node_modules/htmlparser2/node_modules/entities/dist/generated/decode-data-xml.js
+var xmlDecodeTree = /* @__PURE__ */ new Uint16Array([
+  512,
+  26465,
+  29036,
+  7,
+  0,
+  2,
+  4,
+  116,
+  24638,
+  116,
+  24636,
+  8693,
+  29807,
+  24610,
+  621,
+  1,
+  0,
+  0,
+  3,
+  112,
+  24614,
+  111,
+  115,
+  24615
+]);
+
+// node_modules/htmlparser2/node_modules/entities/dist/internal/bin-trie-flags.js
+var BinTrieFlags;
+(function(BinTrieFlags2) {
+  BinTrieFlags2[BinTrieFlags2["VALUE_LENGTH"] = 49152] = "VALUE_LENGTH";
+  BinTrieFlags2[BinTrieFlags2["FLAG13"] = 8192] = "FLAG13";
+  BinTrieFlags2[BinTrieFlags2["BRANCH_LENGTH"] = 8064] = "BRANCH_LENGTH";
+  BinTrieFlags2[BinTrieFlags2["JUMP_TABLE"] = 127] = "JUMP_TABLE";
+  BinTrieFlags2[BinTrieFlags2["VALUE_MASK"] = 8191] = "VALUE_MASK";
+})(BinTrieFlags || (BinTrieFlags = {}));
+
+// node_modules/htmlparser2/node_modules/entities/dist/decode.js
+var CharCodes;
+(function(CharCodes3) {
+  CharCodes3[CharCodes3["AMP"] = 38] = "AMP";
+  CharCodes3[CharCodes3["NUM"] = 35] = "NUM";
+  CharCodes3[CharCodes3["SEMI"] = 59] = "SEMI";
+  CharCodes3[CharCodes3["EQUALS"] = 61] = "EQUALS";
+  CharCodes3[CharCodes3["ZERO"] = 48] = "ZERO";
+  CharCodes3[CharCodes3["NINE"] = 57] = "NINE";
+  CharCodes3[CharCodes3["LOWER_A"] = 97] = "LOWER_A";
+  CharCodes3[CharCodes3["LOWER_X"] = 120] = "LOWER_X";
+})(CharCodes || (CharCodes = {}));
+var TO_LOWER_BIT = 32;
+function isNumber(code) {
+  return code - CharCodes.ZERO >>> 0 <= 9;
+}
+function isHexadecimalCharacter(code) {
+  return (code | TO_LOWER_BIT) - CharCodes.LOWER_A >>> 0 <= 5;
+}
+function isAlpha(code) {
+  return (code | TO_LOWER_BIT) - CharCodes.LOWER_A >>> 0 <= 25;
+}
+function isEntityInAttributeInvalidEnd(code) {
+  return code === CharCodes.EQUALS || isAlpha(code) || isNumber(code);
+}
+var EntityDecoderState;
+(function(EntityDecoderState2) {
+  EntityDecoderState2[EntityDecoderState2["EntityStart"] = 0] = "EntityStart";
+  EntityDecoderState2[EntityDecoderState2["NumericStart"] = 1] = "NumericStart";
+  EntityDecoderState2[EntityDecoderState2["NumericDecimal"] = 2] = "NumericDecimal";
+  EntityDecoderState2[EntityDecoderState2["NumericHex"] = 3] = "NumericHex";
+  EntityDecoderState2[EntityDecoderState2["NamedEntity"] = 4] = "NamedEntity";
+})(EntityDecoderState || (EntityDecoderState = {}));
+var DecodingMode;
+(function(DecodingMode2) {
+  DecodingMode2[DecodingMode2["Legacy"] = 0] = "Legacy";
+  DecodingMode2[DecodingMode2["Strict"] = 1] = "Strict";
+  DecodingMode2[DecodingMode2["Attribute"] = 2] = "Attribute";
+})(DecodingMode || (DecodingMode = {}));
+var EntityDecoder = class {
+  decodeTree;
+  emitCodePoint;
+  errors;
+  /** The current state of the decoder. */
+  state = EntityDecoderState.EntityStart;
+  /** Characters that were consumed while parsing an entity. */
+  consumed = 1;
+  /**
+   * The result of the entity.
+   *
+   * For named entities: the trie index of the best legacy match so far
+   * (0 = none). For numeric entities: the accumulated code point.
+   */
+  result = 0;
+  /** The current index in the decode tree. */
+  treeIndex = 0;
+  /**
+   * Characters consumed since the last recorded legacy match, plus one.
+   * Invariant at the top of the `stateNamedEntity` loop: `excess` equals
+   * the number of unrecorded consumed characters + 1.
+   */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: False positive (read via destructuring)
+  excess = 1;
+  /** The mode in which the decoder is operating. */
+  decodeMode = DecodingMode.Strict;
+  /** The number of characters that have been consumed in the current run. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: False positive
+  runConsumed = 0;
+  constructor(decodeTree, emitCodePoint, errors) {
+    this.decodeTree = decodeTree;
+    this.emitCodePoint = emitCodePoint;
+    this.errors = errors;
+  }
+  /**
+   * Resets the instance to make it reusable.
+   * @param decodeMode Entity decoding mode to use.
+   */
+  startEntity(decodeMode) {
+    this.decodeMode = decodeMode;
+    this.state = EntityDecoderState.EntityStart;
+    this.result = 0;
+    this.treeIndex = 0;
+    this.excess = 1;
+    this.consumed = 1;
+    this.runConsumed = 0;
+  }
+  /**
+   * Write an entity to the decoder. This can be called multiple times with partial entities.
+   * If the entity is incomplete, the decoder will return -1.
+   *
+   * Mirrors the non-streaming `decodeWithTrie`, but with the ability to stop decoding if the
+   * entity is incomplete, and resume when the next string is written.
+   * @param input The string containing the entity (or a continuation of the entity).
+   * @param offset The offset at which the entity begins. Should be 0 if this is not the first call.
+   * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+   */
+  write(input2, offset) {
+    switch (this.state) {
+      case EntityDecoderState.EntityStart: {
+        if (input2.charCodeAt(offset) === CharCodes.NUM) {
+          this.state = EntityDecoderState.NumericStart;
+          this.consumed += 1;
+          return this.stateNumericStart(input2, offset + 1);
+        }
+        this.state = EntityDecoderState.NamedEntity;
+        return this.stateNamedEntity(input2, offset);
+      }
+      case EntityDecoderState.NumericStart: {
+        return this.stateNumericStart(input2, offset);
+      }
+      case EntityDecoderState.NumericDecimal: {
+        return this.stateNumericDecimal(input2, offset);
+      }
+      case EntityDecoderState.NumericHex: {
+        return this.stateNumericHex(input2, offset);
+      }
+      default: {
+        return this.stateNamedEntity(input2, offset);
+      }
+    }
+  }
+  /**
+   * Switches between the numeric decimal and hexadecimal states.
+   *
+   * Equivalent to the `Numeric character reference state` in the HTML spec.
+   * @param input The string containing the entity (or a continuation of the entity).
+   * @param offset The current offset.
+   * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+   */
+  // eslint-disable-next-line unicorn/consistent-class-member-order
+  stateNumericStart(input2, offset) {
+    if (offset >= input2.length) {
+      return -1;
+    }
+    if ((input2.charCodeAt(offset) | TO_LOWER_BIT) === CharCodes.LOWER_X) {
+      this.state = EntityDecoderState.NumericHex;
+      this.consumed += 1;
+      return this.stateNumericHex(input2, offset + 1);
+    }
+    this.state = EntityDecoderState.NumericDecimal;
+    return this.stateNumericDecimal(input2, offset);
+  }
+  /**
+   * Parses a hexadecimal numeric entity.
+   *
+   * Equivalent to the `Hexademical character reference state` in the HTML
+   * spec. Digit parsing matches the hex loop in `parseNumericEntity`.
+   * The accumulated value is preserved for numeric validation callbacks.
+   * @param input The string containing the entity (or a continuation of the entity).
+   * @param offset The current offset.
+   * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+   */
+  stateNumericHex(input2, offset) {
+    const inputLength = input2.length;
+    let { result } = this;
+    let { consumed } = this;
+    while (offset < inputLength) {
+      const char2 = input2.charCodeAt(offset);
+      if (isNumber(char2) || isHexadecimalCharacter(char2)) {
+        const digit = char2 <= CharCodes.NINE ? char2 - CharCodes.ZERO : (char2 | TO_LOWER_BIT) - CharCodes.LOWER_A + 10;
+        result = result * 16 + digit;
+        consumed += 1;
+        offset += 1;
+      } else {
+        this.result = result;
+        this.consumed = consumed;
+        return this.emitNumericEntity(char2, 3);
+      }
+    }
+    this.result = result;
+    this.consumed = consumed;
+    return -1;
+  }
+  /**
+   * Parses a decimal numeric entity.
+   *
+   * Equivalent to the `Decimal character reference state` in the HTML
+   * spec. Digit parsing matches the decimal loop in `parseNumericEntity`.
+   * The accumulated value is preserved for numeric validation callbacks.
+   * @param input The string containing the entity (or a continuation of the entity).
+   * @param offset The current offset.
+   * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+   */
+  stateNumericDecimal(input2, offset) {
+    const inputLength = input2.length;
+    let { result } = this;
+    let { consumed } = this;
+    while (offset < inputLength) {
+      const digit = input2.charCodeAt(offset) - CharCodes.ZERO;
+      if (digit >>> 0 > 9) {
+        this.result = result;
+        this.consumed = consumed;
+        return this.emitNumericEntity(digit + CharCodes.ZERO, 2);
+      }
+      result = result * 10 + digit;
+      consumed += 1;
+      offset += 1;
+    }
+    this.result = result;
+    this.consumed = consumed;
+    return -1;
+  }
+  /**
+   * Validate and emit a numeric entity.
+   *
+   * Implements the logic from the `Hexademical character reference start
+   * state` and `Numeric character reference end state` in the HTML spec.
+   * @param lastCp The last code point of the entity. Used to see if the
+   *               entity was terminated with a semicolon.
+   * @param expectedLength The minimum number of characters that should be
+   *                       consumed. Used to validate that at least one digit
+   *                       was consumed.
+   * @returns The number of characters that were consumed.
+   */
+  emitNumericEntity(lastCp, expectedLength) {
+    if (this.consumed <= expectedLength) {
+      this.errors?.absenceOfDigitsInNumericCharacterReference(this.consumed);
+      return 0;
+    }
+    if (lastCp === CharCodes.SEMI) {
+      this.consumed += 1;
+    } else if (this.decodeMode === DecodingMode.Strict) {
+      return 0;
+    }
+    this.emitCodePoint((this.decodeTree === xmlDecodeTree ? replaceCodePointXML : replaceCodePoint)(this.result), this.consumed);
+    if (this.errors) {
+      if (lastCp !== CharCodes.SEMI) {
+        this.errors.missingSemicolonAfterCharacterReference();
+      }
+      this.errors.validateNumericCharacterReference(this.result);
+    }
+    return this.consumed;
+  }
+  /**
+   * Flush locally-tracked walk state back to the fields, then emit the
+   * recorded legacy match or reject (cold path — at most once per
+   * entity). Called after failed navigation (leaf node, branch miss, or
+   * compact-run mismatch). In attribute mode, reject if no legacy was
+   * recorded at the current node, if we descended past it, or if the
+   * pending input character is an invalid attribute terminator.
+   * @param consumed Locally-tracked consumed count.
+   * @param excess Locally-tracked excess count.
+   * @param char Pending input character (may be the mismatching char).
+   * @param valueLength Value length at the current trie node.
+   */
+  flushAndEmitLegacyOrReject(consumed, excess, char2, valueLength) {
+    this.consumed = consumed;
+    this.excess = excess;
+    return this.result === 0 || this.decodeMode === DecodingMode.Attribute && (valueLength === 0 || excess > 1 || isEntityInAttributeInvalidEnd(char2)) ? 0 : this.emitNotTerminatedNamedEntity();
+  }
+  /**
+   * Parses a named entity.
+   *
+   * Equivalent to the `Named character reference state` in the HTML spec.
+   * @param input The string containing the entity (or a continuation of the entity).
+   * @param offset The current offset.
+   * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
+   */
+  stateNamedEntity(input2, offset) {
+    const { decodeTree } = this;
+    const inputLength = input2.length;
+    const isStrict = this.decodeMode === DecodingMode.Strict;
+    let { treeIndex } = this;
+    let { excess } = this;
+    let { consumed } = this;
+    let current = decodeTree[treeIndex];
+    while (offset < inputLength) {
+      while ((current & (BinTrieFlags.VALUE_LENGTH | BinTrieFlags.FLAG13)) === 0 && (current & BinTrieFlags.JUMP_TABLE) !== 0) {
+        const char3 = input2.charCodeAt(offset);
+        const jumpOffset = current & BinTrieFlags.JUMP_TABLE;
+        const branchCount = (current & BinTrieFlags.BRANCH_LENGTH) >> 7;
+        if (branchCount === 0) {
+          if (char3 !== jumpOffset) {
+            return this.flushAndEmitLegacyOrReject(consumed, excess, char3, 0);
+          }
+          treeIndex += 1;
+        } else {
+          const slot = char3 - jumpOffset;
+          if (slot >>> 0 >= branchCount) {
+            return this.flushAndEmitLegacyOrReject(consumed, excess, char3, 0);
+          }
+          const stored = decodeTree[treeIndex + 1 + slot];
+          if (stored === 0) {
+            return this.flushAndEmitLegacyOrReject(consumed, excess, char3, 0);
+          }
+          treeIndex = treeIndex + branchCount + stored & 65535;
+        }
+        current = decodeTree[treeIndex];
+        offset += 1;
+        excess += 1;
+        if (offset >= inputLength)
+          break;
+      }
+      if (offset >= inputLength)
+        break;
+      if ((current & (BinTrieFlags.VALUE_LENGTH | BinTrieFlags.FLAG13)) === BinTrieFlags.FLAG13) {
+        const runLength = (current & BinTrieFlags.BRANCH_LENGTH) >> 7;
+        let { runConsumed } = this;
+        if (runConsumed === 0) {
+          const char3 = input2.charCodeAt(offset);
+          if (char3 !== (current & BinTrieFlags.JUMP_TABLE)) {
+            return this.flushAndEmitLegacyOrReject(consumed, excess, char3, 0);
+          }
+          offset += 1;
+          excess += 1;
+          runConsumed = 1;
+        }
+        while (runConsumed < runLength) {
+          if (offset >= inputLength) {
+            this.treeIndex = treeIndex;
+            this.excess = excess;
+            this.consumed = consumed;
+            this.runConsumed = runConsumed;
+            return -1;
+          }
+          const charIndexInPacked = runConsumed - 1;
+          const packedWord = decodeTree[treeIndex + 1 + (charIndexInPacked >> 1)];
+          const expectedChar = packedWord >> ((charIndexInPacked & 1) << 3) & 255;
+          const char3 = input2.charCodeAt(offset);
+          if (char3 !== expectedChar) {
+            this.runConsumed = 0;
+            return this.flushAndEmitLegacyOrReject(consumed, excess, char3, 0);
+          }
+          offset += 1;
+          excess += 1;
+          runConsumed += 1;
+        }
+        this.runConsumed = 0;
+        treeIndex += 1 + (runLength >> 1);
+        current = decodeTree[treeIndex];
+        continue;
+      }
+      const valueLength = current >>> 14;
+      const char2 = input2.charCodeAt(offset);
+      if (valueLength !== 0) {
+        if (!isStrict && (current & BinTrieFlags.FLAG13) === 0) {
+          this.result = treeIndex;
+          consumed += excess - 1;
+          excess = 1;
+        }
+        if (char2 === CharCodes.SEMI) {
+          return this.emitNamedEntityData(treeIndex, valueLength, consumed + excess);
+        }
+        if (valueLength === 1) {
+          return this.flushAndEmitLegacyOrReject(consumed, excess, char2, valueLength);
+        }
+      }
+      const next = determineBranch(decodeTree, current, treeIndex + (valueLength || 1), char2);
+      if (next < 0) {
+        return this.flushAndEmitLegacyOrReject(consumed, excess, char2, valueLength);
+      }
+      treeIndex = next;
+      current = decodeTree[treeIndex];
+      offset += 1;
+      excess += 1;
+    }
+    if (!isStrict && current >>> 14 !== 0 && (current & BinTrieFlags.FLAG13) === 0) {
+      this.result = treeIndex;
+      consumed += excess - 1;
+      excess = 1;
+    }
+    this.treeIndex = treeIndex;
+    this.excess = excess;
+    this.consumed = consumed;
+    return -1;
+  }
+  /**
+   * Emit a named entity that was not terminated with a semicolon.
+   * @returns The number of characters consumed.
+   */
+  emitNotTerminatedNamedEntity() {
+    const { result, decodeTree } = this;
+    const valueLength = decodeTree[result] >>> 14;
+    this.emitNamedEntityData(result, valueLength, this.consumed);
+    this.errors?.missingSemicolonAfterCharacterReference();
+    return this.consumed;
+  }
+  /**
+   * Emit a named entity.
+   * @param result The index of the entity in the decode tree.
+   * @param valueLength Encoded value length (header plus any value words).
+   * @param consumed The number of characters consumed.
+   * @returns The number of characters consumed.
+   */
+  emitNamedEntityData(result, valueLength, consumed) {
+    const { decodeTree } = this;
+    this.emitCodePoint(valueLength === 1 ? decodeTree[result] & BinTrieFlags.VALUE_MASK : decodeTree[result + 1], consumed);
+    if (valueLength === 3) {
+      this.emitCodePoint(decodeTree[result + 2], consumed);
+    }
+    return consumed;
+  }
+  /**
+   * Signal to the parser that the end of the input was reached.
+   *
+   * Remaining data will be emitted and relevant errors will be produced.
+   * @returns The number of characters consumed.
+   */
+  end() {
+    switch (this.state) {
+      case EntityDecoderState.NamedEntity: {
+        return this.result !== 0 && (this.decodeMode !== DecodingMode.Attribute || this.result === this.treeIndex) ? this.emitNotTerminatedNamedEntity() : 0;
+      }
+      // Otherwise, emit a numeric entity if we have one.
+      case EntityDecoderState.NumericDecimal: {
+        return this.emitNumericEntity(0, 2);
+      }
+      case EntityDecoderState.NumericHex: {
+        return this.emitNumericEntity(0, 3);
+      }
+      case EntityDecoderState.NumericStart: {
+        this.errors?.absenceOfDigitsInNumericCharacterReference(this.consumed);
+        return 0;
+      }
+      default: {
+        return 0;
+      }
+    }
+  }
+};
+function determineBranch(decodeTree, current, nodeIndex, char2) {
+  const branchCount = (current & BinTrieFlags.BRANCH_LENGTH) >> 7;
+  const jumpOffset = current & BinTrieFlags.JUMP_TABLE;
+  if (jumpOffset) {
+    if (branchCount === 0) {
+      return char2 === jumpOffset ? nodeIndex : -1;
+    }
+    const slot = char2 - jumpOffset;
+    if (slot >>> 0 >= branchCount)
+      return -1;
+    const stored = decodeTree[nodeIndex + slot];
+    return stored === 0 ? -1 : nodeIndex + branchCount + stored - 1 & 65535;
+  }
+  if (branchCount === 0)
+    return -1;
+  const packedKeySlots = branchCount + 1 >> 1;
+  const branchEnd = nodeIndex + packedKeySlots + branchCount;
+  for (let index2 = 0; index2 < branchCount; index2++) {
+    const packed = decodeTree[nodeIndex + (index2 >> 1)];
+    const key = packed >> ((index2 & 1) << 3) & 255;
+    if (key === char2) {
+      const pointerIndex = nodeIndex + packedKeySlots + index2;
+      return branchEnd + decodeTree[pointerIndex] & 65535;
+    }
+    if (key > char2)
+      return -1;
+  }
+  return -1;
+}
+
+// node_modules/htmlparser2/dist/Tokenizer.js
+var CharCodes2;
+(function(CharCodes3) {
+  CharCodes3[CharCodes3["Tab"] = 9] = "Tab";
+  CharCodes3[CharCodes3["NewLine"] = 10] = "NewLine";
+  CharCodes3[CharCodes3["FormFeed"] = 12] = "FormFeed";
+  CharCodes3[CharCodes3["CarriageReturn"] = 13] = "CarriageReturn";
+  CharCodes3[CharCodes3["Space"] = 32] = "Space";
+  CharCodes3[CharCodes3["ExclamationMark"] = 33] = "ExclamationMark";
+  CharCodes3[CharCodes3["Number"] = 35] = "Number";
+  CharCodes3[CharCodes3["Amp"] = 38] = "Amp";
+  CharCodes3[CharCodes3["SingleQuote"] = 39] = "SingleQuote";
+  CharCodes3[CharCodes3["DoubleQuote"] = 34] = "DoubleQuote";
+  CharCodes3[CharCodes3["Dash"] = 45] = "Dash";
+  CharCodes3[CharCodes3["Slash"] = 47] = "Slash";
+  CharCodes3[CharCodes3["Zero"] = 48] = "Zero";
+  CharCodes3[CharCodes3["Nine"] = 57] = "Nine";
+  CharCodes3[CharCodes3["Semi"] = 59] = "Semi";
+  CharCodes3[CharCodes3["Lt"] = 60] = "Lt";
+  CharCodes3[CharCodes3["Eq"] = 61] = "Eq";
+  CharCodes3[CharCodes3["Gt"] = 62] = "Gt";
+  CharCodes3[CharCodes3["Questionmark"] = 63] = "Questionmark";
+  CharCodes3[CharCodes3["UpperA"] = 65] = "UpperA";
+  CharCodes3[CharCodes3["LowerA"] = 97] = "LowerA";
+  CharCodes3[CharCodes3["UpperF"] = 70] = "UpperF";
+  CharCodes3[CharCodes3["LowerF"] = 102] = "LowerF";
+  CharCodes3[CharCodes3["UpperZ"] = 90] = "UpperZ";
+  CharCodes3[CharCodes3["LowerZ"] = 122] = "LowerZ";
+  CharCodes3[CharCodes3["LowerX"] = 120] = "LowerX";
+  CharCodes3[CharCodes3["OpeningSquareBracket"] = 91] = "OpeningSquareBracket";
+})(CharCodes2 || (CharCodes2 = {}));
+var State;
+(function(State2) {
+  State2[State2["Text"] = 1] = "Text";
+  State2[State2["BeforeTagName"] = 2] = "BeforeTagName";
+  State2[State2["InTagName"] = 3] = "InTagName";
+  State2[State2["InSelfClosingTag"] = 4] = "InSelfClosingTag";
+  State2[State2["BeforeClosingTagName"] = 5] = "BeforeClosingTagName";
+  State2[State2["InClosingTagName"] = 6] = "InClosingTagName";
+  State2[State2["AfterClosingTagName"] = 7] = "AfterClosingTagName";
+  State2[State2["BeforeAttributeName"] = 8] = "BeforeAttributeName";
+  State2[State2["InAttributeName"] = 9] = "InAttributeName";
+  State2[State2["AfterAttributeName"] = 10] = "AfterAttributeName";
+  State2[State2["BeforeAttributeValue"] = 11] = "BeforeAttributeValue";
+  State2[State2["InAttributeValueDq"] = 12] = "InAttributeValueDq";
+  State2[State2["InAttributeValueSq"] = 13] = "InAttributeValueSq";
+  State2[State2["InAttributeValueNq"] = 14] = "InAttributeValueNq";
+  State2[State2["BeforeDeclaration"] = 15] = "BeforeDeclaration";
+  State2[State2["InDeclaration"] = 16] = "InDeclaration";
+  State2[State2["InProcessingInstruction"] = 17] = "InProcessingInstruction";
+  State2[State2["BeforeComment"] = 18] = "BeforeComment";
+  State2[State2["CDATASequence"] = 19] = "CDATASequence";
+  State2[State2["DeclarationSequence"] = 20] = "DeclarationSequence";
+  State2[State2["InSpecialComment"] = 21] = "InSpecialComment";
+  State2[State2["InCommentLike"] = 22] = "InCommentLike";
+  State2[State2["SpecialStartSequence"] = 23] = "SpecialStartSequence";
+  State2[State2["InSpecialTag"] = 24] = "InSpecialTag";
+  State2[State2["InPlainText"] = 25] = "InPlainText";
+  State2[State2["InEntity"] = 26] = "InEntity";
+})(State || (State = {}));
+function isWhitespace(c) {
+  return c === CharCodes2.Space || c === CharCodes2.NewLine || c === CharCodes2.Tab || c === CharCodes2.FormFeed || c === CharCodes2.CarriageReturn;
+}
+function isEndOfTagSection(c) {
+  return c === CharCodes2.Slash || c === CharCodes2.Gt || isWhitespace(c);
+}
+function isASCIIAlpha(c) {
+  return c >= CharCodes2.LowerA && c <= CharCodes2.LowerZ || c >= CharCodes2.UpperA && c <= CharCodes2.UpperZ;
+}
+var QuoteType;
+(function(QuoteType2) {
+  QuoteType2[QuoteType2["NoValue"] = 0] = "NoValue";
+  QuoteType2[QuoteType2["Unquoted"] = 1] = "Unquoted";
+  QuoteType2[QuoteType2["Single"] = 2] = "Single";
+  QuoteType2[QuoteType2["Double"] = 3] = "Double";
+})(QuoteType || (QuoteType = {}));
+var Sequences = {
+  Empty: new Uint8Array(0),
+  Cdata: new Uint8Array([67, 68, 65, 84, 65, 91]),
+  // CDATA[
+  CdataEnd: new Uint8Array([93, 93, 62]),
+  // ]]>
+  CommentEnd: new Uint8Array([45, 45, 33, 62]),
+  // `--!>`
+  Doctype: new Uint8Array([100, 111, 99, 116, 121, 112, 101]),
+  // `doctype`
+  IframeEnd: new Uint8Array([60, 47, 105, 102, 114, 97, 109, 101]),
+  // `</iframe`
+  NoembedEnd: new Uint8Array([
+    60,
+    47,
+    110,
+    111,
+    101,
+    109,
+    98,
+    101,
+    100
+  ]),
+  // `</noembed`
+  NoframesEnd: new Uint8Array([
+    60,
+    47,
+    110,
+    111,
+    102,
+    114,
+    97,
+    109,
+    101,
+    115
+  ]),
+  // `</noframes`
+  Plaintext: new Uint8Array([
+    60,
+    47,
+    112,
+    108,
+    97,
+    105,
+    110,
+    116,
+    101,
+    120,
+    116
+  ]),
+  // `</plaintext`
+  ScriptEnd: new Uint8Array([60, 47, 115, 99, 114, 105, 112, 116]),
+  // `</script`
+  StyleEnd: new Uint8Array([60, 47, 115, 116, 121, 108, 101]),
+  // `</style`
+  TitleEnd: new Uint8Array([60, 47, 116, 105, 116, 108, 101]),
+  // `</title`
+  TextareaEnd: new Uint8Array([
+    60,
+    47,
+    116,
+    101,
+    120,
+    116,
+    97,
+    114,
+    101,
+    97
+  ]),
+  // `</textarea`
+  XmpEnd: new Uint8Array([60, 47, 120, 109, 112])
+  // `</xmp`
+};
+var specialStartSequences = /* @__PURE__ */ new Map([
+  [Sequences.IframeEnd[2], Sequences.IframeEnd],
+  [Sequences.NoembedEnd[2], Sequences.NoembedEnd],
+  [Sequences.Plaintext[2], Sequences.Plaintext],
+  [Sequences.ScriptEnd[2], Sequences.ScriptEnd],
+  [Sequences.TitleEnd[2], Sequences.TitleEnd],
+  [Sequences.XmpEnd[2], Sequences.XmpEnd]
+]);
+var Tokenizer = class {
+  cbs;
+  /** The current state the tokenizer is in. */
+  state = State.Text;
+  /** The read buffer. */
+  buffer = "";
+  /** The beginning of the section that is currently being read. */
+  sectionStart = 0;
+  /** The index within the buffer that we are currently looking at. */
+  index = 0;
+  /** The start of the last entity. */
+  entityStart = 0;
+  /** Some behavior, eg. when decoding entities, is done while we are in another state. This keeps track of the other state type. */
+  baseState = State.Text;
+  /** For special parsing behavior inside of script and style tags. */
+  isSpecial = false;
+  /** Indicates whether the tokenizer has been paused. */
+  running = true;
+  /** The offset of the current buffer. */
+  offset = 0;
+  xmlMode;
+  decodeEntities;
+  recognizeSelfClosing;
+  entityDecoder;
+  constructor({ xmlMode = false, decodeEntities: decodeEntities2 = true, recognizeSelfClosing = xmlMode }, cbs) {
+    this.cbs = cbs;
+    this.xmlMode = xmlMode;
+    this.decodeEntities = decodeEntities2;
+    this.recognizeSelfClosing = recognizeSelfClosing;
+    this.entityDecoder = new EntityDecoder(xmlMode ? xmlDecodeTree : htmlDecodeTree, (cp, consumed) => this.emitCodePoint(cp, consumed));
+  }
+  reset() {
+    this.state = State.Text;
+    this.buffer = "";
+    this.sectionStart = 0;
+    this.index = 0;
+    this.baseState = State.Text;
+    this.isSpecial = false;
+    this.currentSequence = Sequences.Empty;
+    this.sequenceIndex = 0;
+    this.running = true;
+    this.offset = 0;
+  }
+  write(chunk) {
+    this.offset += this.buffer.length;
+    this.buffer = chunk;
+    this.parse();
+  }
+  end() {
+    if (this.running)
+      this.finish();
+  }
+  pause() {
+    this.running = false;
+  }
+  resume() {
+    this.running = true;
+    if (this.index < this.buffer.length + this.offset) {
+      this.parse();
+    }
+  }
+  stateText(c) {
+    if (c === CharCodes2.Lt || !this.decodeEntities && this.fastForwardTo(CharCodes2.Lt)) {
+      if (this.index > this.sectionStart) {
+        this.cbs.ontext(this.sectionStart, this.index);
+      }
+      this.state = State.BeforeTagName;
+      this.sectionStart = this.index;
+    } else if (this.decodeEntities && c === CharCodes2.Amp) {
+      this.startEntity();
+    }
+  }
+  currentSequence = Sequences.Empty;
+  sequenceIndex = 0;
+  enterTagBody() {
+    if (this.currentSequence === Sequences.Plaintext) {
+      this.currentSequence = Sequences.Empty;
+      this.state = State.InPlainText;
+    } else if (this.isSpecial) {
+      this.state = State.InSpecialTag;
+      this.sequenceIndex = 0;
+    } else {
+      this.state = State.Text;
+    }
+  }
+  /**
+   * Match the opening tag name against an HTML text-only tag sequence.
+   *
+   * Some tags share an initial prefix (`script`/`style`, `title`/`textarea`,
+   * `noembed`/`noframes`), so we may switch to an alternate sequence at the
+   * first distinguishing byte.  On a successful full match we fall back to
+   * the normal tag-name state; a later `>` will enter raw-text, RCDATA, or
+   * plaintext mode based on `currentSequence` / `isSpecial`.
+   * @param c Current character code point.
+   */
+  stateSpecialStartSequence(c) {
+    const lower = c | 32;
+    if (this.sequenceIndex < this.currentSequence.length) {
+      if (lower === this.currentSequence[this.sequenceIndex]) {
+        this.sequenceIndex++;
+        return;
+      }
+      if (this.sequenceIndex === 3) {
+        if (this.currentSequence === Sequences.ScriptEnd && lower === Sequences.StyleEnd[3]) {
+          this.currentSequence = Sequences.StyleEnd;
+          this.sequenceIndex = 4;
+          return;
+        }
+        if (this.currentSequence === Sequences.TitleEnd && lower === Sequences.TextareaEnd[3]) {
+          this.currentSequence = Sequences.TextareaEnd;
+          this.sequenceIndex = 4;
+          return;
+        }
+      } else if (this.sequenceIndex === 4 && this.currentSequence === Sequences.NoembedEnd && lower === Sequences.NoframesEnd[4]) {
+        this.currentSequence = Sequences.NoframesEnd;
+        this.sequenceIndex = 5;
+        return;
+      }
+    } else if (isEndOfTagSection(c)) {
+      this.sequenceIndex = 0;
+      this.state = State.InTagName;
+      this.stateInTagName(c);
+      return;
+    }
+    this.isSpecial = false;
+    this.currentSequence = Sequences.Empty;
+    this.sequenceIndex = 0;
+    this.state = State.InTagName;
+    this.stateInTagName(c);
+  }
+  stateCDATASequence(c) {
+    if (c === Sequences.Cdata[this.sequenceIndex]) {
+      if (++this.sequenceIndex === Sequences.Cdata.length) {
+        this.state = State.InCommentLike;
+        this.currentSequence = Sequences.CdataEnd;
+        this.sequenceIndex = 0;
+        this.sectionStart = this.index + 1;
+      }
+    } else {
+      this.sequenceIndex = 0;
+      if (this.xmlMode) {
+        this.state = State.InDeclaration;
+        this.stateInDeclaration(c);
+      } else {
+        this.state = State.InSpecialComment;
+        this.stateInSpecialComment(c);
+      }
+    }
+  }
+  /**
+   * When we wait for one specific character, we can speed things up
+   * by skipping through the buffer until we find it.
+   * @param c Current character code point.
+   * @returns Whether the character was found.
+   */
+  fastForwardTo(c) {
+    while (++this.index < this.buffer.length + this.offset) {
+      if (this.buffer.charCodeAt(this.index - this.offset) === c) {
+        return true;
+      }
+    }
+    this.index = this.buffer.length + this.offset - 1;
+    return false;
+  }
+  /**
+   * Emit a comment token and return to the text state.
+   * @param offset Number of characters in the end sequence that have already been matched.
+   */
+  emitComment(offset) {
+    this.cbs.oncomment(this.sectionStart, this.index, offset);
+    this.sequenceIndex = 0;
+    this.sectionStart = this.index + 1;
+    this.state = State.Text;
+  }
+  /**
+   * Comments and CDATA end with `-->` and `]]>`.
+   *
+   * Their common qualities are:
+   * - Their end sequences have a distinct character they start with.
+   * - That character is then repeated, so we have to check multiple repeats.
+   * - All characters but the start character of the sequence can be skipped.
+   * @param c Current character code point.
+   */
+  stateInCommentLike(c) {
+    if (!this.xmlMode && this.currentSequence === Sequences.CommentEnd && this.sequenceIndex <= 1 && /*
+     * We're still at the very start of the comment: the only
+     * characters consumed since `<!--` are the dashes that
+     * advanced sequenceIndex (0 for `<!-->`, 1 for `<!--->`).
+     */
+    this.index === this.sectionStart + this.sequenceIndex && c === CharCodes2.Gt) {
+      this.emitComment(this.sequenceIndex);
+    } else if (this.currentSequence === Sequences.CommentEnd && this.sequenceIndex === 2 && c === CharCodes2.Gt) {
+      this.emitComment(2);
+    } else if (this.currentSequence === Sequences.CommentEnd && this.sequenceIndex === this.currentSequence.length - 1 && c !== CharCodes2.Gt) {
+      this.sequenceIndex = Number(c === CharCodes2.Dash);
+    } else if (c === this.currentSequence[this.sequenceIndex]) {
+      if (++this.sequenceIndex === this.currentSequence.length) {
+        if (this.currentSequence === Sequences.CdataEnd) {
+          this.cbs.oncdata(this.sectionStart, this.index, 2);
+        } else {
+          this.cbs.oncomment(this.sectionStart, this.index, 3);
+        }
+        this.sequenceIndex = 0;
+        this.sectionStart = this.index + 1;
+        this.state = State.Text;
+      }
+    } else if (this.sequenceIndex === 0) {
+      if (this.fastForwardTo(this.currentSequence[0])) {
+        this.sequenceIndex = 1;
+      }
+    } else if (c !== this.currentSequence[this.sequenceIndex - 1]) {
+      this.sequenceIndex = 0;
+    }
+  }
+  /**
+   * HTML only allows ASCII alpha characters (a-z and A-Z) at the beginning of a tag name.
+   *
+   * XML allows a lot more characters here (@see https://www.w3.org/TR/REC-xml/#NT-NameStartChar).
+   * We allow anything that wouldn't end the tag.
+   * @param c Current character code point.
+   */
+  isTagStartChar(c) {
+    return this.xmlMode ? !isEndOfTagSection(c) : isASCIIAlpha(c);
+  }
+  /**
+   * Scan raw-text / RCDATA content for the matching end tag.
+   *
+   * For RCDATA tags (`<title>`, `<textarea>`) entities are decoded inline.
+   * For raw-text tags (`<script>`, `<style>`, etc.) we fast-forward to `<`.
+   * @param c Current character code point.
+   */
+  stateInSpecialTag(c) {
+    if (this.sequenceIndex === this.currentSequence.length) {
+      if (isEndOfTagSection(c)) {
+        const endOfText = this.index - this.currentSequence.length;
+        if (this.sectionStart < endOfText) {
+          const actualIndex = this.index;
+          this.index = endOfText;
+          this.cbs.ontext(this.sectionStart, endOfText);
+          this.index = actualIndex;
+        }
+        this.isSpecial = false;
+        this.sectionStart = endOfText + 2;
+        this.stateInClosingTagName(c);
+        return;
+      }
+      this.sequenceIndex = 0;
+    }
+    if ((c | 32) === this.currentSequence[this.sequenceIndex]) {
+      this.sequenceIndex += 1;
+    } else if (this.sequenceIndex === 0) {
+      if (this.currentSequence === Sequences.TitleEnd || this.currentSequence === Sequences.TextareaEnd) {
+        if (this.decodeEntities && c === CharCodes2.Amp) {
+          this.startEntity();
+        }
+      } else if (this.fastForwardTo(CharCodes2.Lt)) {
+        this.sequenceIndex = 1;
+      }
+    } else {
+      this.sequenceIndex = Number(c === CharCodes2.Lt);
+    }
+  }
+  stateBeforeTagName(c) {
+    if (c === CharCodes2.ExclamationMark) {
+      this.state = State.BeforeDeclaration;
+      this.sectionStart = this.index + 1;
+    } else if (c === CharCodes2.Questionmark) {
+      if (this.xmlMode) {
+        this.state = State.InProcessingInstruction;
+        this.sequenceIndex = 0;
+        this.sectionStart = this.index + 1;
+      } else {
+        this.state = State.InSpecialComment;
+        this.sectionStart = this.index;
+      }
+    } else if (this.isTagStartChar(c)) {
+      this.sectionStart = this.index;
+      const special = this.xmlMode || this.cbs.isInForeignContext?.() ? void 0 : specialStartSequences.get(c | 32);
+      if (special === void 0) {
+        this.state = State.InTagName;
+      } else {
+        this.isSpecial = true;
+        this.currentSequence = special;
+        this.sequenceIndex = 3;
+        this.state = State.SpecialStartSequence;
+      }
+    } else if (c === CharCodes2.Slash) {
+      this.state = State.BeforeClosingTagName;
+    } else {
+      this.state = State.Text;
+      this.stateText(c);
+    }
+  }
+  stateInTagName(c) {
+    if (isEndOfTagSection(c)) {
+      this.cbs.onopentagname(this.sectionStart, this.index);
+      this.sectionStart = -1;
+      this.state = State.BeforeAttributeName;
+      this.stateBeforeAttributeName(c);
+    }
+  }
+  stateBeforeClosingTagName(c) {
+    if (isWhitespace(c)) {
+      if (this.xmlMode) {
+      } else {
+        this.state = State.InSpecialComment;
+        this.sectionStart = this.index;
+      }
+    } else if (c === CharCodes2.Gt) {
+      this.state = State.Text;
+      if (!this.xmlMode) {
+        this.sectionStart = this.index + 1;
+      }
+    } else {
+      this.state = this.isTagStartChar(c) ? State.InClosingTagName : State.InSpecialComment;
+      this.sectionStart = this.index;
+    }
+  }
+  stateInClosingTagName(c) {
+    if (isEndOfTagSection(c)) {
+      this.cbs.onclosetag(this.sectionStart, this.index);
+      this.sectionStart = -1;
+      this.state = State.AfterClosingTagName;
+      this.stateAfterClosingTagName(c);
+    }
+  }
+  stateAfterClosingTagName(c) {
+    if (c === CharCodes2.Gt || this.fastForwardTo(CharCodes2.Gt)) {
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    }
+  }
+  stateBeforeAttributeName(c) {
+    if (c === CharCodes2.Gt) {
+      this.cbs.onopentagend(this.index);
+      this.enterTagBody();
+      this.sectionStart = this.index + 1;
+    } else if (c === CharCodes2.Slash) {
+      this.state = State.InSelfClosingTag;
+    } else if (!isWhitespace(c)) {
+      this.state = State.InAttributeName;
+      this.sectionStart = this.index;
+    }
+  }
+  /**
+   * Handle `/` before `>` in an opening tag.
+   *
+   * In HTML mode, text-only tags ignore the self-closing flag and still enter
+   * their raw-text/RCDATA/plaintext state unless self-closing tags are being
+   * recognized. In XML mode, or for ordinary tags, the tokenizer returns to
+   * regular text parsing after emitting the self-closing callback.
+   * @param c Current character code point.
+   */
+  stateInSelfClosingTag(c) {
+    if (c === CharCodes2.Gt) {
+      this.cbs.onselfclosingtag(this.index);
+      this.sectionStart = this.index + 1;
+      if (!this.recognizeSelfClosing) {
+        this.enterTagBody();
+        return;
+      }
+      this.state = State.Text;
+      this.isSpecial = false;
+      this.currentSequence = Sequences.Empty;
+    } else if (!isWhitespace(c)) {
+      this.state = State.BeforeAttributeName;
+      this.stateBeforeAttributeName(c);
+    }
+  }
+  stateInAttributeName(c) {
+    if (c === CharCodes2.Eq || isEndOfTagSection(c)) {
+      this.cbs.onattribname(this.sectionStart, this.index);
+      this.sectionStart = this.index;
+      this.state = State.AfterAttributeName;
+      this.stateAfterAttributeName(c);
+    }
+  }
+  stateAfterAttributeName(c) {
+    if (c === CharCodes2.Eq) {
+      this.state = State.BeforeAttributeValue;
+    } else if (c === CharCodes2.Slash || c === CharCodes2.Gt) {
+      this.cbs.onattribend(QuoteType.NoValue, this.sectionStart);
+      this.sectionStart = -1;
+      this.state = State.BeforeAttributeName;
+      this.stateBeforeAttributeName(c);
+    } else if (!isWhitespace(c)) {
+      this.cbs.onattribend(QuoteType.NoValue, this.sectionStart);
+      this.state = State.InAttributeName;
+      this.sectionStart = this.index;
+    }
+  }
+  stateBeforeAttributeValue(c) {
+    if (c === CharCodes2.DoubleQuote) {
+      this.state = State.InAttributeValueDq;
+      this.sectionStart = this.index + 1;
+    } else if (c === CharCodes2.SingleQuote) {
+      this.state = State.InAttributeValueSq;
+      this.sectionStart = this.index + 1;
+    } else if (!isWhitespace(c)) {
+      this.sectionStart = this.index;
+      this.state = State.InAttributeValueNq;
+      this.stateInAttributeValueNoQuotes(c);
+    }
+  }
+  handleInAttributeValue(c, quote) {
+    if (c === quote || !this.decodeEntities && this.fastForwardTo(quote)) {
+      this.cbs.onattribdata(this.sectionStart, this.index);
+      this.sectionStart = -1;
+      this.cbs.onattribend(quote === CharCodes2.DoubleQuote ? QuoteType.Double : QuoteType.Single, this.index + 1);
+      this.state = State.BeforeAttributeName;
+    } else if (this.decodeEntities && c === CharCodes2.Amp) {
+      this.startEntity();
+    }
+  }
+  stateInAttributeValueDoubleQuotes(c) {
+    this.handleInAttributeValue(c, CharCodes2.DoubleQuote);
+  }
+  stateInAttributeValueSingleQuotes(c) {
+    this.handleInAttributeValue(c, CharCodes2.SingleQuote);
+  }
+  stateInAttributeValueNoQuotes(c) {
+    if (isWhitespace(c) || c === CharCodes2.Gt) {
+      this.cbs.onattribdata(this.sectionStart, this.index);
+      this.sectionStart = -1;
+      this.cbs.onattribend(QuoteType.Unquoted, this.index);
+      this.state = State.BeforeAttributeName;
+      this.stateBeforeAttributeName(c);
+    } else if (this.decodeEntities && c === CharCodes2.Amp) {
+      this.startEntity();
+    }
+  }
+  /**
+   * Distinguish between CDATA, declarations, HTML comments, and HTML bogus
+   * comments after `<!`.
+   *
+   * In HTML mode, only real comments and doctypes stay on declaration paths;
+   * everything else becomes a bogus comment terminated by the next `>`.
+   * @param c Current character code point.
+   */
+  stateBeforeDeclaration(c) {
+    if (c === CharCodes2.OpeningSquareBracket) {
+      this.state = State.CDATASequence;
+      this.sequenceIndex = 0;
+    } else if (this.xmlMode) {
+      this.state = c === CharCodes2.Dash ? State.BeforeComment : State.InDeclaration;
+    } else if ((c | 32) === Sequences.Doctype[0]) {
+      this.state = State.DeclarationSequence;
+      this.currentSequence = Sequences.Doctype;
+      this.sequenceIndex = 1;
+    } else if (c === CharCodes2.Gt) {
+      this.cbs.oncomment(this.sectionStart, this.index, 0);
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    } else if (c === CharCodes2.Dash) {
+      this.state = State.BeforeComment;
+    } else {
+      this.state = State.InSpecialComment;
+    }
+  }
+  /**
+   * Continue matching `doctype` after `<!d`.
+   *
+   * A full `doctype` match stays on the declaration path; any other name falls
+   * back to an HTML bogus comment, which matches browser behavior for
+   * non-doctype `<!...>` constructs.
+   * @param c Current character code point.
+   */
+  stateDeclarationSequence(c) {
+    if (this.sequenceIndex === this.currentSequence.length) {
+      this.state = State.InDeclaration;
+      this.stateInDeclaration(c);
+    } else if ((c | 32) === this.currentSequence[this.sequenceIndex]) {
+      this.sequenceIndex += 1;
+    } else if (c === CharCodes2.Gt) {
+      this.cbs.oncomment(this.sectionStart, this.index, 0);
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    } else {
+      this.state = State.InSpecialComment;
+    }
+  }
+  stateInDeclaration(c) {
+    if (c === CharCodes2.Gt || this.fastForwardTo(CharCodes2.Gt)) {
+      this.cbs.ondeclaration(this.sectionStart, this.index);
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    }
+  }
+  /**
+   * XML processing instructions (`<?...?>`).
+   *
+   * In HTML mode `<?` is routed to `InSpecialComment` instead, so this
+   * state is only reachable in XML mode.
+   * @param c Current character code point.
+   */
+  stateInProcessingInstruction(c) {
+    if (c === CharCodes2.Questionmark) {
+      this.sequenceIndex = 1;
+    } else if (c === CharCodes2.Gt && this.sequenceIndex === 1) {
+      this.cbs.onprocessinginstruction(this.sectionStart, this.index - 1);
+      this.sequenceIndex = 0;
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    } else {
+      this.sequenceIndex = Number(this.fastForwardTo(CharCodes2.Questionmark));
+    }
+  }
+  stateBeforeComment(c) {
+    if (c === CharCodes2.Dash) {
+      this.state = State.InCommentLike;
+      this.currentSequence = Sequences.CommentEnd;
+      this.sequenceIndex = 0;
+      this.sectionStart = this.index + 1;
+    } else if (this.xmlMode) {
+      this.state = State.InDeclaration;
+    } else if (c === CharCodes2.Gt) {
+      this.cbs.oncomment(this.sectionStart, this.index, 0);
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    } else {
+      this.state = State.InSpecialComment;
+    }
+  }
+  stateInSpecialComment(c) {
+    if (c === CharCodes2.Gt || this.fastForwardTo(CharCodes2.Gt)) {
+      this.cbs.oncomment(this.sectionStart, this.index, 0);
+      this.state = State.Text;
+      this.sectionStart = this.index + 1;
+    }
+  }
+  startEntity() {
+    this.baseState = this.state;
+    this.state = State.InEntity;
+    this.entityStart = this.index;
+    this.entityDecoder.startEntity(this.xmlMode ? DecodingMode.Strict : this.baseState === State.Text || this.baseState === State.InSpecialTag ? DecodingMode.Legacy : DecodingMode.Attribute);
+  }
+  stateInEntity() {
+    const indexInBuffer = this.index - this.offset;
+    const length = this.entityDecoder.write(this.buffer, indexInBuffer);
+    if (length >= 0) {
+      this.state = this.baseState;
+      if (length === 0) {
+        this.index -= 1;
+      }
+    } else {
+      if (indexInBuffer < this.buffer.length && this.buffer.charCodeAt(indexInBuffer) === CharCodes2.Amp) {
+        this.state = this.baseState;
+        this.index -= 1;
+        return;
+      }
+      this.index = this.offset + this.buffer.length - 1;
+    }
+  }
+  /**
+   * Remove data that has already been consumed from the buffer.
+   */
+  cleanup() {
+    if (this.running && this.sectionStart !== this.index) {
+      if (this.state === State.Text || this.state === State.InPlainText || this.state === State.InSpecialTag && this.sequenceIndex === 0) {
+        this.cbs.ontext(this.sectionStart, this.index);
+        this.sectionStart = this.index;
+      } else if (this.state === State.InAttributeValueDq || this.state === State.InAttributeValueSq || this.state === State.InAttributeValueNq) {
+        this.cbs.onattribdata(this.sectionStart, this.index);
+        this.sectionStart = this.index;
+      }
+    }
+  }
+  shouldContinue() {
+    return this.index < this.buffer.length + this.offset && this.running;
+  }
+  /**
+   * Iterates through the buffer, calling the function corresponding to the current state.
+   *
+   * States that are more likely to be hit are higher up, as a performance improvement.
+   */
+  parse() {
+    while (this.shouldContinue()) {
+      const c = this.buffer.charCodeAt(this.index - this.offset);
+      switch (this.state) {
+        case State.Text: {
+          this.stateText(c);
+          break;
+        }
+        case State.InPlainText: {
+          this.index = this.buffer.length + this.offset - 1;
+          break;
+        }
+        case State.SpecialStartSequence: {
+          this.stateSpecialStartSequence(c);
+          break;
+        }
+        case State.InSpecialTag: {
+          this.stateInSpecialTag(c);
+          break;
+        }
+        case State.CDATASequence: {
+          this.stateCDATASequence(c);
+          break;
+        }
+        case State.DeclarationSequence: {
+          this.stateDeclarationSequence(c);
+          break;
+        }
+        case State.InAttributeValueDq: {
+          this.stateInAttributeValueDoubleQuotes(c);
+          break;
+        }
+        case State.InAttributeName: {
+          this.stateInAttributeName(c);
+          break;
+        }
+        case State.InCommentLike: {
+          this.stateInCommentLike(c);
+          break;
+        }
+        case State.InSpecialComment: {
+          this.stateInSpecialComment(c);
+          break;
+        }
+        case State.BeforeAttributeName: {
+          this.stateBeforeAttributeName(c);
+          break;
+        }
+        case State.InTagName: {
+          this.stateInTagName(c);
+          break;
+        }
+        case State.InClosingTagName: {
+          this.stateInClosingTagName(c);
+          break;
+        }
+        case State.BeforeTagName: {
+          this.stateBeforeTagName(c);
+          break;
+        }
+        case State.AfterAttributeName: {
+          this.stateAfterAttributeName(c);
+          break;
+        }
+        case State.InAttributeValueSq: {
+          this.stateInAttributeValueSingleQuotes(c);
+          break;
+        }
+        case State.BeforeAttributeValue: {
+          this.stateBeforeAttributeValue(c);
+          break;
+        }
+        case State.BeforeClosingTagName: {
+          this.stateBeforeClosingTagName(c);
+          break;
+        }
+        case State.AfterClosingTagName: {
+          this.stateAfterClosingTagName(c);
+          break;
+        }
+        case State.InAttributeValueNq: {
+          this.stateInAttributeValueNoQuotes(c);
+          break;
+        }
+        case State.InSelfClosingTag: {
+          this.stateInSelfClosingTag(c);
+          break;
+        }
+        case State.InDeclaration: {
+          this.stateInDeclaration(c);
+          break;
+        }
+        case State.BeforeDeclaration: {
+          this.stateBeforeDeclaration(c);
+          break;
+        }
+        case State.BeforeComment: {
+          this.stateBeforeComment(c);
+          break;
+        }
+        case State.InProcessingInstruction: {
+          this.stateInProcessingInstruction(c);
+          break;
+        }
+        case State.InEntity: {
+          this.stateInEntity();
+          break;
+        }
+      }
+      this.index++;
+    }
+    this.cleanup();
+  }
+  finish() {
+    if (this.state === State.InEntity) {
+      this.entityDecoder.end();
+      this.state = this.baseState;
+    }
+    this.handleTrailingData();
+    this.cbs.onend();
+  }
+  handleTrailingCommentLikeData(endIndex) {
+    if (this.state !== State.InCommentLike) {
+      return false;
+    }
+    if (this.currentSequence === Sequences.CdataEnd) {
+      if (this.xmlMode) {
+        if (this.sectionStart < endIndex) {
+          this.cbs.oncdata(this.sectionStart, endIndex, 0);
+        }
+      } else {
+        const cdataStart = this.sectionStart - Sequences.Cdata.length - 1;
+        this.cbs.oncomment(cdataStart, endIndex, 0);
+      }
+    } else {
+      const offset = this.xmlMode ? 0 : Math.min(this.sequenceIndex, Sequences.CommentEnd.length - 1);
+      this.cbs.oncomment(this.sectionStart, endIndex, offset);
+    }
+    return true;
+  }
+  handleTrailingMarkupDeclaration(endIndex) {
+    if (this.xmlMode) {
+      switch (this.state) {
+        case State.InSpecialComment:
+        case State.BeforeComment:
+        case State.CDATASequence:
+        case State.DeclarationSequence:
+        case State.InDeclaration: {
+          this.cbs.ontext(this.sectionStart, endIndex);
+          return true;
+        }
+        default: {
+          return false;
+        }
+      }
+    }
+    switch (this.state) {
+      case State.BeforeDeclaration:
+      case State.InSpecialComment:
+      case State.BeforeComment:
+      case State.CDATASequence: {
+        this.cbs.oncomment(this.sectionStart, endIndex, 0);
+        return true;
+      }
+      case State.DeclarationSequence: {
+        if (this.sequenceIndex !== Sequences.Doctype.length) {
+          this.cbs.oncomment(this.sectionStart, endIndex, 0);
+        }
+        return true;
+      }
+      case State.InDeclaration: {
+        return true;
+      }
+      default: {
+        return false;
+      }
+    }
+  }
+  /** Handle any trailing data. */
+  handleTrailingData() {
+    const endIndex = this.buffer.length + this.offset;
+    if (this.handleTrailingCommentLikeData(endIndex) || this.handleTrailingMarkupDeclaration(endIndex)) {
+      return;
+    }
+    if (this.sectionStart >= endIndex) {
+      return;
+    }
+    switch (this.state) {
+      case State.InTagName:
+      case State.BeforeAttributeName:
+      case State.BeforeAttributeValue:
+      case State.AfterAttributeName:
+      case State.InAttributeName:
+      case State.InAttributeValueSq:
+      case State.InAttributeValueDq:
+      case State.InAttributeValueNq:
+      case State.InClosingTagName: {
+        break;
+      }
+      default: {
+        this.cbs.ontext(this.sectionStart, endIndex);
+      }
+    }
+  }
+  emitCodePoint(cp, consumed) {
+    if (this.baseState !== State.Text && this.baseState !== State.InSpecialTag) {
+      if (this.sectionStart < this.entityStart) {
+        this.cbs.onattribdata(this.sectionStart, this.entityStart);
+      }
+      this.sectionStart = this.entityStart + consumed;
+      this.index = this.sectionStart - 1;
+      this.cbs.onattribentity(cp);
+    } else {
+      if (this.sectionStart < this.entityStart) {
+        this.cbs.ontext(this.sectionStart, this.entityStart);
+      }
+      this.sectionStart = this.entityStart + consumed;
+      this.index = this.sectionStart - 1;
+      this.cbs.ontextentity(cp, this.sectionStart);
+    }
+  }
+};
+
+// node_modules/htmlparser2/dist/Parser.js
+var { fromCodePoint } = String;
+var formTags = /* @__PURE__ */ new Set([
+  "input",
+  "option",
+  "optgroup",
+  "select",
+  "button",
+  "datalist",
+  "textarea"
+]);
+var pTag = /* @__PURE__ */ new Set(["p"]);
+var headingTags = /* @__PURE__ */ new Set(["h1", "h2", "h3", "h4", "h5", "h6", "p"]);
+var tableSectionTags = /* @__PURE__ */ new Set(["thead", "tbody"]);
+var ddtTags = /* @__PURE__ */ new Set(["dd", "dt"]);
+var rtpTags = /* @__PURE__ */ new Set(["rt", "rp"]);
+var openImpliesClose = /* @__PURE__ */ new Map([
+  ["tr", /* @__PURE__ */ new Set(["tr", "th", "td"])],
+  ["th", /* @__PURE__ */ new Set(["th"])],
+  ["td", /* @__PURE__ */ new Set(["thead", "th", "td"])],
+  ["body", /* @__PURE__ */ new Set(["head", "link", "script"])],
+  ["a", /* @__PURE__ */ new Set(["a"])],
+  ["li", /* @__PURE__ */ new Set(["li"])],
+  ["p", pTag],
+  ["h1", headingTags],
+  ["h2", headingTags],
+  ["h3", headingTags],
+  ["h4", headingTags],
+  ["h5", headingTags],
+  ["h6", headingTags],
+  ["select", formTags],
+  ["input", formTags],
+  ["output", formTags],
+  ["button", formTags],
+  ["datalist", formTags],
+  ["textarea", formTags],
+  ["option", /* @__PURE__ */ new Set(["option"])],
+  ["optgroup", /* @__PURE__ */ new Set(["optgroup", "option"])],
+  ["dd", ddtTags],
+  ["dt", ddtTags],
+  ["address", pTag],
+  ["article", pTag],
+  ["aside", pTag],
+  ["blockquote", pTag],
+  ["details", pTag],
+  ["div", pTag],
+  ["dl", pTag],
+  ["fieldset", pTag],
+  ["figcaption", pTag],
+  ["figure", pTag],
+  ["footer", pTag],
+  ["form", pTag],
+  ["header", pTag],
+  ["hr", pTag],
+  ["main", pTag],
+  ["nav", pTag],
+  ["ol", pTag],
+  ["pre", pTag],
+  ["section", pTag],
+  ["table", pTag],
+  ["ul", pTag],
+  ["rt", rtpTags],
+  ["rp", rtpTags],
+  ["tbody", tableSectionTags],
+  ["tfoot", tableSectionTags]
+]);
+var DOCUMENT_TYPE = "doctype";
+var voidElements = /* @__PURE__ */ new Set([
+  "area",
+  "base",
+  "basefont",
+  "br",
+  "col",
+  "command",
+  "embed",
+  "frame",
+  "hr",
+  "img",
+  "input",
+  "isindex",
+  "keygen",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr"
+]);
+var foreignContextElements = /* @__PURE__ */ new Set(["math", "svg"]);
+var htmlIntegrationElements = /* @__PURE__ */ new Set([
+  "mi",
+  "mo",
+  "mn",
+  "ms",
+  "mtext",
+  "annotation-xml",
+  "foreignObject",
+  "desc",
+  "title"
+]);
+var svgTagNameAdjustments = /* @__PURE__ */ new Map([
+  ["altglyph", "altGlyph"],
+  ["altglyphdef", "altGlyphDef"],
+  ["altglyphitem", "altGlyphItem"],
+  ["animatecolor", "animateColor"],
+  ["animatemotion", "animateMotion"],
+  ["animatetransform", "animateTransform"],
+  ["clippath", "clipPath"],
+  ["feblend", "feBlend"],
+  ["fecolormatrix", "feColorMatrix"],
+  ["fecomponenttransfer", "feComponentTransfer"],
+  ["fecomposite", "feComposite"],
+  ["feconvolvematrix", "feConvolveMatrix"],
+  ["fediffuselighting", "feDiffuseLighting"],
+  ["fedisplacementmap", "feDisplacementMap"],
+  ["fedistantlight", "feDistantLight"],
+  ["fedropshadow", "feDropShadow"],
+  ["feflood", "feFlood"],
+  ["fefunca", "feFuncA"],
+  ["fefuncb", "feFuncB"],
+  ["fefuncg", "feFuncG"],
+  ["fefuncr", "feFuncR"],
+  ["fegaussianblur", "feGaussianBlur"],
+  ["feimage", "feImage"],
+  ["femerge", "feMerge"],
+  ["femergenode", "feMergeNode"],
+  ["femorphology", "feMorphology"],
+  ["feoffset", "feOffset"],
+  ["fepointlight", "fePointLight"],
+  ["fespecularlighting", "feSpecularLighting"],
+  ["fespotlight", "feSpotLight"],
+  ["fetile", "feTile"],
+  ["feturbulence", "feTurbulence"],
+  ["foreignobject", "foreignObject"],
+  ["glyphref", "glyphRef"],
+  ["lineargradient", "linearGradient"],
+  ["radialgradient", "radialGradient"],
+  ["textpath", "textPath"]
+]);
+var ForeignContext;
+(function(ForeignContext2) {
+  ForeignContext2[ForeignContext2["None"] = 0] = "None";
+  ForeignContext2[ForeignContext2["Svg"] = 1] = "Svg";
+  ForeignContext2[ForeignContext2["MathML"] = 2] = "MathML";
+})(ForeignContext || (ForeignContext = {}));
+var reNameEnd = /\s|\//;
+var Parser = class {
+  options;
+  /** The start index of the last event. */
+  startIndex = 0;
+  /** The end index of the last event. */
+  endIndex = 0;
+  /**
+   * Store the start index of the current open tag,
+   * so we can update the start index for attributes.
+   */
+  openTagStart = 0;
+  tagname = "";
+  attribname = "";
+  attribvalue = "";
+  attribs = null;
+  stack = [];
+  foreignContext;
+  cbs;
+  lowerCaseTagNames;
+  lowerCaseAttributeNames;
+  recognizeSelfClosing;
+  /** We are parsing HTML. Inverse of the `xmlMode` option. */
+  htmlMode;
+  tokenizer;
+  buffers = [];
+  bufferOffset = 0;
+  /** The index of the last written buffer. Used when resuming after a `pause()`. */
+  writeIndex = 0;
+  /** Indicates whether the parser has finished running / `.end` has been called. */
+  ended = false;
+  constructor(cbs, options = {}) {
+    this.options = options;
+    this.cbs = cbs ?? {};
+    this.htmlMode = !this.options.xmlMode;
+    this.lowerCaseTagNames = options.lowerCaseTags ?? this.htmlMode;
+    this.lowerCaseAttributeNames = options.lowerCaseAttributeNames ?? this.htmlMode;
+    this.recognizeSelfClosing = options.recognizeSelfClosing ?? !this.htmlMode;
+    this.tokenizer = new (options.Tokenizer ?? Tokenizer)(this.options, this);
+    this.foreignContext = [ForeignContext.None];
+    this.cbs.onparserinit?.(this);
+  }
+  // Tokenizer event handlers
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  ontext(start, endIndex) {
+    const data = this.getSlice(start, endIndex);
+    this.endIndex = endIndex - 1;
+    this.cbs.ontext?.(data);
+    this.startIndex = endIndex;
+  }
+  /**
+   * @param cp Current Unicode code point.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  ontextentity(cp, endIndex) {
+    this.endIndex = endIndex - 1;
+    this.cbs.ontext?.(fromCodePoint(cp));
+    this.startIndex = endIndex;
+  }
+  /** @internal */
+  isInForeignContext() {
+    return this.foreignContext[0] !== ForeignContext.None;
+  }
+  /**
+   * Checks if the current tag is a void element. Override this if you want
+   * to specify your own additional void elements.
+   * @param name Name of the pseudo selector.
+   */
+  isVoidElement(name) {
+    return this.htmlMode && voidElements.has(name);
+  }
+  /**
+   * Read a tag name from the buffer.
+   *
+   * When `lowerCaseTagNames` is enabled (the default in HTML mode), the name
+   * is lowercased and may be adjusted for SVG casing or the `image` → `img`
+   * alias.
+   * @param start Start index of the tag name in the buffer.
+   * @param endIndex End index of the tag name in the buffer.
+   */
+  readTagName(start, endIndex) {
+    const name = this.lowerCaseTagNames ? this.getSlice(start, endIndex).toLowerCase() : this.getSlice(start, endIndex);
+    if (!(this.lowerCaseTagNames && this.htmlMode)) {
+      return name;
+    }
+    if (this.foreignContext[0] === ForeignContext.Svg) {
+      return svgTagNameAdjustments.get(name) ?? name;
+    }
+    if (this.foreignContext.length > 1) {
+      const adjusted = svgTagNameAdjustments.get(name);
+      if (adjusted !== void 0 && this.stack.includes(adjusted)) {
+        return adjusted;
+      }
+    }
+    if (!this.isInForeignContext()) {
+      return name === "image" ? "img" : name;
+    }
+    return name;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onopentagname(start, endIndex) {
+    this.endIndex = endIndex;
+    this.emitOpenTag(this.readTagName(start, endIndex));
+  }
+  emitOpenTag(name) {
+    this.openTagStart = this.startIndex;
+    this.tagname = name;
+    if (this.htmlMode && name === "form" && this.stack.includes("form")) {
+      this.tagname = "";
+      return;
+    }
+    const impliesClose = this.htmlMode && openImpliesClose.get(name);
+    if (impliesClose) {
+      while (this.stack.length > 0 && impliesClose.has(this.stack[0])) {
+        this.popElement(true);
+      }
+    }
+    if (!this.isVoidElement(name)) {
+      this.stack.unshift(name);
+      if (this.htmlMode) {
+        if (name === "svg") {
+          this.foreignContext.unshift(ForeignContext.Svg);
+        } else if (name === "math") {
+          this.foreignContext.unshift(ForeignContext.MathML);
+        } else if (htmlIntegrationElements.has(name)) {
+          this.foreignContext.unshift(ForeignContext.None);
+        }
+      }
+    }
+    this.cbs.onopentagname?.(name);
+    if (this.cbs.onopentag)
+      this.attribs = {};
+  }
+  endOpenTag(isImplied) {
+    this.startIndex = this.openTagStart;
+    if (this.attribs) {
+      this.cbs.onopentag?.(this.tagname, this.attribs, isImplied);
+      this.attribs = null;
+    }
+    if (this.cbs.onclosetag && this.isVoidElement(this.tagname)) {
+      this.cbs.onclosetag(this.tagname, true);
+    }
+    this.tagname = "";
+  }
+  /**
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onopentagend(endIndex) {
+    this.endIndex = endIndex;
+    this.endOpenTag(false);
+    this.startIndex = endIndex + 1;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onclosetag(start, endIndex) {
+    this.endIndex = endIndex;
+    const name = this.readTagName(start, endIndex);
+    if (!this.isVoidElement(name)) {
+      const pos = this.stack.indexOf(name);
+      if (pos !== -1) {
+        for (let index2 = 0; index2 < pos; index2++) {
+          this.popElement(true);
+        }
+        this.popElement(false);
+      } else if (this.htmlMode && name === "p") {
+        this.emitOpenTag("p");
+        this.closeCurrentTag(true);
+      }
+    } else if (this.htmlMode && name === "br") {
+      this.cbs.onopentagname?.("br");
+      this.cbs.onopentag?.("br", {}, true);
+      this.cbs.onclosetag?.("br", false);
+    }
+    this.startIndex = endIndex + 1;
+  }
+  /**
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onselfclosingtag(endIndex) {
+    this.endIndex = endIndex;
+    if (this.recognizeSelfClosing || this.isInForeignContext()) {
+      this.closeCurrentTag(false);
+      this.startIndex = endIndex + 1;
+    } else {
+      this.onopentagend(endIndex);
+    }
+  }
+  /**
+   * Pop the top element off the stack, emit a close event, and maintain
+   * the foreign context stack.
+   * @param implied Whether this close is implied (not from an explicit end tag).
+   */
+  popElement(implied) {
+    const element = this.stack.shift();
+    if (this.htmlMode && (foreignContextElements.has(element) || htmlIntegrationElements.has(element))) {
+      this.foreignContext.shift();
+    }
+    this.cbs.onclosetag?.(element, implied);
+  }
+  closeCurrentTag(isOpenImplied) {
+    const name = this.tagname;
+    this.endOpenTag(isOpenImplied);
+    if (this.stack[0] === name) {
+      this.popElement(!isOpenImplied);
+    }
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onattribname(start, endIndex) {
+    this.startIndex = start;
+    const name = this.getSlice(start, endIndex);
+    this.attribname = this.lowerCaseAttributeNames ? name.toLowerCase() : name;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onattribdata(start, endIndex) {
+    this.attribvalue += this.getSlice(start, endIndex);
+  }
+  /**
+   * @param cp Current Unicode code point.
+   * @internal
+   */
+  onattribentity(cp) {
+    this.attribvalue += fromCodePoint(cp);
+  }
+  /**
+   * @param quote Quote type used for the current attribute.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onattribend(quote, endIndex) {
+    this.endIndex = endIndex;
+    this.cbs.onattribute?.(this.attribname, this.attribvalue, quote === QuoteType.Double ? '"' : quote === QuoteType.Single ? "'" : quote === QuoteType.NoValue ? void 0 : null);
+    if (this.attribs && !Object.hasOwn(this.attribs, this.attribname)) {
+      this.attribs[this.attribname] = this.attribvalue;
+    }
+    this.attribvalue = "";
+  }
+  getInstructionName(value) {
+    const index2 = value.search(reNameEnd);
+    let name = index2 < 0 ? value : value.substr(0, index2);
+    if (this.lowerCaseTagNames) {
+      name = name.toLowerCase();
+    }
+    return name;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  ondeclaration(start, endIndex) {
+    this.endIndex = endIndex;
+    const value = this.getSlice(start, endIndex);
+    if (this.cbs.onprocessinginstruction) {
+      const name = this.htmlMode ? this.lowerCaseTagNames ? DOCUMENT_TYPE : value.slice(0, DOCUMENT_TYPE.length) : this.getInstructionName(value);
+      this.cbs.onprocessinginstruction(`!${name}`, `!${value}`);
+    }
+    this.startIndex = endIndex + 1;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @internal
+   */
+  onprocessinginstruction(start, endIndex) {
+    this.endIndex = endIndex;
+    const value = this.getSlice(start, endIndex);
+    if (this.cbs.onprocessinginstruction) {
+      const name = this.getInstructionName(value);
+      this.cbs.onprocessinginstruction(`?${name}`, `?${value}`);
+    }
+    this.startIndex = endIndex + 1;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @param offset Offset applied when computing parser indices.
+   * @internal
+   */
+  oncomment(start, endIndex, offset) {
+    this.endIndex = endIndex;
+    this.cbs.oncomment?.(this.getSlice(start, endIndex - offset));
+    this.cbs.oncommentend?.();
+    this.startIndex = endIndex + 1;
+  }
+  /**
+   * @param start Start index for the current parser event.
+   * @param endIndex End index for the current parser event.
+   * @param offset Offset applied when computing parser indices.
+   * @internal
+   */
+  oncdata(start, endIndex, offset) {
+    this.endIndex = endIndex;
+    const value = this.getSlice(start, endIndex - offset);
+    if (!this.htmlMode || this.options.recognizeCDATA) {
+      this.cbs.oncdatastart?.();
+      this.cbs.ontext?.(value);
+      this.cbs.oncdataend?.();
+    } else if (this.isInForeignContext()) {
+      this.cbs.ontext?.(value);
+    } else {
+      this.cbs.oncomment?.(`[CDATA[${value}]]`);
+      this.cbs.oncommentend?.();
+    }
+    this.startIndex = endIndex + 1;
+  }
+  /** @internal */
+  onend() {
+    if (this.cbs.onclosetag) {
+      this.endIndex = this.startIndex;
+      for (let index2 = 0; index2 < this.stack.length; index2++) {
+        this.cbs.onclosetag(this.stack[index2], true);
+      }
+    }
+    this.cbs.onend?.();
+  }
+  /**
+   * Resets the parser to a blank state, ready to parse a new HTML document
+   */
+  reset() {
+    this.cbs.onreset?.();
+    this.tokenizer.reset();
+    this.tagname = "";
+    this.attribname = "";
+    this.attribvalue = "";
+    this.attribs = null;
+    this.stack.length = 0;
+    this.startIndex = 0;
+    this.endIndex = 0;
+    this.cbs.onparserinit?.(this);
+    this.buffers.length = 0;
+    this.foreignContext.length = 0;
+    this.foreignContext.unshift(ForeignContext.None);
+    this.bufferOffset = 0;
+    this.writeIndex = 0;
+    this.ended = false;
+  }
+  /**
+   * Resets the parser, then parses a complete document and
+   * pushes it to the handler.
+   * @param data Document to parse.
+   */
+  parseComplete(data) {
+    this.reset();
+    this.end(data);
+  }
+  getSlice(start, end) {
+    if (start === end) {
+      return "";
+    }
+    while (start - this.bufferOffset >= this.buffers[0].length) {
+      this.shiftBuffer();
+    }
+    let slice = this.buffers[0].slice(start - this.bufferOffset, end - this.bufferOffset);
+    while (end - this.bufferOffset > this.buffers[0].length) {
+      this.shiftBuffer();
+      slice += this.buffers[0].slice(0, end - this.bufferOffset);
+    }
+    return slice;
+  }
+  shiftBuffer() {
+    this.bufferOffset += this.buffers[0].length;
+    this.writeIndex--;
+    this.buffers.shift();
+  }
+  /**
+   * Parses a chunk of data and calls the corresponding callbacks.
+   * @param chunk Chunk to parse.
+   */
+  write(chunk) {
+    if (this.ended) {
+      this.cbs.onerror?.(new Error(".write() after done!"));
+      return;
+    }
+    this.buffers.push(chunk);
+    if (this.tokenizer.running) {
+      this.tokenizer.write(chunk);
+      this.writeIndex++;
+    }
+  }
+  /**
+   * Parses the end of the buffer and clears the stack, calls onend.
+   * @param chunk Optional final chunk to parse.
+   */
+  end(chunk) {
+    if (this.ended) {
+      this.cbs.onerror?.(new Error(".end() after done!"));
+      return;
+    }
+    if (chunk)
+      this.write(chunk);
+    this.ended = true;
+    this.tokenizer.end();
+  }
+  /**
+   * Pauses parsing. The parser won't emit events until `resume` is called.
+   */
+  pause() {
+    this.tokenizer.pause();
+  }
+  /**
+   * Resumes parsing after `pause` was called.
+   */
+  resume() {
+    this.tokenizer.resume();
+    while (this.tokenizer.running && this.writeIndex < this.buffers.length) {
+      this.tokenizer.write(this.buffers[this.writeIndex++]);
+    }
+    if (this.ended)
+      this.tokenizer.end();
+  }
+};
+
+// src/domain/readers/html.ts
+var RAW_TEXT_ELEMENTS = /* @__PURE__ */ new Set(["script", "style", "textarea", "title", "xmp"]);
+function walkHtml(html, onTag, onText) {
+  let raw = null;
+  let rawText = "";
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (raw) return;
+        const tag = { name, attributes: { ...attributes } };
+        if (RAW_TEXT_ELEMENTS.has(name)) {
+          raw = tag;
+          rawText = "";
+          return;
+        }
+        onTag(tag);
+      },
+      ontext(text2) {
+        if (raw) rawText += text2;
+        else onText?.(text2);
+      },
+      onclosetag(name) {
+        if (!raw || raw.name !== name) return;
+        const tag = raw;
+        raw = null;
+        onTag({ ...tag, content: rawText });
+      }
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }
+  );
+  parser.write(html);
+  parser.end();
+}
+function relationsOf(value) {
+  return (value ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+}
+function htmlLinks(html, pageUrl, resolve) {
+  let base = pageUrl;
+  const links = [];
+  walkHtml(html, (tag) => {
+    if (tag.name === "base" && tag.attributes.href) base = resolve(tag.attributes.href, base) ?? base;
+    if (tag.name !== "link" || !tag.attributes.href || tag.attributes.rel === void 0) return;
+    const href = resolve(tag.attributes.href, base);
+    if (!href) return;
+    const type = tag.attributes.type?.trim().toLowerCase();
+    links.push({ href, rels: relationsOf(tag.attributes.rel), ...type ? { type } : {} });
+  });
+  return links;
+}
+
+// src/domain/readers/link-header.ts
+function parseRefs(header) {
+  try {
+    return import_http_link_header.default.parse(header).refs;
+  } catch {
+    const refs = [];
+    for (const part of header.split(/,(?=\s*<)/)) {
+      try {
+        refs.push(...import_http_link_header.default.parse(part).refs);
+      } catch {
+      }
+    }
+    return refs;
+  }
+}
+function readLinkHeader(header, base, resolve) {
+  if (!header) return [];
+  const links = [];
+  for (const ref of parseRefs(header)) {
+    const href = resolve(ref.uri, base);
+    if (!href) continue;
+    const type = typeof ref.type === "string" ? ref.type.trim().toLowerCase() : "";
+    const previous = links[links.length - 1];
+    if (previous && previous.href === href && (previous.type ?? "") === type) {
+      for (const rel of relationsOf(ref.rel)) if (!previous.rels.includes(rel)) previous.rels.push(rel);
+      continue;
+    }
+    links.push({ href, rels: relationsOf(ref.rel), ...type ? { type } : {} });
+  }
+  return links;
+}
+function findLink(links, rel) {
+  return links.find((link) => link.rels.includes(rel)) ?? null;
+}
+
+// node_modules/structured-headers/dist/util.js
+var asciiRe = /^[\x20-\x7E]*$/;
+var tokenRe = /^[a-zA-Z*][:/!#$%&'*+\-.^_`|~A-Za-z0-9]*$/;
+function isAscii(str) {
+  return asciiRe.test(str);
+}
+function isValidTokenStr(str) {
+  return tokenRe.test(str);
+}
+function base64ToArrayBuffer(b64) {
+  const binaryString = atob(b64);
+  const len = binaryString.length;
+  const bytes = new Uint8Array(len);
+  for (let i = 0; i < len; i++) {
+    bytes[i] = binaryString.charCodeAt(i);
+  }
+  return bytes.buffer;
+}
+
+// node_modules/structured-headers/dist/token.js
+var Token = class {
+  constructor(value) {
+    if (!isValidTokenStr(value)) {
+      throw new TypeError("Invalid character in Token string. Tokens must start with *, A-Z and the rest of the string may only contain a-z, A-Z, 0-9, :/!#$%&'*+-.^_`|~");
+    }
+    this.value = value;
+  }
+  toString() {
+    return this.value;
+  }
+};
+
+// node_modules/structured-headers/dist/displaystring.js
+var DisplayString = class {
+  constructor(value) {
+    this.value = value;
+  }
+  toString() {
+    return this.value;
+  }
+};
+
+// node_modules/structured-headers/dist/parser.js
+function parseDictionary(input2) {
+  const parser = new Parser2(input2);
+  return parser.parseDictionary();
+}
+var ParseError = class extends Error {
+  constructor(position, message) {
+    super(`Parse error: ${message} at offset ${position}`);
+  }
+};
+var Parser2 = class {
+  constructor(input2) {
+    this.input = input2;
+    this.pos = 0;
+  }
+  parseDictionary() {
+    this.skipWS();
+    const dictionary = /* @__PURE__ */ new Map();
+    while (!this.eof()) {
+      const thisKey = this.parseKey();
+      let member;
+      if (this.lookChar() === "=") {
+        this.pos++;
+        member = this.parseItemOrInnerList();
+      } else {
+        member = [true, this.parseParameters()];
+      }
+      dictionary.set(thisKey, member);
+      this.skipOWS();
+      if (this.eof()) {
+        return dictionary;
+      }
+      this.expectChar(",");
+      this.pos++;
+      this.skipOWS();
+      if (this.eof()) {
+        throw new ParseError(this.pos, "Dictionary contained a trailing comma");
+      }
+    }
+    return dictionary;
+  }
+  parseList() {
+    this.skipWS();
+    const members2 = [];
+    while (!this.eof()) {
+      members2.push(this.parseItemOrInnerList());
+      this.skipOWS();
+      if (this.eof()) {
+        return members2;
+      }
+      this.expectChar(",");
+      this.pos++;
+      this.skipOWS();
+      if (this.eof()) {
+        throw new ParseError(this.pos, "A list may not end with a trailing comma");
+      }
+    }
+    return members2;
+  }
+  parseItem(standaloneItem = true) {
+    if (standaloneItem)
+      this.skipWS();
+    const result = [
+      this.parseBareItem(),
+      this.parseParameters()
+    ];
+    if (standaloneItem)
+      this.checkTrail();
+    return result;
+  }
+  parseItemOrInnerList() {
+    if (this.lookChar() === "(") {
+      return this.parseInnerList();
+    } else {
+      return this.parseItem(false);
+    }
+  }
+  parseInnerList() {
+    this.expectChar("(");
+    this.pos++;
+    const innerList = [];
+    while (!this.eof()) {
+      this.skipWS();
+      if (this.lookChar() === ")") {
+        this.pos++;
+        return [
+          innerList,
+          this.parseParameters()
+        ];
+      }
+      innerList.push(this.parseItem(false));
+      const nextChar = this.lookChar();
+      if (nextChar !== " " && nextChar !== ")") {
+        throw new ParseError(this.pos, "Expected a whitespace or ) after every item in an inner list");
+      }
+    }
+    throw new ParseError(this.pos, "Could not find end of inner list");
+  }
+  parseBareItem() {
+    const char2 = this.lookChar();
+    if (char2 === void 0) {
+      throw new ParseError(this.pos, "Unexpected end of string");
+    }
+    if (char2.match(/^[-0-9]/)) {
+      return this.parseIntegerOrDecimal();
+    }
+    if (char2 === '"') {
+      return this.parseString();
+    }
+    if (char2.match(/^[A-Za-z*]/)) {
+      return this.parseToken();
+    }
+    if (char2 === ":") {
+      return this.parseByteSequence();
+    }
+    if (char2 === "?") {
+      return this.parseBoolean();
+    }
+    if (char2 === "@") {
+      return this.parseDate();
+    }
+    if (char2 === "%") {
+      return this.parseDisplayString();
+    }
+    throw new ParseError(this.pos, "Unexpected input");
+  }
+  parseParameters() {
+    const parameters = /* @__PURE__ */ new Map();
+    while (!this.eof()) {
+      const char2 = this.lookChar();
+      if (char2 !== ";") {
+        break;
+      }
+      this.pos++;
+      this.skipWS();
+      const key = this.parseKey();
+      let value = true;
+      if (this.lookChar() === "=") {
+        this.pos++;
+        value = this.parseBareItem();
+      }
+      parameters.set(key, value);
+    }
+    return parameters;
+  }
+  parseIntegerOrDecimal() {
+    let type = "integer";
+    let sign = 1;
+    let inputNumber = "";
+    if (this.lookChar() === "-") {
+      sign = -1;
+      this.pos++;
+    }
+    if (!isDigit(this.lookChar())) {
+      throw new ParseError(this.pos, "Expected a digit (0-9)");
+    }
+    while (!this.eof()) {
+      const char2 = this.getChar();
+      if (isDigit(char2)) {
+        inputNumber += char2;
+      } else if (type === "integer" && char2 === ".") {
+        if (inputNumber.length > 12) {
+          throw new ParseError(this.pos, "Exceeded maximum decimal length");
+        }
+        inputNumber += ".";
+        type = "decimal";
+      } else {
+        this.pos--;
+        break;
+      }
+      if (type === "integer" && inputNumber.length > 15) {
+        throw new ParseError(this.pos, "Exceeded maximum integer length");
+      }
+      if (type === "decimal" && inputNumber.length > 16) {
+        throw new ParseError(this.pos, "Exceeded maximum decimal length");
+      }
+    }
+    if (type === "integer") {
+      return parseInt(inputNumber, 10) * sign;
+    } else {
+      if (inputNumber.endsWith(".")) {
+        throw new ParseError(this.pos, "Decimal cannot end on a period");
+      }
+      if (inputNumber.split(".")[1].length > 3) {
+        throw new ParseError(this.pos, "Number of digits after the decimal point cannot exceed 3");
+      }
+      return parseFloat(inputNumber) * sign;
+    }
+  }
+  parseString() {
+    let outputString = "";
+    this.expectChar('"');
+    this.pos++;
+    while (!this.eof()) {
+      const char2 = this.getChar();
+      if (char2 === "\\") {
+        if (this.eof()) {
+          throw new ParseError(this.pos, "Unexpected end of input");
+        }
+        const nextChar = this.getChar();
+        if (nextChar !== "\\" && nextChar !== '"') {
+          throw new ParseError(this.pos, "A backslash must be followed by another backslash or double quote");
+        }
+        outputString += nextChar;
+      } else if (char2 === '"') {
+        return outputString;
+      } else if (!isAscii(char2)) {
+        throw new ParseError(this.pos, "Strings must be in the ASCII range");
+      } else {
+        outputString += char2;
+      }
+    }
+    throw new ParseError(this.pos, "Unexpected end of input");
+  }
+  parseDisplayString() {
+    const chars = this.getChars(2);
+    if (chars !== '%"') {
+      throw new ParseError(this.pos, "Unexpected character. Display strings should start with %=");
+    }
+    const result = [];
+    while (!this.eof()) {
+      const char2 = this.getChar();
+      if (char2.charCodeAt(0) <= 31 || char2.charCodeAt(0) >= 127 && char2.charCodeAt(0) <= 255) {
+        throw new ParseError(this.pos, "Invalid char found in DisplayString. Did you forget to escape?");
+      }
+      if (char2 === "%") {
+        const hexChars = this.getChars(2);
+        if (/^[0-9a-f]{2}$/.test(hexChars)) {
+          result.push(parseInt(hexChars, 16));
+        } else {
+          throw new ParseError(this.pos, `Unexpected sequence after % in DispalyString: "${hexChars}". Note that hexidecimals must be lowercase`);
+        }
+        continue;
+      }
+      if (char2 === '"') {
+        const textDecoder2 = new TextDecoder("utf-8", {
+          fatal: true
+        });
+        try {
+          return new DisplayString(textDecoder2.decode(new Uint8Array(result)));
+        } catch {
+          throw new ParseError(this.pos, "Fatal error decoding UTF-8 sequence in Display String");
+        }
+      }
+      result.push(char2.charCodeAt(0));
+    }
+    throw new ParseError(this.pos, "Unexpected end of input");
+  }
+  parseToken() {
+    let outputString = "";
+    while (!this.eof()) {
+      const char2 = this.lookChar();
+      if (char2 === void 0 || !/^[:/!#$%&'*+\-.^_`|~A-Za-z0-9]$/.test(char2)) {
+        return new Token(outputString);
+      }
+      outputString += this.getChar();
+    }
+    return new Token(outputString);
+  }
+  parseByteSequence() {
+    this.expectChar(":");
+    this.pos++;
+    const endPos = this.input.indexOf(":", this.pos);
+    if (endPos === -1) {
+      throw new ParseError(this.pos, 'Could not find a closing ":" character to mark end of Byte Sequence');
+    }
+    const b64Content = this.input.substring(this.pos, endPos);
+    this.pos += b64Content.length + 1;
+    if (!/^[A-Za-z0-9+/=]*$/.test(b64Content)) {
+      throw new ParseError(this.pos, "ByteSequence does not contain a valid base64 string");
+    }
+    try {
+      return base64ToArrayBuffer(b64Content);
+    } catch {
+      throw new ParseError(this.pos, "ByteSequence does not contain a valid base64 string");
+    }
+  }
+  parseBoolean() {
+    this.expectChar("?");
+    this.pos++;
+    const char2 = this.getChar();
+    if (char2 === "1") {
+      return true;
+    }
+    if (char2 === "0") {
+      return false;
+    }
+    throw new ParseError(this.pos, 'Unexpected character. Expected a "1" or a "0"');
+  }
+  parseDate() {
+    this.expectChar("@");
+    this.pos++;
+    let sign = 1;
+    let inputNumber = "";
+    if (this.lookChar() === "-") {
+      sign = -1;
+      this.pos++;
+    }
+    if (!isDigit(this.lookChar())) {
+      throw new ParseError(this.pos, "Expected a digit (0-9)");
+    }
+    while (!this.eof()) {
+      const char2 = this.getChar();
+      if (isDigit(char2)) {
+        inputNumber += char2;
+      } else {
+        throw new ParseError(this.pos, "Expected a digit (0-9), whitespace or EOL");
+      }
+    }
+    if (inputNumber.length > 15) {
+      throw new ParseError(this.pos, "Exceeded max length for a date value");
+    }
+    return new Date(parseInt(inputNumber, 10) * sign * 1e3);
+  }
+  parseKey() {
+    if (!this.lookChar()?.match(/^[a-z*]/)) {
+      throw new ParseError(this.pos, "A key must begin with an asterisk or letter (a-z)");
+    }
+    let outputString = "";
+    while (!this.eof()) {
+      const char2 = this.lookChar();
+      if (char2 === void 0 || !/^[a-z0-9_\-.*]$/.test(char2)) {
+        return outputString;
+      }
+      outputString += this.getChar();
+    }
+    return outputString;
+  }
+  /**
+   * Looks at the next character without advancing the cursor.
+   *
+   * Returns undefined if we were at the end of the string.
+   */
+  lookChar() {
+    return this.input[this.pos];
+  }
+  /**
+   * Checks if the next character is 'char', and fail otherwise.
+   */
+  expectChar(char2) {
+    if (this.lookChar() !== char2) {
+      throw new ParseError(this.pos, `Expected ${char2}`);
+    }
+  }
+  getChar() {
+    return this.input[this.pos++];
+  }
+  getChars(count) {
+    const result = this.input.substr(this.pos, count);
+    this.pos += count;
+    return result;
+  }
+  eof() {
+    return this.pos >= this.input.length;
+  }
+  // Advances the pointer to skip all whitespace.
+  skipOWS() {
+    while (true) {
+      const c = this.input.substr(this.pos, 1);
+      if (c === " " || c === "	") {
+        this.pos++;
+      } else {
+        break;
+      }
+    }
+  }
+  // Advances the pointer to skip all spaces
+  skipWS() {
+    while (this.lookChar() === " ") {
+      this.pos++;
+    }
+  }
+  // At the end of parsing, we need to make sure there are no bytes after the
+  // header except whitespace.
+  checkTrail() {
+    this.skipWS();
+    if (!this.eof()) {
+      throw new ParseError(this.pos, "Unexpected characters at end of input");
+    }
+  }
+};
+var isDigitRegex = /^[0-9]$/;
+function isDigit(char2) {
+  if (char2 === void 0)
+    return false;
+  return isDigitRegex.test(char2);
+}
+
+// src/domain/readers/robots-txt.ts
+function robotsLines(text2) {
+  const lines = [];
+  const other = [];
+  for (const rawLine of text2.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
+    const line2 = rawLine.replace(/#.*$/, "").trim();
+    if (!line2) continue;
+    const colon = line2.indexOf(":");
+    if (colon <= 0) {
+      other.push(line2);
+      continue;
+    }
+    lines.push({ field: line2.slice(0, colon).trim().toLowerCase(), value: line2.slice(colon + 1).trim() });
+  }
+  return { lines, other };
+}
+function parseRobotsTxt(text2) {
+  const groups = [];
+  const contentSignals = [];
+  const contentUsage = [];
+  const signalPairs = [];
+  const usageExpressions = [];
+  const named = { sitemap: [], agentmap: [], schemamap: [] };
+  let current = null;
+  let lastWasAgent = false;
+  const { lines, other } = robotsLines(text2);
+  for (const { field, value } of lines) {
+    if (field === "sitemap" || field === "agentmap" || field === "schemamap") {
+      const first = value.split(/\s+/)[0] ?? "";
+      if (first && !named[field].includes(first)) named[field].push(first);
+    }
+    if (field === "user-agent") {
+      if (!current || !lastWasAgent) {
+        current = { userAgents: [], rules: [] };
+        groups.push(current);
+      }
+      if (value) current.userAgents.push(value);
+      lastWasAgent = true;
+      continue;
+    }
+    if (field === "allow" || field === "disallow") {
+      if (current) current.rules.push({ allow: field === "allow", path: value });
+      lastWasAgent = false;
+      continue;
+    }
+    if (field === "content-signal") {
+      for (const part of value.split(",")) {
+        const [key, pairValue] = part.split("=").map((piece) => piece.trim().toLowerCase());
+        if (key) signalPairs.push([key, pairValue ?? ""]);
+      }
+      const signals = parseContentSignal(value);
+      if (Object.keys(signals).length > 0) contentSignals.push(signals);
+    }
+    if (field === "content-usage") {
+      usageExpressions.push(value.replace(/^[/*]\S*\s+/, ""));
+      const rule = parseContentUsage(value);
+      if (rule) contentUsage.push(rule);
+    }
+  }
+  return {
+    groups,
+    contentSignals,
+    contentUsage,
+    signalPairs,
+    usageExpressions,
+    sitemaps: named.sitemap,
+    agentmaps: named.agentmap,
+    schemamaps: named.schemamap,
+    lines,
+    other
+  };
+}
+function parseContentUsage(value) {
+  const trimmed = value.trim();
+  const pathMatch = /^([/*][^\s]*)\s+(.*)$/.exec(trimmed);
+  const path = pathMatch ? pathMatch[1] : null;
+  const expression = pathMatch ? pathMatch[2] : trimmed;
+  const preferences = readUsagePreferences(expression);
+  return preferences ? { path, preferences } : null;
+}
+function readUsagePreferences(expression) {
+  let dictionary;
+  try {
+    dictionary = parseDictionary(expression);
+  } catch {
+    return null;
+  }
+  const preferences = {};
+  for (const [key, member] of dictionary) {
+    const [value] = member;
+    if (!(value instanceof Token)) continue;
+    const token = value.toString();
+    if (token === "y" || token === "n") preferences[key] = token;
+  }
+  return Object.keys(preferences).length > 0 ? preferences : null;
+}
+function parseContentSignal(value) {
+  const signals = {};
+  for (const pair of value.split(",")) {
+    const match2 = /^\s*([a-z0-9][a-z0-9_-]*)\s*=\s*(yes|no)\s*$/i.exec(pair);
+    if (!match2) continue;
+    const name = match2[1].toLowerCase();
+    if (!(name in signals)) signals[name] = match2[2].toLowerCase();
+  }
+  return signals;
+}
+
+// src/domain/signals/types.ts
+function fetchRecord(response) {
+  return {
+    url: response.finalUrl || response.url,
+    status: response.ok ? response.status : null,
+    content_type: response.ok ? response.contentType : null
+  };
+}
+
+// src/domain/checklist/check-helpers.ts
+function standingOf(response, scope) {
+  const { origin, catchAll } = typeof scope === "string" ? { origin: scope, catchAll: void 0 } : scope;
+  if (!response) return { kind: "error", clause: "was not fetched" };
+  const where = displayUrl(response.url, origin);
+  if (!response.ok) return { kind: "error", clause: `${where} could not be fetched: ${response.message}` };
+  const block = describeBlock(response);
+  if (block) return { kind: "blocked", clause: `${where} refused the crawler (${block})` };
+  if (response.status >= 200 && response.status < 300) {
+    const control = catchAll?.get(response.url);
+    if (control?.catchAll) return { kind: "absent", clause: `${where} is ${control.clause}` };
+    return { kind: "answer", answer: response, where };
+  }
+  if (response.status >= 500 && response.status !== 501)
+    return { kind: "error", clause: `${where} answered ${response.status} (a server error)` };
+  return { kind: "absent", clause: `${where} answered ${response.status}` };
+}
+function isCatchAll(response, scope) {
+  return Boolean(response && scope.catchAll?.get(response.url)?.catchAll);
+}
+function evidenceOf(...responses) {
+  const seen = /* @__PURE__ */ new Set();
+  const records = [];
+  for (const response of responses) {
+    if (!response) continue;
+    const record2 = fetchRecord(response);
+    const key = `${record2.url} ${record2.status}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    records.push(record2);
+  }
+  return records;
+}
+function sentence(clause) {
+  return toSentence(clause);
+}
+function parseLinkHeader(header, base) {
+  return readLinkHeader(header, base, resolveHttpUrl);
+}
+function isPlaceholder(value, origin) {
+  if (origin && sameHost(value, origin)) return /\{\{|\}\}|\{%|<%|\$\{/.test(value);
+  return /\{\{|\}\}|\{%|<%|\$\{/.test(value) || /\byour[-_ ]?(?:domain|api|server|url|name|key|agent|host)|\bTODO\b|\bFIXME\b|\bCHANGE[-_ ]?ME\b|\bREPLACE[-_ ]?ME\b/i.test(
+    value
+  ) || /^https?:\/\/(?:[^/]*\.)?example\.(?:com|org|net)(?:[:/]|$)/i.test(value) || /^https?:\/\/(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(?:[:/]|$)/i.test(value) || /\.local(?:[:/]|$)/i.test(value);
+}
+function sameHost(value, origin) {
+  try {
+    return new URL(value).host === new URL(origin).host;
+  } catch {
+    return false;
+  }
+}
+function findPlaceholder(value, origin, depth = 0) {
+  if (depth > 8) return null;
+  if (typeof value === "string") return isPlaceholder(value, origin) ? value : null;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = findPlaceholder(item, origin, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (isRecord(value)) {
+    for (const item of Object.values(value)) {
+      const found = findPlaceholder(item, origin, depth + 1);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+function fixWith(instruction, example) {
+  return example ? `${instruction}
+
+${example.trim()}` : instruction;
+}
+var missing = (reason, evidence, fix) => ({
+  missing: true,
+  reason: sentence(reason),
+  evidence,
+  fix
+});
+var verdict = (status, reason, evidence, fix) => ({
+  status,
+  reason: sentence(reason),
+  evidence,
+  ...status === "pass" || fix === void 0 ? {} : { fix }
+});
+function unanswered(response, answers, fix) {
+  const standing = standingOf(response, answers);
+  if (standing.kind === "answer") return null;
+  const evidence = evidenceOf(response);
+  if (standing.kind === "absent") return missing(standing.clause, evidence, fix);
+  return verdict(standing.kind, standing.clause, evidence, fix);
+}
+function readJsonAnswer(answer, where) {
+  if (isHtmlAnswer(answer)) return { problem: `${where} answered 200 with an HTML page, not the document` };
+  const document = parseJson(answer.body);
+  if (document === void 0) return { problem: `${where} is not JSON (${answer.contentType ?? "no content type"})` };
+  return { document };
+}
+function isErrorBody(document) {
+  if (!isRecord(document)) return false;
+  const keys = Object.keys(document).map((key) => key.toLowerCase());
+  return keys.length > 0 && keys.length <= 4 && keys.some((key) => ["error", "errors", "message", "detail"].includes(key));
+}
+function mirrorSignal(field, fix, passNote = "") {
+  return (answers) => {
+    const finding = answers.signals[field];
+    const evidence = finding.fetched.map((record2) => ({ ...record2 }));
+    if (finding.status === "present") return verdict("pass", `${finding.reason}${passNote}`, evidence);
+    if (finding.status === "absent") return missing(finding.reason, evidence, fix);
+    return verdict(finding.status, finding.reason, evidence, fix);
+  };
+}
+function answered2xx(response, answers) {
+  return Boolean(
+    response?.ok && response.status >= 200 && response.status < 300 && !isHtmlAnswer(response) && !isCatchAll(response, answers)
+  );
+}
+function robotsReading(answers) {
+  const response = answerAt(answers, CHECKLIST_PATHS.robots);
+  const standing = standingOf(response, answers);
+  if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) return null;
+  return parseRobotsTxt(standing.answer.body);
+}
+function linkedOutcome(response, scope) {
+  const standing = standingOf(response, scope);
+  if (standing.kind === "answer") return { state: "answer", answer: standing.answer, where: standing.where };
+  return { state: standing.kind === "absent" ? "dead" : "undecided", clause: standing.clause };
+}
+
+// src/domain/readers/a2a-card.ts
+function readAgentCard(document) {
+  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  if (typeof document.name !== "string" || !document.name.trim()) return { problem: "has no name" };
+  if (typeof document.description !== "string") return { problem: "has no description" };
+  if (!Array.isArray(document.skills)) return { problem: "has no skills array" };
+  if (!isRecord(document.capabilities)) return { problem: "has no capabilities object" };
+  const interfaces = Array.isArray(document.supportedInterfaces) ? document.supportedInterfaces : [];
+  const fromInterfaces = interfaces.find((item) => isRecord(item) && typeof item.url === "string");
+  if (fromInterfaces && isRecord(fromInterfaces))
+    return { name: document.name, interfaceUrl: fromInterfaces.url, version: "1.0" };
+  if (typeof document.url === "string") return { name: document.name, interfaceUrl: document.url, version: "0.3" };
+  return { problem: "names no interface URL (supportedInterfaces[].url or url)" };
+}
+
+// src/domain/readers/agent-skills.ts
+function readSkillsIndex(document, base) {
+  if (!isRecord(document) || !Array.isArray(document.skills)) return { problem: "has no skills array" };
+  if (document.skills.length === 0) return { problem: "lists no skills" };
+  const skills = [];
+  let withFiles = 0;
+  for (const [index2, raw] of document.skills.entries()) {
+    if (!isRecord(raw) || typeof raw.name !== "string") return { problem: `skill ${index2 + 1} has no name` };
+    if (Array.isArray(raw.files)) withFiles++;
+    skills.push({
+      name: raw.name,
+      url: typeof raw.url === "string" ? resolveHttpUrl(raw.url, base) : null,
+      digest: typeof raw.digest === "string" ? raw.digest : null
+    });
+  }
+  if (skills.every((skill) => skill.url && skill.digest)) return { version: "0.2", skills };
+  if (withFiles === skills.length) return { version: "0.1", skills };
+  return { problem: "lists skills without a url and digest (or files) for each" };
+}
+
+// src/domain/checklist/families/agents.ts
+var FIX = {
+  a2a: fixWith(
+    "Publish an A2A 1.0 agent card at /.well-known/agent-card.json.",
+    '{"name": "Example Agent", "description": "What the agent does", "version": "1.0.0",\n "supportedInterfaces": [{"url": "https://example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],\n "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],\n "skills": [{"id": "answer", "name": "Answer", "description": "Answers questions", "tags": ["support"]}]}'
+  ),
+  skills: fixWith(
+    "Publish an Agent Skills index at /.well-known/agent-skills/index.json whose digests match the files they name.",
+    '{"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",\n "skills": [{"name": "example", "type": "skill-md", "description": "What the skill does",\n  "url": "/.well-known/agent-skills/example/SKILL.md", "digest": "sha256:<hex of the file>"}]}'
+  ),
+  webmcp: fixWith(
+    "Declare WebMCP tools on your forms with the toolname and tooldescription attributes, or register them from a script with document.modelContext.registerTool() (navigator.modelContext was removed in July 2026).",
+    '<form toolname="searchProducts" tooldescription="Search the catalogue by keyword." action="/search">\n  <input name="q" toolparamdescription="Words to search for">\n</form>'
+  )
+};
+var checkA2aAgentCard = (answers) => {
+  const current = answerAt(answers, CHECKLIST_PATHS.a2aCard);
+  const legacy = answerAt(answers, CHECKLIST_PATHS.a2aLegacy);
+  const evidence = evidenceOf(current, legacy);
+  const judgeAt = (response, path) => {
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") return { standing };
+    const read = readJsonAnswer(standing.answer, path);
+    if ("problem" in read || isErrorBody(read.document)) return { soft: true };
+    return { card: readAgentCard(read.document), document: read.document };
+  };
+  for (const [response, path, isLegacy] of [
+    [current, CHECKLIST_PATHS.a2aCard, false],
+    [legacy, CHECKLIST_PATHS.a2aLegacy, true]
+  ]) {
+    const judged = judgeAt(response, path);
+    if (!("card" in judged) || !judged.card) continue;
+    const card = judged.card;
+    if ("problem" in card)
+      return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX.a2a);
+    const placeholder = isPlaceholder(card.interfaceUrl, answers.origin) ? card.interfaceUrl : findPlaceholder(judged.document, answers.origin);
+    if (placeholder)
+      return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX.a2a);
+    if (isLegacy)
+      return verdict(
+        "warn",
+        `${path} is an A2A agent card (${card.name}) at the pre-0.3 path only; move it to /.well-known/agent-card.json`,
+        evidence,
+        FIX.a2a
+      );
+    const older = card.version === "0.3" ? " in the 0.3 shape (url instead of supportedInterfaces)" : "";
+    if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX.a2a);
+    return verdict(
+      "pass",
+      `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`,
+      evidence
+    );
+  }
+  for (const response of [current, legacy]) {
+    if (!response) continue;
+    const standing = standingOf(response, answers);
+    if (standing.kind === "blocked" || standing.kind === "error")
+      return verdict(standing.kind, standing.clause, evidence, FIX.a2a);
+  }
+  return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX.a2a);
+};
+function skillsIndexAt(answers) {
+  return [
+    { path: CHECKLIST_PATHS.skills, legacy: false, response: answerAt(answers, CHECKLIST_PATHS.skills) },
+    { path: CHECKLIST_PATHS.skillsLegacy, legacy: true, response: answerAt(answers, CHECKLIST_PATHS.skillsLegacy) }
+  ];
+}
+function skillArtifactUrls(answers) {
+  for (const index2 of skillsIndexAt(answers)) {
+    const response = index2.response;
+    if (!response?.ok || response.status !== 200 || isHtmlAnswer(response)) continue;
+    const read = readSkillsIndex(parseJson(response.body), response.finalUrl || response.url);
+    if ("skills" in read && read.version === "0.2") {
+      return read.skills.slice(0, FOLLOW_UP_CAP).flatMap((skill) => skill.url ? [skill.url] : []);
+    }
+  }
+  return [];
+}
+function checkAgentSkills(answers, digests) {
+  const indexes = skillsIndexAt(answers);
+  const evidenceBase = indexes.map((index2) => index2.response);
+  for (const index2 of indexes) {
+    const skills = readIndexAnswer(answers, index2);
+    if (skills) return judgeSkillsIndex(answers, digests, index2, skills, evidenceBase);
+  }
+  return judgeNoSkillsIndex(answers, indexes, evidenceBase);
+}
+function readIndexAnswer(answers, index2) {
+  const standing = standingOf(index2.response, answers);
+  if (standing.kind !== "answer") return null;
+  const read = readJsonAnswer(standing.answer, index2.path);
+  if ("problem" in read || isErrorBody(read.document)) return null;
+  return readSkillsIndex(read.document, standing.answer.finalUrl || standing.answer.url);
+}
+function judgeSkillsIndex(answers, digests, index2, skills, evidenceBase) {
+  if ("problem" in skills)
+    return verdict(
+      "fail",
+      `${index2.path} is not an Agent Skills index: it ${skills.problem}`,
+      evidenceOf(...evidenceBase),
+      FIX.skills
+    );
+  if (skills.version === "0.1") {
+    const where = index2.legacy ? `${index2.path} (the older path)` : index2.path;
+    return verdict(
+      "warn",
+      `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
+      evidenceOf(...evidenceBase),
+      FIX.skills
+    );
+  }
+  return judgeSkillDigests(answers, digests, index2, skills.skills, evidenceBase);
+}
+function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
+  const checked = skills.filter((skill) => skill.url).slice(0, FOLLOW_UP_CAP);
+  const artifactResponses = checked.map((skill) => answers.get.get(skill.url));
+  const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
+  const placeholder = skills.find(
+    (skill) => skill.url && isPlaceholder(skill.url, answers.origin) || skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)
+  );
+  if (placeholder)
+    return verdict("fail", `${index2.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
+  const { mismatched, unreachable } = compareDigests(checked, digests);
+  if (mismatched.length > 0) {
+    return verdict(
+      "fail",
+      `${index2.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
+      evidence,
+      FIX.skills
+    );
+  }
+  if (unreachable.length === checked.length) {
+    const outcomes = checked.map((skill) => linkedOutcome(answers.get.get(skill.url), answers));
+    const undecided = outcomes.find((outcome) => outcome.state === "undecided");
+    if (undecided && "clause" in undecided)
+      return verdict(
+        "error",
+        `${index2.path} is an Agent Skills index, but its skill files could not be checked: ${undecided.clause}`,
+        evidence,
+        FIX.skills
+      );
+    return verdict(
+      "fail",
+      `${index2.path}: the skill files it names are not served (${unreachable.join(", ")})`,
+      evidence,
+      FIX.skills
+    );
+  }
+  if (index2.legacy || unreachable.length > 0) {
+    const why = index2.legacy ? "at the older path /.well-known/skills/index.json" : `but ${unreachable.join(", ")} could not be fetched`;
+    return verdict(
+      "warn",
+      `an Agent Skills index of ${skills.length} skills whose digests match, ${why}`,
+      evidence,
+      FIX.skills
+    );
+  }
+  return verdict(
+    "pass",
+    `${index2.path} lists ${skills.length === 1 ? "1 skill" : `${skills.length} skills`}, and the digests of the files checked match`,
+    evidence
+  );
+}
+function compareDigests(checked, digests) {
+  const mismatched = [];
+  const unreachable = [];
+  for (const skill of checked) {
+    const computed = digests.get(skill.url);
+    if (computed === void 0) {
+      unreachable.push(skill.name);
+      continue;
+    }
+    const declared = skill.digest.toLowerCase().replace(/^sha256:/, "");
+    if (declared !== computed) mismatched.push(skill.name);
+  }
+  return { mismatched, unreachable };
+}
+function judgeNoSkillsIndex(answers, indexes, evidenceBase) {
+  for (const index2 of indexes) {
+    if (!index2.response) continue;
+    const standing = standingOf(index2.response, answers);
+    if (standing.kind === "blocked" || standing.kind === "error")
+      return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX.skills);
+  }
+  return missing(
+    "no Agent Skills index at /.well-known/agent-skills/index.json or /.well-known/skills/index.json",
+    evidenceOf(...evidenceBase),
+    FIX.skills
+  );
+}
+function findWebMcpForms(html) {
+  const complete = [];
+  const partial2 = [];
+  walkHtml(html, (tag) => {
+    if (tag.name !== "form") return;
+    const name = tag.attributes.toolname?.trim();
+    const description = tag.attributes.tooldescription?.trim();
+    if (name && description) complete.push(name);
+    else if (name || description) partial2.push(name || "(unnamed)");
+  });
+  return { complete, partial: partial2 };
+}
+function findWebMcpScripts(html) {
+  const found = { current: false, removed: false };
+  walkHtml(html, (tag) => {
+    if (tag.name !== "script" || !tag.content) return;
+    if (/\bdocument\s*\.\s*modelContext\s*\.\s*(?:registerTool|provideContext)\s*\(/.test(tag.content))
+      found.current = true;
+    if (/\bnavigator\s*\.\s*modelContext\b/.test(tag.content)) found.removed = true;
+  });
+  return found;
+}
+var checkWebMcp = (answers) => {
+  const home = answerAt(answers, "/");
+  const early = unanswered(home, answers, FIX.webmcp);
+  if (early) return early;
+  const answer = home;
+  const evidence = evidenceOf(home);
+  const forms = isHtmlAnswer(answer) ? findWebMcpForms(answer.body) : { complete: [], partial: [] };
+  const scripts = isHtmlAnswer(answer) ? findWebMcpScripts(answer.body) : { current: false, removed: false };
+  if (forms.complete.length > 0) {
+    return verdict(
+      "pass",
+      `the home page declares WebMCP tools on its forms (${forms.complete.slice(0, 5).join(", ")})`,
+      evidence
+    );
+  }
+  if (forms.partial.length > 0) {
+    return verdict(
+      "fail",
+      `the home page has a form with only one of toolname and tooldescription (${forms.partial[0]}), which registers no tool`,
+      evidence,
+      FIX.webmcp
+    );
+  }
+  if (scripts.current)
+    return verdict(
+      "pass",
+      "the home page's own script registers WebMCP tools with document.modelContext.registerTool()",
+      evidence
+    );
+  if (scripts.removed)
+    return verdict(
+      "warn",
+      "the home page's script registers tools with navigator.modelContext, the form WebMCP removed in July 2026; use document.modelContext.registerTool()",
+      evidence,
+      FIX.webmcp
+    );
+  return missing(
+    "the home page declares no WebMCP tool on a form; tools registered by a script it loads (document.modelContext.registerTool()) cannot be seen without running the page's scripts",
+    evidence,
+    FIX.webmcp
+  );
+};
+
+// src/domain/readers/ard.ts
+var ARD_PATH = "/.well-known/ard.json";
+var AI_CATALOG_PATH = "/.well-known/ai-catalog.json";
+var MAX_NESTING_DEPTH = 4;
+var MAX_NESTED_FETCHES = 4;
+function entryKindOf(type) {
+  const base = (type ?? "").split(";")[0].trim().toLowerCase();
+  if (base === "application/mcp-server-card+json" || base === "application/mcp-server+json") return "mcp-server-card";
+  if (base === "application/vnd.mcp+json" || base === "application/mcp+json") return "mcp-endpoint";
+  if (/^application\/(?:vnd\.oai\.)?openapi(?:\+(?:json|yaml))?$|^application\/(?:x-)?(?:openapi|swagger)\+(?:json|yaml)$/.test(
+    base
+  )) {
+    return "openapi";
+  }
+  if (base === "application/a2a-agent-card+json") return "a2a-agent-card";
+  if (base === "application/linkset+json") return "api-catalog";
+  if (base === "application/ai-catalog+json") return "ai-catalog";
+  return "other";
+}
+function linkedCatalogOf(home) {
+  const pageUrl = home.finalUrl || home.url;
+  const headerLinks = readLinkHeader(home.headers.get("link"), pageUrl, resolveHttpUrl);
+  const elementLinks = isHtmlAnswer(home) ? htmlLinks(home.body, pageUrl, resolveHttpUrl) : [];
+  for (const rel of ["ard", "ai-catalog"]) {
+    const header = findLink(headerLinks, rel);
+    if (header) return { url: header.href, via: "Link header", rel };
+    const element = findLink(elementLinks, rel);
+    if (element) return { url: element.href, via: "HTML link", rel };
+  }
+  return null;
+}
+function agentmapOf(agentmaps, robotsUrl) {
+  for (const value of agentmaps) {
+    const url2 = resolveHttpUrl(value, robotsUrl);
+    if (url2) return { url: url2, via: "robots.txt Agentmap", rel: "agentmap" };
+  }
+  return null;
+}
+function readAiCatalog(answer) {
+  if (isHtmlAnswer(answer)) return { problem: "is an HTML page" };
+  const document = parseJson(answer.body);
+  if (document === void 0) return { problem: "is not JSON" };
+  return readAiCatalogDocument(document, answer.finalUrl || answer.url);
+}
+function readAiCatalogDocument(document, catalogUrl, via = []) {
+  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  const list = Array.isArray(document.entries) ? document.entries : Array.isArray(document.capabilities) ? document.capabilities : null;
+  if (!list) return { problem: "has no entries list" };
+  const entries = [];
+  const problems = [];
+  const warnings = [];
+  if (!Array.isArray(document.entries))
+    problems.push("has no entries array (an earlier ARD draft's capabilities list)");
+  if (typeof document.specVersion !== "string") problems.push("has no specVersion");
+  for (const [index2, item] of list.entries()) {
+    const which = `entry ${index2 + 1}`;
+    if (!isRecord(item)) {
+      problems.push(`${which} is not an object`);
+      continue;
+    }
+    const type = typeof item.type === "string" ? item.type : typeof item.mediaType === "string" ? item.mediaType : null;
+    if (typeof item.identifier !== "string" || typeof item.type !== "string")
+      problems.push(`${which} lacks its identifier or type`);
+    if (item.url === void 0 && item.data === void 0) problems.push(`${which} has neither url nor data`);
+    else if (item.url !== void 0 && item.data !== void 0) problems.push(`${which} has both url and data`);
+    const url2 = typeof item.url === "string" ? resolveHttpUrl(item.url, catalogUrl) : null;
+    if (item.url !== void 0 && !url2) problems.push(`${which}'s url is not an http(s) URL`);
+    if (typeof item.displayName !== "string") warnings.push(`${which} has no displayName`);
+    entries.push({
+      identifier: typeof item.identifier === "string" ? item.identifier : null,
+      displayName: typeof item.displayName === "string" ? item.displayName : null,
+      type,
+      kind: entryKindOf(type),
+      url: url2,
+      data: item.data ?? null,
+      via
+    });
+  }
+  const specVersion = typeof document.specVersion === "string" ? document.specVersion : typeof document.ard_version === "string" ? document.ard_version : null;
+  if (list.length === 0) problems.push("lists no entries");
+  const host = isRecord(document.host) ? document.host : null;
+  return {
+    url: catalogUrl,
+    specVersion,
+    shape: Array.isArray(document.entries) ? "entries" : "capabilities",
+    hostIdentifier: host && typeof host.identifier === "string" ? host.identifier : null,
+    problems,
+    warnings,
+    entries,
+    reachable: [...entries]
+  };
+}
+function describeEntries(catalog) {
+  if (catalog.reachable.length === 0) return "no entries";
+  const counts = /* @__PURE__ */ new Map();
+  const label = {
+    "mcp-server-card": "MCP server card",
+    "mcp-endpoint": "MCP endpoint",
+    openapi: "OpenAPI document",
+    "a2a-agent-card": "A2A agent card",
+    "api-catalog": "API catalog",
+    "ai-catalog": "nested catalog",
+    other: "other artifact"
+  };
+  for (const entry of catalog.reachable) counts.set(label[entry.kind], (counts.get(label[entry.kind]) ?? 0) + 1);
+  return [...counts.entries()].map(([name, count]) => count === 1 ? `1 ${name}` : `${count} ${name}s`).join(", ");
+}
+
+// src/domain/signals/crawl-state.ts
+var states = /* @__PURE__ */ new WeakMap();
+function crawlStateOf(context) {
+  let state = states.get(context.fetch);
+  if (!state) {
+    const controls = createControlRequests(context);
+    let catalog = null;
+    let linked = null;
+    const nestedFetches = { left: MAX_NESTED_FETCHES };
+    const aiCatalog = () => {
+      catalog ??= readSiteAiCatalog({ ...context, controls, nestedFetches });
+      return catalog;
+    };
+    state = {
+      controls,
+      aiCatalog,
+      linkedAiCatalog: () => {
+        linked ??= readLinkedAiCatalog({ ...context, controls, nestedFetches }, aiCatalog());
+        return linked;
+      },
+      serverCards: []
+    };
+    states.set(context.fetch, state);
+  }
+  return state;
+}
+async function readSiteAiCatalog(context) {
+  const [ard, legacy] = await Promise.all([
+    context.fetch(siteUrl(context.origin, ARD_PATH)),
+    context.fetch(siteUrl(context.origin, AI_CATALOG_PATH))
+  ]);
+  const current = await readCatalogAnswer(context, ard, "well-known", []);
+  if (current.status === "present") return current;
+  return readCatalogAnswer(context, legacy, "well-known", []);
+}
+async function readLinkedAiCatalog(context, wellKnown) {
+  const robotsUrl = siteUrl(context.origin, "/robots.txt");
+  const [home, robots, known] = await Promise.all([
+    context.fetch(`${context.origin}/`),
+    context.fetch(robotsUrl),
+    wellKnown
+  ]);
+  const homeLink = home.ok && home.status >= 200 && home.status < 300 ? linkedCatalogOf(home) : null;
+  const robotsLink = robots.ok && robots.status === 200 && !isHtmlAnswer(robots) ? agentmapOf(parseRobotsTxt(robots.body).agentmaps, robotsUrl) : null;
+  const linked = homeLink ?? robotsLink;
+  if (!linked) return null;
+  const read = /* @__PURE__ */ new Set([
+    known.url,
+    known.response.url,
+    ...known.nested.flatMap((each) => each.url ? [each.url] : [])
+  ]);
+  if (read.has(linked.url)) return null;
+  const response = await context.fetch(linked.url);
+  return readCatalogAnswer(context, response, linked.via, [...read]);
+}
+async function readCatalogAnswer(context, response, source, seen) {
+  const where = displayUrl(response.url, context.origin);
+  const unusable = describeUnusable(response, context.origin);
+  const none = (status, reason, control2 = null) => ({
+    url: response.url,
+    source,
+    status,
+    reason,
+    catalog: null,
+    response,
+    control: control2,
+    nested: []
+  });
+  if (!response.ok || unusable) return none(unusable.status, unusable.reason);
+  if (response.status !== 200) return none("absent", `${where} answered ${response.status}, not 200`);
+  const read = readAiCatalog(response);
+  if ("problem" in read) return none("absent", `${where} ${read.problem}`);
+  const control = await checkCatchAll(context, response);
+  if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
+  const nested = await followNestedCatalogs(context, read, [response.url, ...seen]);
+  return {
+    url: read.url,
+    source,
+    status: "present",
+    reason: `the AI Catalog at ${where}`,
+    catalog: read,
+    response,
+    control,
+    nested
+  };
+}
+async function followNestedCatalogs(context, root, seen) {
+  const visited = /* @__PURE__ */ new Set([root.url, ...seen]);
+  const findings = [];
+  let level = [{ catalog: root, depth: 0 }];
+  while (level.length > 0) {
+    const { next, pending } = planLevel(context, level, visited, findings);
+    const responses = await Promise.all(pending.map(({ entry }) => context.fetch(entry.url)));
+    for (const [i, fetch2] of pending.entries()) {
+      const read = await readNestedCatalog(context, fetch2, responses[i], visited, findings);
+      if (read) next.push(read);
+    }
+    for (const { catalog } of next) root.reachable.push(...catalog.entries);
+    level = next;
+  }
+  return findings;
+}
+function planLevel(context, level, visited, findings) {
+  const next = [];
+  const pending = [];
+  for (const { catalog, depth } of level) {
+    for (const entry of catalog.entries) {
+      if (entry.kind !== "ai-catalog") continue;
+      const depthOf = depth + 1;
+      const base = { url: entry.url, parentUrl: catalog.url, depth: depthOf, response: null };
+      if (depthOf > MAX_NESTING_DEPTH) {
+        findings.push({
+          ...base,
+          status: "skipped",
+          reason: `nested more than ${MAX_NESTING_DEPTH} catalogs deep, so not followed`
+        });
+        continue;
+      }
+      if (entry.url === null) {
+        if (entry.data === null) continue;
+        const read = readAiCatalogDocument(entry.data, catalog.url, [...entry.via, null]);
+        if ("problem" in read) {
+          findings.push({ ...base, status: "absent", reason: `a catalog carried inline ${read.problem}` });
+          continue;
+        }
+        findings.push({ ...base, status: "present", reason: "a catalog carried inline" });
+        next.push({ catalog: read, depth: depthOf });
+        continue;
+      }
+      if (visited.has(entry.url)) {
+        findings.push({
+          ...base,
+          status: "skipped",
+          reason: "already read in this traversal (a cycle), so not read again"
+        });
+        continue;
+      }
+      if (context.nestedFetches.left <= 0) {
+        findings.push({
+          ...base,
+          status: "skipped",
+          reason: `beyond the ${MAX_NESTED_FETCHES} nested catalogs a crawl fetches, so not followed`
+        });
+        continue;
+      }
+      visited.add(entry.url);
+      context.nestedFetches.left -= 1;
+      pending.push({ entry, parent: catalog, depth: depthOf });
+    }
+  }
+  return { next, pending };
+}
+async function readNestedCatalog(context, { entry, parent, depth }, response, visited, findings) {
+  const where = displayUrl(entry.url, context.origin);
+  const finding = (status, reason) => {
+    findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
+    return null;
+  };
+  const unusable = describeUnusable(response, context.origin);
+  if (!response.ok || unusable) return finding(unusable.status, unusable.reason);
+  const finalUrl = response.finalUrl || response.url;
+  if (finalUrl !== entry.url && visited.has(finalUrl)) {
+    return finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
+  }
+  visited.add(finalUrl);
+  if (response.status !== 200) return finding("absent", `${where} answered ${response.status}, not 200`);
+  const read = readAiCatalog(response);
+  if ("problem" in read) return finding("absent", `${where} ${read.problem}`);
+  const control = await checkCatchAll(context, response);
+  if (control.catchAll) return finding("absent", `${where} is ${control.clause}`);
+  finding("present", `the nested catalog ${where}`);
+  return {
+    catalog: { ...read, entries: read.entries.map((own2) => ({ ...own2, via: [...entry.via, read.url] })) },
+    depth
+  };
+}
+async function ruleOutCatchAll(context, response, verdict2) {
+  if (verdict2.status !== "present" || !response.ok) return { verdict: verdict2, control: null };
+  const controls = crawlStateOf(context).controls;
+  const check3 = await checkCatchAll({ ...context, controls }, response);
+  if (check3.catchAll) {
+    const where = displayUrl(response.url, context.origin);
+    return { verdict: { status: "absent", reason: `${where} is ${check3.clause}` }, control: check3.control };
+  }
+  const reason = check3.clause ? `${verdict2.reason} (${check3.clause})` : verdict2.reason;
+  return { verdict: { ...verdict2, reason }, control: check3.control };
+}
+function controlsOf(judged) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const { control } of judged) if (control) seen.set(control.url, control);
+  return [...seen.values()];
+}
+
+// src/domain/signals/detect-structured-api.ts
+var API_CATALOG_PATH = "/.well-known/api-catalog";
+var GRAPHQL_PATH = "/graphql";
+var JSON_API_PATHS = ["/api", "/api/v1"];
+var GRAPHQL_PROBE = {
+  method: "POST",
+  headers: { "content-type": "application/json", accept: "application/json" },
+  body: JSON.stringify({ query: "{__typename}" })
+};
+function readTargets(value, base) {
+  if (!Array.isArray(value)) return [];
+  const hrefs = [];
+  for (const target of value) {
+    if (!isRecord(target) || typeof target.href !== "string") continue;
+    const href = resolveHttpUrl(target.href, base);
+    if (href) hrefs.push(href);
+  }
+  return hrefs;
+}
+function readApiCatalog(answer) {
+  if (answer.status !== 200 || isHtmlAnswer(answer)) return null;
+  const document = parseJson(answer.body);
+  if (!isRecord(document) || !Array.isArray(document.linkset)) return null;
+  const url2 = answer.finalUrl || answer.url;
+  const entries = [];
+  for (const context of document.linkset) {
+    if (!isRecord(context)) continue;
+    entries.push({
+      anchor: typeof context.anchor === "string" ? resolveHttpUrl(context.anchor, url2) : null,
+      serviceDesc: readTargets(context["service-desc"], url2),
+      serviceDoc: readTargets(context["service-doc"], url2),
+      serviceMeta: readTargets(context["service-meta"], url2),
+      items: readTargets(context.item, url2)
+    });
+  }
+  return { url: url2, entries };
+}
+function listDeclaredApis(catalog) {
+  const descriptions = new Set(catalog.entries.flatMap((entry) => entry.serviceDesc));
+  const isApi = (url2) => url2 !== catalog.url && !descriptions.has(url2);
+  const apis = /* @__PURE__ */ new Set();
+  for (const entry of catalog.entries) {
+    const described = entry.serviceDesc.length + entry.serviceDoc.length + entry.serviceMeta.length > 0;
+    if (entry.anchor && described && isApi(entry.anchor)) apis.add(entry.anchor);
+    for (const item of entry.items) if (isApi(item)) apis.add(item);
+  }
+  return [...apis];
+}
+var ERROR_KEYS = /* @__PURE__ */ new Set([
+  "error",
+  "errors",
+  "message",
+  "msg",
+  "status",
+  "statuscode",
+  "status_code",
+  "code",
+  "detail",
+  "details",
+  "title",
+  "type",
+  "path",
+  "timestamp",
+  "request_id",
+  "requestid",
+  "success"
+]);
+function isErrorObject(value) {
+  const keys = Object.keys(value).map((key) => key.toLowerCase());
+  return keys.some((key) => key === "error" || key === "errors") && keys.every((key) => ERROR_KEYS.has(key));
+}
+function judgeCatalogAnswer(answer, where) {
+  if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
+  if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page (a soft 404)` };
+  const catalog = readApiCatalog(answer);
+  if (!catalog) return { status: "absent", reason: `${where} is not an API catalog (a JSON linkset)` };
+  const apis = listDeclaredApis(catalog);
+  if (apis.length === 0) return { status: "absent", reason: `the API catalog at ${where} declares no API endpoint` };
+  const count = apis.length === 1 ? "an API" : `${apis.length} APIs`;
+  return {
+    status: "present",
+    reason: `the API catalog at ${where} declares ${count}`,
+    kind: "api-catalog",
+    url: catalog.url,
+    apis
+  };
+}
+function judgeGraphqlAnswer(answer, where) {
+  if (answer.status !== 200)
+    return { status: "absent", reason: `${where} answered ${answer.status} to a GraphQL query` };
+  const result = isHtmlAnswer(answer) ? void 0 : parseJson(answer.body);
+  const data = isRecord(result) ? result.data : void 0;
+  if (!isRecord(data) || typeof data.__typename !== "string") {
+    return { status: "absent", reason: `${where} did not answer a GraphQL {__typename} query` };
+  }
+  return {
+    status: "present",
+    reason: `a GraphQL endpoint at ${where} answered {__typename}`,
+    kind: "graphql",
+    url: answer.finalUrl || answer.url
+  };
+}
+function judgeJsonRootAnswer(answer, where) {
+  if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
+  if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page` };
+  if (!isJsonContentType(answer.contentType) || answer.contentType === "application/problem+json") {
+    return { status: "absent", reason: `${where} answered ${answer.contentType ?? "no content type"}, not JSON` };
+  }
+  const body = parseJson(answer.body);
+  const usable = Array.isArray(body) ? body.length > 0 : isRecord(body) && Object.keys(body).length > 0 && !isErrorObject(body);
+  if (!usable) return { status: "absent", reason: `${where} answered JSON that is empty, invalid or only an error` };
+  return {
+    status: "present",
+    reason: `a JSON API answers at ${where}`,
+    kind: "json-api",
+    url: answer.finalUrl || answer.url
+  };
+}
+async function detectStructuredApi(context) {
+  const { origin } = context;
+  const [catalog, graphql, ...roots] = await Promise.all([
+    context.fetch(siteUrl(origin, API_CATALOG_PATH)),
+    context.fetch(siteUrl(origin, GRAPHQL_PATH), {
+      method: GRAPHQL_PROBE.method,
+      headers: { ...GRAPHQL_PROBE.headers },
+      body: GRAPHQL_PROBE.body
+    }),
+    ...JSON_API_PATHS.map((path) => context.fetch(siteUrl(origin, path)))
+  ]);
+  const judged = await Promise.all([
+    ruleOutCatchAll(context, catalog, judgeProbe(catalog, origin, judgeCatalogAnswer)),
+    { verdict: judgeProbe(graphql, origin, judgeGraphqlAnswer), control: null },
+    ...roots.map((root) => ruleOutCatchAll(context, root, judgeProbe(root, origin, judgeJsonRootAnswer)))
+  ]);
+  const verdicts = judged.map((one) => one.verdict);
+  const finding = {
+    ...decideVerdict(verdicts),
+    fetched: [catalog, graphql, ...roots, ...controlsOf(judged)].map(fetchRecord)
+  };
+  const found = verdicts.filter((verdict2) => verdict2.status === "present");
+  if (found.length > 0) {
+    const apis = found.flatMap((verdict2) => verdict2.apis ?? []);
+    finding.details = {
+      kind: found[0].kind,
+      url: found[0].url,
+      kinds: [...new Set(found.map((verdict2) => verdict2.kind))],
+      ...apis.length > 0 ? { catalog_apis: apis } : {}
+    };
+  }
+  return finding;
+}
+
+// src/domain/checklist/families/api.ts
+var FIX2 = {
+  apiCatalog: fixWith(
+    "Publish an RFC 9727 API catalog at /.well-known/api-catalog (Content-Type: application/linkset+json) whose service-desc links resolve.",
+    '{"linkset": [{"anchor": "https://example.com/api",\n  "service-desc": [{"href": "https://example.com/openapi.json", "type": "application/openapi+json"}],\n  "service-doc": [{"href": "https://example.com/docs", "type": "text/html"}]}]}'
+  ),
+  openapi: fixWith(
+    "Publish an OpenAPI document with at least one path, at /openapi.json or named by a service-desc link.",
+    '{"openapi": "3.1.0", "info": {"title": "Example API", "version": "1.0.0"},\n "paths": {"/items": {"get": {"responses": {"200": {"description": "The items"}}}}}}'
+  ),
+  structuredApi: fixWith(
+    "Expose a machine-readable API: GraphQL at /graphql, a JSON API at /api, or APIs listed in /.well-known/api-catalog."
+  )
+};
+function apiCatalogLinks(answers) {
+  const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
+  if (!response?.ok || response.status !== 200) return null;
+  const catalog = readApiCatalog(response);
+  if (!catalog) return null;
+  return {
+    desc: [...new Set(catalog.entries.flatMap((entry) => entry.serviceDesc))],
+    doc: [...new Set(catalog.entries.flatMap((entry) => entry.serviceDoc))]
+  };
+}
+var checkApiCatalog = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
+  const early = unanswered(response, answers, FIX2.apiCatalog);
+  if (early) return early;
+  const answer = response;
+  const read = readJsonAnswer(answer, "/.well-known/api-catalog");
+  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX2.apiCatalog);
+  const links = apiCatalogLinks(answers);
+  if (!links) {
+    if (isErrorBody(read.document))
+      return missing("/.well-known/api-catalog answered a JSON error body", evidenceOf(response), FIX2.apiCatalog);
+    return verdict(
+      "fail",
+      "/.well-known/api-catalog is JSON but not a linkset (no linkset array)",
+      evidenceOf(response),
+      FIX2.apiCatalog
+    );
+  }
+  const targets = [...links.desc, ...links.doc];
+  if (targets.length === 0) {
+    return verdict(
+      "fail",
+      "the API catalog names no service-desc or service-doc link",
+      evidenceOf(response),
+      FIX2.apiCatalog
+    );
+  }
+  const checked = targets.slice(0, FOLLOW_UP_CAP).map((url2) => ({ url: url2, response: answers.get.get(url2) }));
+  const evidence = evidenceOf(response, ...checked.map((target) => target.response));
+  const placeholder = targets.find((url2) => isPlaceholder(url2, answers.origin));
+  const outcomes = checked.map((target) => ({ ...target, linked: linkedOutcome(target.response, answers) }));
+  const dead = outcomes.filter((target) => target.linked.state === "dead");
+  const undecided = outcomes.filter((target) => target.linked.state === "undecided");
+  if (placeholder)
+    return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX2.apiCatalog);
+  if (undecided.length > 0 && dead.length + undecided.length === checked.length) {
+    const first = undecided[0].linked;
+    return verdict(
+      "error",
+      `whether the API catalog's links resolve could not be decided (${undecided[0].url}: ${first.clause})`,
+      evidence,
+      FIX2.apiCatalog
+    );
+  }
+  if (dead.length === checked.length) {
+    return verdict(
+      "fail",
+      `none of the API catalog's links that were followed resolve (${dead.map((target) => target.url).join(", ")})`,
+      evidence,
+      FIX2.apiCatalog
+    );
+  }
+  if (dead.length > 0) {
+    return verdict(
+      "warn",
+      `${dead.length} of ${checked.length} API catalog links followed do not resolve (${dead[0].url})`,
+      evidence,
+      FIX2.apiCatalog
+    );
+  }
+  if (answer.contentType !== "application/linkset+json") {
+    return verdict(
+      "warn",
+      `the API catalog's links resolve, but it is served as ${answer.contentType ?? "no content type"}, not application/linkset+json`,
+      evidence,
+      FIX2.apiCatalog
+    );
+  }
+  return verdict(
+    "pass",
+    `the API catalog names ${links.desc.length} service-desc and ${links.doc.length} service-doc links, and the ones followed resolve`,
+    evidence
+  );
+};
+var checkOpenApi = mirrorSignal("has_openapi", FIX2.openapi);
+var checkStructuredApi = mirrorSignal("has_structured_api", FIX2.structuredApi);
+
+// src/domain/signals/mcp-probe.ts
+var MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+var MCP_MODERN_PROTOCOL_VERSION = "2026-07-28";
+var MCP_META_KEYS = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  serverInfo: "io.modelcontextprotocol/serverInfo"
+};
+var MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" };
+var NOTE_LIMIT = 300;
+var ECHO_LIMIT = 80;
+var JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+var LEGACY_SSE_SCAN_CHARS = 8192;
+function parseSseEvents(text2) {
+  const events = [];
+  const lines = text2.split(/\r\n|\r|\n/);
+  let event = "";
+  let data = [];
+  for (const line2 of lines.slice(0, -1)) {
+    if (line2 === "") {
+      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
+      event = "";
+      data = [];
+      continue;
+    }
+    if (line2.startsWith(":")) continue;
+    const colon = line2.indexOf(":");
+    const field = colon < 0 ? line2 : line2.slice(0, colon);
+    const raw = colon < 0 ? "" : line2.slice(colon + 1);
+    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  return events;
+}
+function findRpcResponse(message, id) {
+  const candidates = Array.isArray(message) ? message : [message];
+  for (const candidate of candidates) {
+    if (!isRecord(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
+    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
+    if (candidate.id === null && "error" in candidate) return candidate;
+  }
+  return null;
+}
+function findRpcResponseInSse(text2, id) {
+  for (const event of parseSseEvents(text2)) {
+    if (event.event !== "message") continue;
+    const response = findRpcResponse(parseJson(event.data), id);
+    if (response) return response;
+  }
+  return null;
+}
+function untilRpcResponse(id) {
+  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
+}
+function readReply(answer, id) {
+  if (answer.contentType === "text/event-stream") {
+    const message2 = findRpcResponseInSse(answer.body, id);
+    if (message2) return { kind: "response", message: message2, format: "SSE" };
+    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
+    return { kind: "sse_without_response", endpointEvent };
+  }
+  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
+  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
+  const parsed = parseJson(answer.body);
+  if (parsed === void 0)
+    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
+  const message = findRpcResponse(parsed, id);
+  if (message) return { kind: "response", message, format: "JSON" };
+  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
+}
+function quoteTarget(value, limit = ECHO_LIMIT) {
+  const text2 = String(value).replace(/<[^>]*>?/g, " ").replace(/[\u0000-\u001f\u007f<>]/g, " ").replace(/\s+/g, " ").trim();
+  return text2.length > limit ? `${text2.slice(0, limit - 1)}\u2026` : text2;
+}
+function clampNote(note) {
+  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}\u2026` : note;
+}
+function describeRpcError(error62) {
+  if (!isRecord(error62)) return "an error that is not an object";
+  const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
+  const message = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
+  return message ? `${code} (${message})` : code;
+}
+function describeFailure(failure2) {
+  return quoteTarget(failure2.message, NOTE_LIMIT);
+}
+var GATE_NAMES = {
+  401: "401 Unauthorized",
+  402: "402 Payment Required",
+  403: "403 Forbidden",
+  429: "429 Too Many Requests"
+};
+function isCsrfRefusal(answer) {
+  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
+}
+function readGate(answer) {
+  if (isCsrfRefusal(answer)) return null;
+  const named = GATE_NAMES[answer.status];
+  const block = describeBlock(answer);
+  if (!named && !block) return null;
+  const challenge = answer.headers.get("www-authenticate") ?? "";
+  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
+  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
+  const resourceMetadata = bearer && metadata ? metadata[1] ?? metadata[2] ?? null : null;
+  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named };
+}
+function describeGate({ gate, label }, step) {
+  const refused = `The endpoint refused ${step} with ${label}`;
+  if (gate.status !== 401) return `${refused}.`;
+  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
+  return gate.resourceMetadata ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.` : `${refused} and a Bearer challenge without resource_metadata.`;
+}
+function showUrl(url2, endpoint) {
+  const origin = new URL(endpoint).origin;
+  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
+}
+function isAbsoluteUrl(text2) {
+  try {
+    new URL(text2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function findLegacySse(send, endpoint) {
+  const candidates = [.../* @__PURE__ */ new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
+  for (const url2 of candidates) {
+    const answer = await send(url2, {
+      headers: { accept: "text/event-stream" },
+      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
+      readUntil: (text2) => /(?:\r\n|\r|\n){2}/.test(text2) || text2.length >= LEGACY_SSE_SCAN_CHARS
+    });
+    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
+      return { url: url2, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
+    }
+  }
+  return null;
+}
+function rpcRequest(id, method, params) {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+async function probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound = true } = {}) {
+  const fetched = [];
+  const send = async (url2, request) => {
+    const response = await fetch2(url2, request);
+    fetched.push(fetchRecord(response));
+    return response;
+  };
+  const finish = ({ outcome, note, extra = {} }) => ({
+    verified: outcome === "compliant",
+    endpoint,
+    outcome,
+    note: clampNote(note),
+    ...extra,
+    fetched
+  });
+  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
+  const modern = await probeModernEra(send, endpoint, diagnoseNotFound);
+  if ("outcome" in modern) return finish(modern);
+  const initialize = await sendInitialize(send, endpoint);
+  if (!initialize.ok) {
+    return finish({
+      outcome: "unreachable",
+      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`
+    });
+  }
+  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
+  if (refused) return finish(withFallbackRemark(refused, modern.clause));
+  const handshake = readHandshake(initialize);
+  if ("outcome" in handshake) return finish(withFallbackRemark(handshake, modern.clause));
+  const target = initialize.finalUrl || endpoint;
+  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
+  return finish(describeSession(handshake, session, modern.clause));
+}
+function withFallbackRemark(finding, clause) {
+  return { ...finding, note: `${finding.note} (First, ${clause}.)` };
+}
+function modernRequest(id, method) {
+  return {
+    method: "POST",
+    headers: {
+      ...JSON_RPC_HEADERS,
+      "mcp-protocol-version": MCP_MODERN_PROTOCOL_VERSION,
+      "mcp-method": method
+    },
+    body: rpcRequest(id, method, {
+      _meta: {
+        [MCP_META_KEYS.protocolVersion]: MCP_MODERN_PROTOCOL_VERSION,
+        [MCP_META_KEYS.clientCapabilities]: {},
+        [MCP_META_KEYS.clientInfo]: MCP_PROBE_CLIENT_INFO
+      }
+    }),
+    readUntil: untilRpcResponse(id)
+  };
+}
+var REFUSED_POST_STATUSES = /* @__PURE__ */ new Set([404, 405, 410, 415, 501]);
+async function probeModernEra(send, endpoint, diagnoseNotFound) {
+  const discover = await send(endpoint, modernRequest(1, "server/discover"));
+  if (!discover.ok) {
+    return { outcome: "unreachable", note: `The endpoint could not be reached: ${describeFailure(discover)}.` };
+  }
+  const gate = readGate(discover);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "server/discover"), extra: { gate: gate.gate } };
+  const reply = readReply(discover, 1);
+  if (reply.kind !== "response" && REFUSED_POST_STATUSES.has(discover.status)) {
+    return judgeRefusedPost(send, endpoint, discover.status, diagnoseNotFound);
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream without a JSON-RPC response";
+    return { clause: `server/discover was answered ${discover.status} with ${what}` };
+  }
+  if ("error" in reply.message) {
+    return {
+      clause: `server/discover got ${discover.status} with JSON-RPC error ${describeRpcError(reply.message.error)}`
+    };
+  }
+  const facts = readDiscoverResult(reply.message.result);
+  if ("clause" in facts) return facts;
+  const target = discover.finalUrl || endpoint;
+  const list = await send(target, modernRequest(2, "tools/list"));
+  return describeModernExchange(facts.serverName, reply.format, judgeToolsList(list));
+}
+function judgeRefusedPost(send, endpoint, status, diagnoseNotFound) {
+  if (status === 405 || status === 415 || status === 404 && diagnoseNotFound) {
+    return diagnoseRefusedPost(send, endpoint, status);
+  }
+  return {
+    outcome: "not_mcp",
+    note: `The endpoint answered ${status} to a POST (server/discover): no MCP server of either era there.`,
+    extra: { httpStatus: status }
+  };
+}
+function readDiscoverResult(result) {
+  const versions = isRecord(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : null;
+  if (!versions) return { clause: "the server/discover result has no supportedVersions" };
+  if (!versions.includes(MCP_MODERN_PROTOCOL_VERSION)) {
+    const listed = versions.filter((v) => typeof v === "string").map((v) => quoteTarget(v, 12));
+    return {
+      clause: `server/discover lists ${listed.length > 0 ? listed.slice(0, 4).join(", ") : "no version"}, not ${MCP_MODERN_PROTOCOL_VERSION}`
+    };
+  }
+  const meta3 = isRecord(result) && isRecord(result._meta) ? result._meta : null;
+  const info = meta3 && isRecord(meta3[MCP_META_KEYS.serverInfo]) ? meta3[MCP_META_KEYS.serverInfo] : null;
+  const fallbackInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
+  const name = info?.name ?? fallbackInfo?.name;
+  return { serverName: typeof name === "string" ? quoteTarget(name) : "" };
+}
+function describeModernExchange(serverName, format, verdict2) {
+  const named = serverName ? ` (server "${serverName}")` : "";
+  const facts = { era: "2026-07-28", protocolVersion: MCP_MODERN_PROTOCOL_VERSION, serverName };
+  if ("outcome" in verdict2) {
+    return {
+      outcome: verdict2.outcome,
+      note: `server/discover succeeded in the 2026-07-28 era${named}, but ${verdict2.clause}.`,
+      extra: {
+        ...facts,
+        ...verdict2.gate ? { gate: verdict2.gate } : {},
+        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
+      }
+    };
+  }
+  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict2.format)}.`,
+    extra: { ...facts, toolCount: verdict2.toolCount }
+  };
+}
+function describeFormats(first, second) {
+  const formats = /* @__PURE__ */ new Set([first, second]);
+  return formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
+}
+function sendInitialize(send, endpoint) {
+  return send(endpoint, {
+    method: "POST",
+    headers: JSON_RPC_HEADERS,
+    body: rpcRequest(1, "initialize", {
+      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+      capabilities: {},
+      clientInfo: MCP_PROBE_CLIENT_INFO
+    }),
+    readUntil: untilRpcResponse(1)
+  });
+}
+async function judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound) {
+  const gate = readGate(initialize);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
+  if (initialize.status === 406) {
+    return {
+      outcome: "wrong_transport",
+      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take."
+    };
+  }
+  if (initialize.status === 404 && !diagnoseNotFound) {
+    return {
+      outcome: "not_mcp",
+      note: "The endpoint answered 404 to an initialize POST: no MCP server there.",
+      extra: { httpStatus: 404 }
+    };
+  }
+  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
+    return diagnoseRefusedPost(send, endpoint, initialize.status);
+  }
+  return null;
+}
+async function diagnoseRefusedPost(send, endpoint, status) {
+  const legacy = await findLegacySse(send, endpoint);
+  if (!legacy) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${status} to a POST, and no legacy SSE stream was found either.`,
+      extra: { httpStatus: status }
+    };
+  }
+  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
+  return {
+    outcome: "wrong_transport",
+    note: `The endpoint answered ${status} to a POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`
+  };
+}
+function readHandshake(initialize) {
+  const reply = readReply(initialize, 1);
+  const ok = initialize.status >= 200 && initialize.status < 300;
+  if (reply.kind === "sse_without_response" && ok) {
+    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
+    return {
+      outcome: "wrong_transport",
+      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`
+    };
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  if (!ok) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} to initialize.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  const facts = readServerFacts(reply.message.result);
+  return "outcome" in facts ? facts : { ...facts, format: reply.format };
+}
+function readServerFacts(result) {
+  const protocolVersion = isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
+  const serverInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
+  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
+  if (!protocolVersion || rawName === null) {
+    const missing2 = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null].filter(Boolean).join(" and ");
+    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing2}.` };
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`
+    };
+  }
+  return { protocolVersion, serverName: quoteTarget(rawName) };
+}
+async function listToolsInSession(send, target, initialize, protocolVersion) {
+  const sessionId = initialize.headers.get("mcp-session-id");
+  const sessionHeaders = {
+    "mcp-protocol-version": protocolVersion,
+    ...sessionId ? { "mcp-session-id": sessionId } : {}
+  };
+  const initialized = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    // A notification's reply has nothing to read; an open stream must not hold the probe.
+    readUntil: () => true
+  });
+  const list = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: rpcRequest(2, "tools/list", {}),
+    readUntil: untilRpcResponse(2)
+  });
+  const verdict2 = judgeToolsList(list);
+  if (sessionId) {
+    await send(target, { method: "DELETE", headers: sessionHeaders });
+  }
+  return { verdict: verdict2, remark: remarkOnInitialized(initialized) };
+}
+function remarkOnInitialized(initialized) {
+  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
+  if (![200, 202, 204].includes(initialized.status)) {
+    return ` The initialized notification got ${initialized.status}, not 202.`;
+  }
+  return "";
+}
+function describeSession(handshake, { verdict: verdict2, remark }, _fallback) {
+  const { protocolVersion, serverName } = handshake;
+  const facts = { era: "2025", protocolVersion, serverName };
+  if ("outcome" in verdict2) {
+    return {
+      outcome: verdict2.outcome,
+      note: `Initialize succeeded in the 2025 era (server "${serverName}"), but ${verdict2.clause}.${remark}`,
+      extra: {
+        ...facts,
+        ...verdict2.gate ? { gate: verdict2.gate } : {},
+        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
+      }
+    };
+  }
+  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict2.format)}.${remark}`,
+    extra: { ...facts, toolCount: verdict2.toolCount }
+  };
+}
+function judgeToolsList(list) {
+  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
+  const refusal = readGate(list);
+  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
+  const reply = readReply(list, 2);
+  if (reply.kind === "sse_without_response") {
+    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
+  }
+  if (reply.kind === "unusable") {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list was answered ${list.status} with ${reply.what}`,
+      httpStatus: list.status
+    };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
+      httpStatus: list.status
+    };
+  }
+  const result = reply.message.result;
+  if (!isRecord(result) || !Array.isArray(result.tools)) {
+    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
+  }
+  return { toolCount: result.tools.length, format: reply.format };
+}
+
+// src/domain/signals/detect-mcp-server.ts
+var MCP_DISCOVERY_PATHS = [
+  "/.well-known/mcp.json",
+  "/.well-known/mcp/server-card.json",
+  "/.well-known/mcp/server-card",
+  "/.well-known/mcp-server-card"
+];
+var DEFAULT_MCP_PATH = "/mcp";
+var URL_KEYS = [
+  "url",
+  "endpoint",
+  "mcp_url",
+  "mcpUrl",
+  "mcp_endpoint",
+  "mcpEndpoint",
+  "server_url",
+  "serverUrl"
+];
+var NESTED_KEYS = ["endpoint", "transport", "mcp"];
+var LIST_KEYS = ["remotes", "endpoints", "servers", "transports"];
+var STREAMABLE_TYPES = /* @__PURE__ */ new Set(["streamable-http", "streamable_http", "streamablehttp", "http"]);
+var LEGACY_TYPES = /* @__PURE__ */ new Set(["sse", "http+sse"]);
+var STDIO_TYPES = /* @__PURE__ */ new Set(["stdio"]);
+function readTransportType(entry) {
+  for (const key of ["type", "transport", "transportType", "transport_type"]) {
+    const value = entry[key];
+    if (typeof value === "string") return value.toLowerCase();
+    if (isRecord(value) && typeof value.type === "string") return value.type.toLowerCase();
+  }
+  return null;
+}
+function fillTemplate(template, variables) {
+  if (!isRecord(variables)) return null;
+  let missing2 = false;
+  const filled = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_all, name) => {
+    const variable = variables[name];
+    const value = isRecord(variable) ? typeof variable.value === "string" ? variable.value : typeof variable.default === "string" ? variable.default : null : null;
+    if (value === null || /[{}/?#@\s]/.test(value)) {
+      missing2 = true;
+      return "";
+    }
+    return value;
+  });
+  return missing2 || /[{}]/.test(filled) ? null : filled;
+}
+function collectCandidates(entry, base, depth, into) {
+  const type = readTransportType(entry);
+  if (type && STDIO_TYPES.has(type)) return;
+  const rank = type && STREAMABLE_TYPES.has(type) ? 0 : type && LEGACY_TYPES.has(type) ? 2 : 1;
+  for (const key of URL_KEYS) {
+    const raw = entry[key];
+    if (typeof raw !== "string") continue;
+    const value = /[{}]/.test(raw) ? fillTemplate(raw, entry.variables) : raw;
+    if (value === null) continue;
+    const url2 = resolveHttpUrl(value, base);
+    if (url2) into.push({ url: url2, rank });
+  }
+  if (depth >= 3) return;
+  for (const key of NESTED_KEYS) {
+    const value = entry[key];
+    if (isRecord(value)) collectCandidates({ ...value, type: readTransportType(value) ?? type }, base, depth + 1, into);
+  }
+  for (const key of LIST_KEYS) {
+    const value = entry[key];
+    if (!Array.isArray(value)) continue;
+    for (const item of value) {
+      if (isRecord(item)) collectCandidates(item, base, depth + 1, into);
+    }
+  }
+}
+function findDiscoveredEndpoint(document, documentUrl) {
+  if (!isRecord(document)) return null;
+  const candidates = [];
+  collectCandidates(document, documentUrl, 0, candidates);
+  if (candidates.length === 0) return null;
+  const best = Math.min(...candidates.map((candidate) => candidate.rank));
+  return candidates.find((candidate) => candidate.rank === best).url;
+}
+var MAX_CATALOG_ENTRIES = 4;
+var MAX_PROBED_LEADS = 3;
+async function readDiscovery(context, response, followReference = true) {
+  const { origin } = context;
+  const unusable = describeUnusable(response, origin);
+  if (unusable || !response.ok) {
+    return { response, verdict: unusable, endpoint: null, card: null, control: null, referred: null };
+  }
+  const answer = response;
+  const where = displayUrl(answer.url, origin);
+  const none = (reason2, control2 = null) => ({
+    response,
+    verdict: { status: "absent", reason: reason2 },
+    endpoint: null,
+    card: null,
+    control: control2,
+    referred: null
+  });
+  if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
+  if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
+  const document = parseJson(answer.body);
+  if (document === void 0) return none(`${where} is not JSON`);
+  if (!isRecord(document)) return none(`${where} is not a JSON object`);
+  const control = await checkCatchAll(context, answer);
+  if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
+  const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
+  const target = endpoint ? null : referenceOf(document, answer.finalUrl || answer.url, origin);
+  if (target && followReference) {
+    const referred = await readDiscovery(context, await context.fetch(target), false);
+    const clause = ` refers by $ref to ${displayUrl(target, origin)}, which`;
+    const reason2 = referred.endpoint ? `${where}${clause} names ${displayUrl(referred.endpoint, origin)}` : `${where}${clause} ${referred.verdict.reason.replace(/^\S+ /, "")}`;
+    return {
+      response,
+      verdict: referred.verdict.status === "absent" ? { status: "absent", reason: reason2 } : referred.verdict,
+      endpoint: referred.endpoint,
+      card: referred.card,
+      control: referred.control ?? control.control,
+      referred: { response: referred.response, clause }
+    };
+  }
+  const reason = endpoint ? `${where} names ${displayUrl(endpoint, origin)}` : target ? `${where} only refers by $ref to ${displayUrl(target, origin)}` : `${where} names no MCP endpoint`;
+  return {
+    response,
+    verdict: { status: "absent", reason },
+    endpoint,
+    card: document,
+    control: control.control,
+    referred: null
+  };
+}
+function referenceOf(document, documentUrl, origin) {
+  const ref = document.$ref;
+  if (typeof ref !== "string") return null;
+  if (Object.keys(document).some((key) => !["$ref", "$schema", "$comment"].includes(key))) return null;
+  const target = resolveHttpUrl(ref.replace(/#.*$/, ""), documentUrl);
+  if (!target || new URL(target).origin !== origin || target === documentUrl) return null;
+  return target;
+}
+function cardUrlOf(reading) {
+  const response = reading.referred?.response ?? reading.response;
+  return response.finalUrl || response.url;
+}
+function schemaOf(card) {
+  return typeof card.$schema === "string" ? card.$schema : null;
+}
+async function catalogLeads(context, state, catalog) {
+  const read = catalog.catalog;
+  if (!read) return { leads: [], fetched: [], readings: [] };
+  const from = chainOf(catalog, read, context.origin);
+  const entries = read.reachable.filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint").slice(0, MAX_CATALOG_ENTRIES);
+  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
+  const responses = await Promise.all(cardUrls.map((entry) => context.fetch(entry.url)));
+  const readings = await Promise.all(responses.map((response) => readDiscovery(context, response)));
+  const leads = [];
+  for (const entry of entries) {
+    const lead = isRecord(entry.data) ? inlineCardLead(context.origin, state, read, entry, entry.data, from) : !entry.url ? null : entry.kind === "mcp-endpoint" ? {
+      endpoint: entry.url,
+      route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, context.origin)}`
+    } : fetchedCardLead(context.origin, state, read, entry, entry.url, readings[cardUrls.indexOf(entry)], from);
+    if (lead) leads.push(lead);
+  }
+  return { leads: leads.map((lead) => ({ ...lead, catalogUrl: read.url })), fetched: responses, readings };
+}
+function chainOf(catalog, read, origin) {
+  const at = displayUrl(read.url, origin);
+  const opening = catalog.source === "well-known" ? `the AI Catalog ${at}` : `the home page's ${catalog.source} names the AI Catalog ${at}, which`;
+  return (entry) => opening + entry.via.map(
+    (url2) => ` names ${url2 ? `the nested catalog ${displayUrl(url2, origin)}` : "a nested catalog inline"}, which`
+  ).join("");
+}
+function inlineCardLead(origin, state, read, entry, card, from) {
+  const endpoint = findDiscoveredEndpoint(card, read.url);
+  state.serverCards.push({
+    route: "ai-catalog-inline",
+    url: null,
+    catalogUrl: read.url,
+    schema: schemaOf(card),
+    card,
+    endpoint
+  });
+  if (!endpoint) return null;
+  return {
+    endpoint,
+    route: `${from(entry)} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`
+  };
+}
+function fetchedCardLead(origin, state, read, entry, url2, reading, from) {
+  const cardAt = displayUrl(url2, origin);
+  if (reading.card) {
+    state.serverCards.push({
+      route: "ai-catalog",
+      url: cardUrlOf(reading),
+      catalogUrl: read.url,
+      schema: schemaOf(reading.card),
+      card: reading.card,
+      endpoint: reading.endpoint
+    });
+  }
+  if (reading.endpoint) {
+    return {
+      endpoint: reading.endpoint,
+      route: `${from(entry)} names the server card ${cardAt}, which${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`
+    };
+  }
+  const cardUrl = new URL(url2);
+  const cardOf = /\/server-card\/?$/.test(cardUrl.pathname) ? new URL(cardUrl.pathname.replace(/\/server-card\/?$/, "") || "/", cardUrl.origin).href : null;
+  const endpoint = cardOf ?? url2;
+  const why = cardOf ? `which is the card of the endpoint ${displayUrl(endpoint, origin)}` : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
+  return {
+    endpoint,
+    route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`
+  };
+}
+function statusOfProbe(probe) {
+  switch (probe.outcome) {
+    case "compliant":
+      return "present";
+    case "gated":
+      return probe.gate?.status === 401 && probe.gate.bearer ? "present" : "blocked";
+    case "unreachable":
+      return "error";
+    case "not_mcp":
+      return probe.httpStatus !== void 0 && isUndecidedStatus(probe.httpStatus) ? "error" : "absent";
+    case "wrong_transport":
+      return "absent";
+  }
+}
+var PROBE_OPTIONS = { diagnoseNotFound: false };
+async function detectMcpServer(context) {
+  const state = crawlStateOf(context);
+  const shared = { ...context, controls: state.controls };
+  const defaultEndpoint = siteUrl(context.origin, DEFAULT_MCP_PATH);
+  const found = await readDiscoveryWhileProbingDefault(shared, state, defaultEndpoint);
+  recordWellKnownCards(state, found.discoveries);
+  const leads = orderLeads(context, found);
+  const probes = await probeLeads(context, leads, defaultEndpoint, found.defaultProbe);
+  const present = probes.find(([, probe2]) => statusOfProbe(probe2) === "present");
+  const [lead, probe] = present ?? probes[0];
+  if (present && probe.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
+    found.discoveryResponses.push(await readEndpointCard(shared, state, lead.endpoint));
+  }
+  const troubles = collectTroubles(found.discoveries, found.catalogs);
+  const status = decideStatus(probe, present !== void 0, probes, troubles);
+  const note = catalogNote(context.origin, found, present !== void 0);
+  return {
+    status,
+    reason: explainStatus(status, [lead, probe], probes, troubles, note),
+    fetched: collectFetched(found, probes),
+    details: {
+      endpoint: lead.endpoint,
+      // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
+      advertised: leads.length > 0,
+      outcome: probe.outcome,
+      era: probe.era ?? null,
+      protocol_version: probe.protocolVersion ?? null,
+      server_name: probe.serverName ?? null,
+      tool_count: probe.toolCount ?? null,
+      discovery_url: discoveryUrlOf(lead, found.discoveries),
+      route: lead.route
+    }
+  };
+}
+async function readDiscoveryWhileProbingDefault(shared, state, defaultEndpoint) {
+  const { origin, fetch: fetch2 } = shared;
+  const [defaultProbe, discoveryResponses, catalog, linkedCatalog] = await Promise.all([
+    probeMcpEndpoint(fetch2, defaultEndpoint, PROBE_OPTIONS),
+    Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch2(siteUrl(origin, path)))),
+    state.aiCatalog(),
+    state.linkedAiCatalog()
+  ]);
+  const catalogs = linkedCatalog ? [linkedCatalog, catalog] : [catalog];
+  const [discoveries, catalogReadings] = await Promise.all([
+    Promise.all(discoveryResponses.map((response) => readDiscovery(shared, response))),
+    Promise.all(catalogs.map((each) => catalogLeads(shared, state, each)))
+  ]);
+  const fromCatalog = {
+    leads: catalogReadings.flatMap((each) => each.leads),
+    fetched: catalogReadings.flatMap((each) => each.fetched),
+    readings: catalogReadings.flatMap((each) => each.readings)
+  };
+  return { defaultProbe, discoveryResponses, discoveries, catalogs, fromCatalog };
+}
+function recordWellKnownCards(state, discoveries) {
+  for (const reading of discoveries) {
+    if (!reading.card) continue;
+    state.serverCards.push({
+      route: "well-known",
+      url: cardUrlOf(reading),
+      catalogUrl: null,
+      schema: schemaOf(reading.card),
+      card: reading.card,
+      endpoint: reading.endpoint
+    });
+  }
+}
+function orderLeads(context, found) {
+  const { origin } = context;
+  const leads = [...found.fromCatalog.leads];
+  for (const reading of found.discoveries) {
+    if (reading.endpoint) {
+      leads.push({
+        endpoint: reading.endpoint,
+        route: `${displayUrl(reading.response.url, origin)}${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`
+      });
+    }
+  }
+  for (const endpoint of context.mcpLeads ?? []) {
+    const url2 = resolveHttpUrl(endpoint, `${origin}/`);
+    if (url2) leads.push({ endpoint: url2, route: `the MCP Registry lists the endpoint ${displayUrl(url2, origin)}` });
+  }
+  return leads;
+}
+async function probeLeads(context, leads, defaultEndpoint, defaultProbe) {
+  const { origin, fetch: fetch2 } = context;
+  const distinct = [];
+  for (const lead of leads) {
+    if (!distinct.some((other) => other.endpoint === lead.endpoint)) distinct.push(lead);
+  }
+  const tried = distinct.filter((lead) => lead.endpoint !== defaultEndpoint).slice(0, MAX_PROBED_LEADS);
+  const probes = [];
+  for (const lead of tried) {
+    const probe = await probeMcpEndpoint(fetch2, lead.endpoint, PROBE_OPTIONS);
+    probes.push([lead, probe]);
+    if (statusOfProbe(probe) === "present") break;
+  }
+  const defaultLead = distinct.find((lead) => lead.endpoint === defaultEndpoint) ?? {
+    endpoint: defaultEndpoint,
+    route: leads.length > 0 ? `${displayUrl(defaultEndpoint, origin)}, the conventional endpoint, was tried as well` : `no AI Catalog, server card or discovery document names an MCP endpoint, so ${displayUrl(defaultEndpoint, origin)} was tried`
+  };
+  probes.push([defaultLead, defaultProbe]);
+  return probes;
+}
+async function readEndpointCard(shared, state, endpoint) {
+  const response = await shared.fetch(`${endpoint.replace(/\/$/, "")}/server-card`);
+  const reading = await readDiscovery(shared, response);
+  if (reading.card) {
+    state.serverCards.push({
+      route: "endpoint",
+      url: response.finalUrl || response.url,
+      catalogUrl: null,
+      schema: schemaOf(reading.card),
+      card: reading.card,
+      endpoint: reading.endpoint
+    });
+  }
+  return response;
+}
+function collectTroubles(discoveries, catalogs) {
+  const troubles = [...discoveries.map((reading) => reading.verdict)];
+  for (const each of catalogs) {
+    if (each.status === "blocked" || each.status === "error") troubles.push(each);
+    for (const nested of each.nested) {
+      if (nested.status === "blocked" || nested.status === "error") {
+        troubles.push({ status: nested.status, reason: `the nested catalog ${nested.reason}` });
+      }
+    }
+  }
+  return troubles;
+}
+function decideStatus(probe, present, probes, troubles) {
+  const otherStatuses = present ? [] : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict2) => verdict2.status)].filter(
+    (status) => status === "blocked" || status === "error"
+  );
+  return combineStatus([statusOfProbe(probe), ...otherStatuses]);
+}
+function catalogNote(origin, found, present) {
+  const listed = found.catalogs.find((each) => each.catalog)?.catalog;
+  return !present && listed && found.fromCatalog.leads.length === 0 ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.` : "";
+}
+function explainStatus(status, [lead, probe], probes, troubles, note) {
+  if (status === statusOfProbe(probe)) {
+    const legacy = probe.outcome === "wrong_transport" ? " A server without the Streamable HTTP transport does not count." : "";
+    return `${toSentence(lead.route)} ${probe.note}${legacy}${note}`;
+  }
+  const deciding = troubles.find((verdict2) => verdict2.status === status) ?? probes.map(([other, result]) => ({ status: statusOfProbe(result), reason: `${other.route}: ${result.note}` })).find((verdict2) => verdict2.status === status);
+  return `${toSentence(deciding.reason)} ${probe.note}${note}`;
+}
+function collectFetched(found, probes) {
+  const { catalogs, discoveries, fromCatalog } = found;
+  const controls = /* @__PURE__ */ new Map();
+  for (const asked of [
+    ...catalogs.map((each) => each.control?.control),
+    ...discoveries.map((r) => r.control),
+    ...fromCatalog.readings.map((r) => r.control)
+  ]) {
+    if (asked) controls.set(asked.url, asked);
+  }
+  return [
+    ...catalogs.flatMap((each) => [
+      fetchRecord(each.response),
+      ...each.nested.flatMap((nested) => nested.response ? [fetchRecord(nested.response)] : [])
+    ]),
+    ...fromCatalog.fetched.map(fetchRecord),
+    ...found.discoveryResponses.map(fetchRecord),
+    ...[...discoveries, ...fromCatalog.readings].flatMap((r) => r.referred ? [fetchRecord(r.referred.response)] : []),
+    ...[...controls.values()].map(fetchRecord),
+    ...probes.flatMap(([, result]) => result.fetched)
+  ];
+}
+function discoveryUrlOf(lead, discoveries) {
+  const document = discoveries.find((reading) => reading.endpoint === lead.endpoint);
+  if (document) return document.response.finalUrl || document.response.url;
+  if (lead.catalogUrl) return lead.catalogUrl;
+  return null;
+}
+
+// src/domain/readers/mcp-server-card.ts
+function readServerCard(document, base) {
+  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  const schema = typeof document.$schema === "string" ? document.$schema : "";
+  const remotes = Array.isArray(document.remotes) ? document.remotes : null;
+  const endpoints = (remotes ?? []).filter(
+    (remote) => isRecord(remote) && typeof remote.url === "string" && typeof remote.type === "string"
+  ).map((remote) => resolveHttpUrl(remote.url, base)).filter((url2) => url2 !== null);
+  const packages = Array.isArray(document.packages) ? document.packages.filter(isRecord) : [];
+  const enumerates = ["tools", "resources", "prompts"].some(
+    (key) => Array.isArray(document[key]) && document[key].length > 0
+  );
+  const name = typeof document.name === "string" ? document.name : null;
+  const local = endpoints.length === 0 && packages.length > 0;
+  if (/static\.modelcontextprotocol\.io\/schemas\/.*server-card\.schema\.json/.test(schema)) {
+    if (!name) return { problem: "is a SEP-2127 card without a name" };
+    if (endpoints.length === 0 && !local)
+      return { problem: "is a SEP-2127 card that names no remote endpoint (url and type) and no package to run" };
+    return { shape: enumerates ? "legacy" : "sep-2127", name, endpoints, local, enumerates };
+  }
+  if (name && (endpoints.length > 0 || local) && (schema === "" || /modelcontextprotocol\.io\/schemas\//.test(schema))) {
+    return { shape: "legacy", name, endpoints, local, enumerates };
+  }
+  const serverInfo = isRecord(document.serverInfo) ? document.serverInfo : null;
+  const endpoint = findDiscoveredEndpoint(document, base);
+  if (endpoint) {
+    const shown = name ?? (serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null);
+    return { shape: "legacy", name: shown, endpoints: [endpoint], local: false, enumerates };
+  }
+  if (remotes === null && !serverInfo) return { problem: "is not an MCP server card (no remotes or serverInfo)" };
+  return { problem: "is not a usable MCP server card (no endpoint with a transport)" };
+}
+
+// src/domain/readers/openapi.ts
+var import_yaml = __toESM(require_dist(), 1);
+var YAML_MAX_ALIASES = 200;
+function parseDocument(text2) {
+  const trimmed = text2.replace(/^\uFEFF/, "").trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    const json3 = parseJson(trimmed);
+    if (json3 !== void 0) return json3;
+  }
+  try {
+    return (0, import_yaml.parse)(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" });
+  } catch {
+    return void 0;
+  }
+}
+function readOpenApiDocument(text2) {
+  const document = parseDocument(text2);
+  if (!isRecord(document)) return { problem: "does not parse as a JSON or YAML object" };
+  const version3 = typeof document.openapi === "string" ? document.openapi : typeof document.swagger === "string" ? document.swagger : null;
+  if (version3 === null) return { problem: "has no openapi or swagger version" };
+  const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
+  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
+  if (pathCount === 0) {
+    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
+    return { problem: `is an OpenAPI ${version3} document ${what}` };
+  }
+  const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
+  return { version: version3, title, pathCount };
+}
+
+// src/domain/checklist/families/ard.ts
+var FIX3 = {
+  aiCatalog: fixWith(
+    "Publish an ARD manifest at /.well-known/ard.json (ARD v0.91; /.well-known/ai-catalog.json is its older name): entries with a urn:air: identifier under your own domain, a displayName, a type, and a url that serves that type.",
+    '{"specVersion": "1.0", "host": {"displayName": "Example", "identifier": "example.com"},\n "entries": [{"identifier": "urn:air:example.com:mcp:search", "displayName": "Example search",\n  "type": "application/mcp-server-card+json", "url": "https://example.com/mcp/server-card"}]}'
+  )
+};
+var AI_CATALOG_TYPE = "application/ai-catalog+json";
+var MCP_CARD_TYPE = "application/mcp-server-card+json";
+var MANIFEST_PATHS = [
+  { path: ARD_PATH, legacy: false },
+  { path: AI_CATALOG_PATH, legacy: true }
+];
+function manifestAt(answers, path, legacy) {
+  const response = answerAt(answers, path);
+  const early = unanswered(response, answers, FIX3.aiCatalog);
+  if (early) return { kind: "none", path, legacy, response, judgement: early };
+  const answer = response;
+  const read = readJsonAnswer(answer, path);
+  if ("problem" in read)
+    return {
+      kind: "none",
+      path,
+      legacy,
+      response,
+      judgement: missing(read.problem, evidenceOf(response), FIX3.aiCatalog)
+    };
+  if (isErrorBody(read.document))
+    return {
+      kind: "none",
+      path,
+      legacy,
+      response,
+      judgement: missing(`${path} answered a JSON error body`, evidenceOf(response), FIX3.aiCatalog)
+    };
+  const catalog = readAiCatalogDocument(read.document, answer.finalUrl || answer.url);
+  if ("problem" in catalog) return { kind: "broken", path, legacy, response: answer, problem: catalog.problem };
+  if (catalog.problems.length > 0)
+    return { kind: "broken", path, legacy, response: answer, problem: catalog.problems[0] };
+  return { kind: "catalog", path, legacy, response: answer, catalog };
+}
+function aiCatalogEntries(answers) {
+  const found = answers.discovery.aiCatalog;
+  const fromReading = (catalog) => catalog.entries.filter((entry) => entry.url !== null || entry.data !== null).map((entry) => ({
+    identifier: entry.identifier ?? "",
+    type: entry.kind === "mcp-server-card" ? MCP_CARD_TYPE : (entry.type ?? "").toLowerCase(),
+    url: entry.url,
+    data: entry.data ?? void 0
+  }));
+  if (found) return found.status === "present" && found.catalog ? fromReading(found.catalog) : [];
+  for (const { path, legacy } of MANIFEST_PATHS) {
+    const at = manifestAt(answers, path, legacy);
+    if (at.kind === "catalog") return fromReading(at.catalog);
+  }
+  return [];
+}
+function publisherOf(identifier) {
+  const match2 = /^urn:(air|ai):([^:]+):/i.exec(identifier.trim());
+  if (!match2) return null;
+  return { scheme: match2[1].toLowerCase(), publisher: match2[2].toLowerCase() };
+}
+function publisherBelongs(publisher, origin) {
+  const host = new URL(origin).hostname.toLowerCase();
+  if (publisher === host || host.endsWith(`.${publisher}`) || publisher.endsWith(`.${host}`)) return true;
+  const parent = host.split(".").slice(1).join(".");
+  return parent.includes(".") && publisher.endsWith(`.${parent}`);
+}
+function servesDeclaredType(entry, answer) {
+  const type = (entry.type ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "text/html") return isHtmlAnswer(answer) ? null : "is not an HTML page";
+  const jsonTyped = type.endsWith("+json") || type === "application/json";
+  if (!jsonTyped && entry.kind === "other") return null;
+  if (isHtmlAnswer(answer)) return "is an HTML page";
+  if (entry.kind === "openapi") {
+    const read = readOpenApiDocument(answer.body);
+    return "problem" in read ? `is not an OpenAPI document (it ${read.problem})` : null;
+  }
+  const document = parseJson(answer.body);
+  if (document === void 0) return "is not JSON";
+  if (entry.kind === "mcp-server-card") {
+    const card = readServerCard(document, answer.finalUrl || answer.url);
+    return "problem" in card ? `is not an MCP server card (it ${card.problem})` : null;
+  }
+  if (entry.kind === "a2a-agent-card") {
+    const card = readAgentCard(document);
+    return "problem" in card ? `is not an A2A agent card (it ${card.problem})` : null;
+  }
+  if (entry.kind === "ai-catalog") {
+    const nested = readAiCatalogDocument(document, answer.finalUrl || answer.url);
+    return "problem" in nested ? `is not a catalog (it ${nested.problem})` : null;
+  }
+  return null;
+}
+var checkAiCatalog = (answers) => {
+  const at = MANIFEST_PATHS.map(({ path, legacy }) => manifestAt(answers, path, legacy));
+  const decisive = at.find((each) => each.kind !== "none");
+  if (!decisive) {
+    const current = at[0];
+    const old = at[1];
+    const evidence = evidenceOf(current.response, old.response);
+    for (const each of [current, old]) {
+      if (!("missing" in each.judgement)) return { ...each.judgement, evidence };
+    }
+    const why = [current, old].map((each) => "missing" in each.judgement ? each.judgement.reason.replace(/\.$/, "") : "").join("; ");
+    return missing(`no ARD manifest at ${ARD_PATH} or ${AI_CATALOG_PATH}: ${why}`, evidence, FIX3.aiCatalog);
+  }
+  const evidenceBase = evidenceOf(...at.map((each) => each.response));
+  if (decisive.kind === "broken")
+    return verdict("fail", `${decisive.path} ${decisive.problem}`, evidenceBase, FIX3.aiCatalog);
+  return judgeManifest(answers, decisive);
+};
+function judgeManifest(answers, at) {
+  const catalog = at.catalog;
+  const withUrl = catalog.entries.filter((entry) => entry.url);
+  const checked = withUrl.slice(0, FOLLOW_UP_CAP).map((entry) => ({ entry, response: answers.get.get(entry.url) }));
+  const evidence = evidenceOf(at.response, ...checked.map((target) => target.response));
+  const placeholder = withUrl.find((entry) => isPlaceholder(entry.url, answers.origin));
+  if (placeholder)
+    return verdict("fail", `${at.path} names a placeholder URL (${placeholder.url})`, evidence, FIX3.aiCatalog);
+  const identifiers = catalog.entries.map((entry) => publisherOf(entry.identifier ?? ""));
+  const foreign = identifiers.find((id) => id && !publisherBelongs(id.publisher, answers.origin));
+  if (foreign)
+    return verdict(
+      "fail",
+      `${at.path} names entries published by ${foreign.publisher}, a domain that is not this site's (${new URL(answers.origin).hostname})`,
+      evidence,
+      FIX3.aiCatalog
+    );
+  const outcomes = checked.map((target) => ({ ...target, linked: linkedOutcome(target.response, answers) }));
+  const wrong = outcomes.flatMap((target) => {
+    if (target.linked.state === "dead") return [`${target.entry.url} (${target.linked.clause.replace(/^\S+ /, "")})`];
+    if (target.linked.state !== "answer") return [];
+    const problem = servesDeclaredType(target.entry, target.linked.answer);
+    return problem ? [`${target.entry.url} ${problem}, not the ${target.entry.type} it declares`] : [];
+  });
+  const undecided = outcomes.filter((target) => target.linked.state === "undecided");
+  const good = outcomes.length - wrong.length - undecided.length;
+  if (wrong.length > 0 && good === 0)
+    return verdict(
+      "fail",
+      `${at.path}: the entries followed do not serve what they declare: ${wrong.join("; ")}`,
+      evidence,
+      FIX3.aiCatalog
+    );
+  if (undecided.length > 0 && wrong.length === 0) {
+    const first = undecided[0].linked;
+    return verdict(
+      "error",
+      `${at.path} reads as a manifest, but whether its entries resolve could not be decided: ${first.clause}`,
+      evidence,
+      FIX3.aiCatalog
+    );
+  }
+  const flaws = [];
+  if (wrong.length > 0)
+    flaws.push(`${wrong.length} of ${outcomes.length} entries followed do not serve what they declare (${wrong[0]})`);
+  if (at.legacy) flaws.push(`it is served only at the older path ${AI_CATALOG_PATH}, not ${ARD_PATH}`);
+  const schemes = identifiers.filter((id) => id !== null).map((id) => id.scheme);
+  if (schemes.length > 0 && schemes.every((scheme) => scheme === "ai"))
+    flaws.push("its identifiers use ARD v0.9's urn:ai: form only, not urn:air:");
+  flaws.push(...catalog.warnings.slice(0, 2));
+  const type = at.response.contentType;
+  if (type !== AI_CATALOG_TYPE && type !== "application/ard+json")
+    flaws.push(`it is served as ${type ?? "no content type"}, not ${AI_CATALOG_TYPE}`);
+  const count = catalog.entries.length === 1 ? "1 entry" : `${catalog.entries.length} entries`;
+  if (flaws.length > 0)
+    return verdict("warn", `${at.path} is a manifest of ${count}, but ${flaws.join("; ")}`, evidence, FIX3.aiCatalog);
+  return verdict(
+    "pass",
+    `${at.path} is an ARD manifest of ${count}${checked.length > 0 ? " and the entries followed serve the types they declare" : ""}`,
+    evidence
+  );
+}
+
+// src/domain/checklist/families/auth.ts
+var FIX4 = {
+  protectedResource: fixWith(
+    "Publish RFC 9728 metadata at /.well-known/oauth-protected-resource naming this origin and its authorization servers.",
+    '{"resource": "https://example.com", "authorization_servers": ["https://auth.example.com"],\n "bearer_methods_supported": ["header"]}'
+  ),
+  authorizationServer: fixWith(
+    "Publish RFC 8414 metadata at /.well-known/oauth-authorization-server whose issuer is this origin, and support OAuth Client ID Metadata Documents (client_id_metadata_document_supported: true), the registration MCP clients prefer.",
+    '{"issuer": "https://example.com", "authorization_endpoint": "https://example.com/authorize",\n "token_endpoint": "https://example.com/token", "response_types_supported": ["code"],\n "client_id_metadata_document_supported": true}'
+  )
+};
+function protectedResourceUrls(answers) {
+  const details = answers.signals.has_mcp_server.details;
+  const urls = [];
+  const header = typeof details?.resource_metadata === "string" ? resolveHttpUrl(details.resource_metadata, answers.origin) : null;
+  if (header) urls.push({ url: header, via: "named by the MCP endpoint's 401 (resource_metadata)" });
+  const endpoint = typeof details?.endpoint === "string" ? details.endpoint : null;
+  if (endpoint) {
+    try {
+      const url2 = new URL(endpoint);
+      const path = url2.pathname.replace(/\/+$/, "");
+      if (path)
+        urls.push({ url: `${url2.origin}${CHECKLIST_PATHS.protectedResource}${path}`, via: "for the MCP endpoint" });
+    } catch {
+    }
+  }
+  urls.push({ url: `${answers.origin}${CHECKLIST_PATHS.protectedResource}`, via: "" });
+  const seen = /* @__PURE__ */ new Set();
+  return urls.filter((each) => !seen.has(each.url) && seen.add(each.url));
+}
+function protectedResourceDocument(answers) {
+  for (const candidate of protectedResourceUrls(answers)) {
+    const response = answers.get.get(candidate.url);
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readJsonAnswer(standing.answer, candidate.url);
+    if ("problem" in read || isErrorBody(read.document)) continue;
+    return { ...candidate, response: standing.answer, document: read.document };
+  }
+  return null;
+}
+function protectedResourceServers(answers) {
+  const found = protectedResourceDocument(answers);
+  const document = found?.document;
+  if (!isRecord(document) || !Array.isArray(document.authorization_servers)) return [];
+  return document.authorization_servers.filter(
+    (value) => typeof value === "string" && resolveHttpUrl(value, answers.origin) !== null
+  );
+}
+function authorizationServerMetadataUrl(issuer) {
+  try {
+    const url2 = new URL(issuer);
+    const path = url2.pathname === "/" ? "" : url2.pathname.replace(/\/+$/, "");
+    return `${url2.origin}/.well-known/oauth-authorization-server${path}`;
+  } catch {
+    return null;
+  }
+}
+function sameResource(resource, origin, endpoint) {
+  const strip = (value) => value.replace(/\/+$/, "");
+  return strip(resource) === strip(origin) || endpoint !== null && strip(resource) === strip(endpoint);
+}
+var checkOauthProtectedResource = (answers) => {
+  const found = protectedResourceDocument(answers);
+  if (!found) {
+    const urls = protectedResourceUrls(answers);
+    const responses = urls.map((each) => answers.get.get(each.url));
+    for (const [i, each] of responses.entries()) {
+      const standing = standingOf(each, answers);
+      if (i < responses.length - 1 && (standing.kind === "blocked" || standing.kind === "error") && each)
+        return verdict(standing.kind, standing.clause, evidenceOf(...responses), FIX4.protectedResource);
+    }
+    const root = responses[responses.length - 1];
+    const early = unanswered(root, answers, FIX4.protectedResource);
+    if (early) return early;
+    const read2 = readJsonAnswer(root, "/.well-known/oauth-protected-resource");
+    return missing(
+      "problem" in read2 ? read2.problem : "the metadata path answered a JSON error body",
+      evidenceOf(...responses),
+      FIX4.protectedResource
+    );
+  }
+  const response = found.response;
+  const where = displayUrl(found.url, answers.origin) + (found.via ? ` (${found.via})` : "");
+  const read = { document: found.document };
+  const document = read.document;
+  if (!isRecord(document) || typeof document.resource !== "string") {
+    return verdict(
+      "fail",
+      `${where} has no resource (RFC 9728 requires it)`,
+      evidenceOf(response),
+      FIX4.protectedResource
+    );
+  }
+  const endpoint = typeof answers.signals.has_mcp_server.details?.endpoint === "string" ? answers.signals.has_mcp_server.details.endpoint : null;
+  if (!sameResource(document.resource, answers.origin, endpoint)) {
+    return verdict(
+      "fail",
+      `the metadata's resource is ${document.resource}, not this origin (${answers.origin})`,
+      evidenceOf(response),
+      FIX4.protectedResource
+    );
+  }
+  const servers = protectedResourceServers(answers);
+  if (servers.length === 0) {
+    return verdict(
+      "warn",
+      "the protected-resource metadata names this origin but no authorization_servers",
+      evidenceOf(response),
+      FIX4.protectedResource
+    );
+  }
+  const metadataUrl = authorizationServerMetadataUrl(servers[0]);
+  const serverMetadata = metadataUrl ? answers.get.get(metadataUrl) : void 0;
+  const openid = metadataUrl ? answers.get.get(`${new URL(servers[0]).origin}/.well-known/openid-configuration`) : void 0;
+  const evidence = evidenceOf(response, serverMetadata, openid);
+  const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
+  const outcomes = [serverMetadata, openid].map((each) => linkedOutcome(each, answers));
+  const undecided = outcomes.find((outcome) => outcome.state === "undecided");
+  if (!isMetadata(serverMetadata) && !isMetadata(openid) && undecided && "clause" in undecided) {
+    return verdict(
+      "error",
+      `whether the authorization server ${servers[0]} answers could not be decided: ${undecided.clause}`,
+      evidence,
+      FIX4.protectedResource
+    );
+  }
+  if (!isMetadata(serverMetadata) && !isMetadata(openid)) {
+    return verdict(
+      "fail",
+      `the authorization server ${servers[0]} does not answer with RFC 8414 metadata`,
+      evidence,
+      FIX4.protectedResource
+    );
+  }
+  return verdict("pass", `${where} names this resource and its authorization server (${servers[0]}) answers`, evidence);
+};
+var AS_REQUIRED = ["authorization_endpoint", "token_endpoint", "response_types_supported"];
+var checkOauthAuthorizationServer = (answers) => {
+  const candidates = [
+    { path: CHECKLIST_PATHS.authorizationServer, response: answerAt(answers, CHECKLIST_PATHS.authorizationServer) },
+    { path: CHECKLIST_PATHS.openidConfiguration, response: answerAt(answers, CHECKLIST_PATHS.openidConfiguration) }
+  ];
+  const evidence = evidenceOf(...candidates.map((candidate) => candidate.response));
+  for (const { path, response } of candidates) {
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readJsonAnswer(standing.answer, path);
+    if ("problem" in read || isErrorBody(read.document)) continue;
+    const document = read.document;
+    if (!isRecord(document) || typeof document.issuer !== "string") {
+      return verdict("fail", `${path} has no issuer`, evidence, FIX4.authorizationServer);
+    }
+    const issuer = document.issuer.replace(/\/+$/, "");
+    if (issuer !== answers.origin) {
+      return verdict(
+        "fail",
+        `${path}'s issuer is ${document.issuer}, not this origin (${answers.origin})`,
+        evidence,
+        FIX4.authorizationServer
+      );
+    }
+    const absent = AS_REQUIRED.filter((field) => document[field] === void 0);
+    const implicitOnly = Array.isArray(document.response_types_supported) && document.response_types_supported.every(
+      (type) => type === "token" || type === "id_token" || type === "id_token token"
+    );
+    const missingFields = absent.filter((field) => !(field === "token_endpoint" && implicitOnly));
+    if (missingFields.some((field) => field !== "response_types_supported")) {
+      return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX4.authorizationServer);
+    }
+    const placeholder = findPlaceholder(document, answers.origin);
+    if (placeholder)
+      return verdict(
+        "fail",
+        `${path} holds a placeholder (${placeholder.slice(0, 80)})`,
+        evidence,
+        FIX4.authorizationServer
+      );
+    if (missingFields.length > 0)
+      return verdict(
+        "warn",
+        `${path} lacks response_types_supported (required by RFC 8414)`,
+        evidence,
+        FIX4.authorizationServer
+      );
+    const cimd = document.client_id_metadata_document_supported === true;
+    const dynamic = typeof document.registration_endpoint === "string";
+    if (!cimd && dynamic)
+      return verdict(
+        "warn",
+        `${path}'s issuer is this origin and its endpoints are listed, but it offers only dynamic client registration, not Client ID Metadata Documents (client_id_metadata_document_supported)`,
+        evidence,
+        FIX4.authorizationServer
+      );
+    const registration = cimd ? "; it supports Client ID Metadata Documents" : "; it does not say it supports Client ID Metadata Documents";
+    return verdict(
+      "pass",
+      `${path}'s issuer is this origin and its authorization and token endpoints are listed${registration}`,
+      evidence
+    );
+  }
+  for (const { response } of candidates) {
+    if (!response) continue;
+    const standing = standingOf(response, answers);
+    if (standing.kind === "blocked" || standing.kind === "error")
+      return verdict(standing.kind, standing.clause, evidence, FIX4.authorizationServer);
+  }
+  return missing(
+    "no metadata at /.well-known/oauth-authorization-server or /.well-known/openid-configuration",
+    evidence,
+    FIX4.authorizationServer
+  );
+};
+
+// src/domain/checklist/families/bot-access.ts
+var FIX5 = {
+  aiRules: fixWith(
+    "Say in robots.txt what AI crawlers may do: name them, or add a Content-Signal line.",
+    "User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
+  ),
+  contentSignals: fixWith(
+    "Add a Content-Signal line to robots.txt using only search, ai-input and ai-train, each yes or no.",
+    "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
+  ),
+  contentUsage: fixWith(
+    "State your AI usage preferences with an AIPREF Content-Usage rule in robots.txt (or a Content-Usage HTTP header): a structured-field dictionary.",
+    "User-agent: *\nContent-Usage: train-ai=n\nAllow: /"
+  ),
+  webBotAuth: fixWith(
+    "If your site runs bots, publish their signing keys as a JWKS at /.well-known/http-message-signatures-directory with Content-Type: application/http-message-signatures-directory+json.",
+    '{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "<base64url public key>"}]}'
+  )
+};
+var checkAiBotRules = mirrorSignal("has_robots_ai", FIX5.aiRules);
+var CONTENT_SIGNAL_KEYS = ["search", "ai-input", "ai-train"];
+var checkContentSignals = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.robots);
+  const early = unanswered(response, answers, FIX5.contentSignals);
+  if (early) return early;
+  const evidence = evidenceOf(response);
+  const robots = robotsReading(answers);
+  if (robots === null)
+    return missing(
+      "/robots.txt answered with an HTML page, so it holds no Content-Signal line",
+      evidence,
+      FIX5.contentSignals
+    );
+  const pairs = robots.signalPairs;
+  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX5.contentSignals);
+  const unknown2 = pairs.filter(([key]) => !CONTENT_SIGNAL_KEYS.includes(key)).map(([key]) => key);
+  const badValues = pairs.filter(
+    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && value !== "yes" && value !== "no"
+  );
+  const known = pairs.filter(
+    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && (value === "yes" || value === "no")
+  );
+  if (known.length === 0) {
+    return verdict(
+      "fail",
+      `/robots.txt's Content-Signal lines use no defined signal with yes or no (${pairs.map(([k, v]) => `${k}=${v}`).join(", ")})`,
+      evidence,
+      FIX5.contentSignals
+    );
+  }
+  const shown = [...new Set(known.map(([key, value]) => `${key}=${value}`))].join(", ");
+  if (unknown2.length > 0 || badValues.length > 0) {
+    const problems = [
+      ...unknown2.length > 0 ? [`unknown keys ${[...new Set(unknown2)].join(", ")}`] : [],
+      ...badValues.length > 0 ? [`values other than yes/no for ${[...new Set(badValues.map(([key]) => key))].join(", ")}`] : []
+    ];
+    return verdict(
+      "warn",
+      `/robots.txt sets Content Signals (${shown}) with ${problems.join(" and ")}`,
+      evidence,
+      FIX5.contentSignals
+    );
+  }
+  return verdict("pass", `/robots.txt sets Content Signals (${shown})`, evidence);
+};
+var AIPREF_KEYS = ["train-ai", "train-genai", "ai-use", "search", "bots", "automated-processing"];
+function readContentUsage(value) {
+  try {
+    const dictionary = parseDictionary(value);
+    const pairs = [];
+    for (const [key, [item]] of dictionary) {
+      const text2 = typeof item === "object" && item !== null && "toString" in item ? String(item) : String(item);
+      pairs.push([key, text2]);
+    }
+    if (pairs.length === 0) return { problem: "is empty" };
+    return { pairs };
+  } catch {
+    return { problem: "does not parse as a structured-field dictionary (RFC 9651)" };
+  }
+}
+var checkContentUsage = (answers) => {
+  const robots = answerAt(answers, CHECKLIST_PATHS.robots);
+  const home = answerAt(answers, "/");
+  const evidence = evidenceOf(robots, home);
+  const rules = [];
+  for (const value of robotsReading(answers)?.usageExpressions ?? []) rules.push({ where: "/robots.txt", value });
+  const header = home?.ok ? home.headers.get("content-usage") : null;
+  if (header) rules.push({ where: "the home page's Content-Usage header", value: header });
+  if (rules.length === 0) {
+    const robotsStanding = standingOf(robots, answers);
+    if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
+      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX5.contentUsage);
+    }
+    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX5.contentUsage);
+  }
+  const read = rules.map((rule) => ({ ...rule, read: readContentUsage(rule.value) }));
+  const broken = read.find((rule) => "problem" in rule.read);
+  if (broken && "problem" in broken.read) {
+    return verdict(
+      "fail",
+      `${broken.where}'s Content-Usage "${broken.value.slice(0, 60)}" ${broken.read.problem}`,
+      evidence,
+      FIX5.contentUsage
+    );
+  }
+  const pairs = read.flatMap((rule) => "pairs" in rule.read ? rule.read.pairs : []);
+  const unknown2 = pairs.filter(([key]) => !AIPREF_KEYS.includes(key)).map(([key]) => key);
+  const badValues = pairs.filter(([, value]) => value !== "y" && value !== "n").map(([key]) => key);
+  const shown = [...new Set(pairs.map(([key, value]) => `${key}=${value}`))].join(", ");
+  if (unknown2.length > 0 || badValues.length > 0) {
+    const problems = [
+      ...unknown2.length > 0 ? [`keys outside the AIPREF vocabulary (${[...new Set(unknown2)].join(", ")})`] : [],
+      ...badValues.length > 0 ? [`values other than y/n (${[...new Set(badValues)].join(", ")})`] : []
+    ];
+    return verdict(
+      "warn",
+      `${read[0].where} states AI usage preferences (${shown}) with ${problems.join(" and ")}`,
+      evidence,
+      FIX5.contentUsage
+    );
+  }
+  return verdict("pass", `${read[0].where} states AI usage preferences (${shown})`, evidence);
+};
+var WEB_BOT_AUTH_TYPE = "application/http-message-signatures-directory+json";
+var checkWebBotAuth = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.webBotAuth);
+  const early = unanswered(response, answers, FIX5.webBotAuth);
+  if (early) return early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  const read = readJsonAnswer(answer, "/.well-known/http-message-signatures-directory");
+  if ("problem" in read) return missing(read.problem, evidence, FIX5.webBotAuth);
+  if (isErrorBody(read.document))
+    return missing("the key directory path answered a JSON error body", evidence, FIX5.webBotAuth);
+  const keys = isRecord(read.document) ? read.document.keys : void 0;
+  if (!Array.isArray(keys) || keys.length === 0) {
+    return verdict(
+      "fail",
+      "/.well-known/http-message-signatures-directory is JSON but not a JWKS (no keys array)",
+      evidence,
+      FIX5.webBotAuth
+    );
+  }
+  const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
+  if (badKey >= 0)
+    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX5.webBotAuth);
+  const placeholder = findPlaceholder(keys, answers.origin);
+  if (placeholder)
+    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX5.webBotAuth);
+  if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
+    return verdict(
+      "warn",
+      `the key directory holds ${keys.length} keys but is served as ${answer.contentType ?? "no content type"}, not ${WEB_BOT_AUTH_TYPE}`,
+      evidence,
+      FIX5.webBotAuth
+    );
+  }
+  return verdict(
+    "pass",
+    `the key directory holds ${keys.length === 1 ? "1 key" : `${keys.length} keys`}, served as ${WEB_BOT_AUTH_TYPE}`,
+    evidence
+  );
+};
+
+// src/domain/checklist/families/commerce.ts
+var FIX6 = {
+  ap2: fixWith(
+    "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
+    '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
+  )
+};
+var AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i;
+var AP2_ROLES = /* @__PURE__ */ new Set([
+  "merchant",
+  "shopper",
+  "credentials-provider",
+  "payment-processor",
+  "micropayment-provider",
+  "streaming-payment-consumer"
+]);
+var checkAp2 = (answers) => {
+  const paths = [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy];
+  const responses = paths.map((path) => answerAt(answers, path));
+  const evidence = evidenceOf(...responses);
+  for (const [i, response] of responses.entries()) {
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readJsonAnswer(standing.answer, paths[i]);
+    if ("problem" in read || isErrorBody(read.document) || !isRecord(read.document)) continue;
+    const capabilities = isRecord(read.document.capabilities) ? read.document.capabilities : null;
+    const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
+    const ap2 = extensions.find((each) => isRecord(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
+    if (!isRecord(ap2))
+      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX6.ap2);
+    const params = isRecord(ap2.params) ? ap2.params : null;
+    const roles = Array.isArray(params?.roles) ? params.roles.filter((role) => typeof role === "string") : [];
+    const known = roles.filter((role) => AP2_ROLES.has(role));
+    if (known.length === 0)
+      return verdict(
+        "fail",
+        `the A2A agent card at ${paths[i]} declares the AP2 extension without an AP2 role (params.roles)`,
+        evidence,
+        FIX6.ap2
+      );
+    if (known.length < roles.length)
+      return verdict(
+        "warn",
+        `the A2A agent card at ${paths[i]} declares AP2 (${known.join(", ")}) with roles AP2 does not define (${roles.filter((role) => !AP2_ROLES.has(role)).join(", ")})`,
+        evidence,
+        FIX6.ap2
+      );
+    return verdict("pass", `the A2A agent card at ${paths[i]} declares AP2 as ${known.join(", ")}`, evidence);
+  }
+  for (const response of responses) {
+    const standing = standingOf(response, answers);
+    if (response && (standing.kind === "blocked" || standing.kind === "error"))
+      return verdict(standing.kind, standing.clause, evidence, FIX6.ap2);
+  }
+  return missing("no A2A agent card, so no AP2 extension", evidence, FIX6.ap2);
+};
+
+// src/domain/checklist/families/content.ts
+var FIX7 = {
+  markdown: fixWith(
+    "Answer GET / with Accept: text/markdown with a Markdown version of the page, Content-Type: text/markdown and Vary: Accept.",
+    "HTTP/1.1 200 OK\nContent-Type: text/markdown; charset=utf-8\nVary: Accept\n\n# Example\n\nWhat this site offers, in Markdown."
+  ),
+  llms: fixWith(
+    "Publish /llms.txt: Markdown that opens with an H1 naming the site, then links to your key pages.",
+    "# Example\n\n> What Example does, in one line.\n\n## Docs\n\n- [Quick start](https://example.com/docs/start.md)"
+  ),
+  llmsFull: fixWith(
+    "Publish /llms-full.txt (your documentation in one Markdown file) and link it from /llms.txt.",
+    "# Example\n\n> Everything about Example in one file.\n\n## Getting started\n\nInstall with \u2026"
+  ),
+  schemaOrg: fixWith(
+    "Describe the site with schema.org JSON-LD in the home page's <head>.",
+    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "Organization", "name": "Example", "url": "https://example.com"}\n</script>'
+  ),
+  schemaActions: fixWith(
+    "Declare what agents can do on the site with a schema.org potentialAction whose target is an EntryPoint.",
+    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "WebSite", "url": "https://example.com/",\n "potentialAction": {"@type": "SearchAction",\n  "target": {"@type": "EntryPoint", "urlTemplate": "https://example.com/search?q={query}"},\n  "query-input": "required name=query"}}\n</script>'
+  )
+};
+var checkMarkdownNegotiation = (answers) => {
+  const response = answers.markdownHome;
+  const early = unanswered(response ?? void 0, answers, FIX7.markdown);
+  if (early)
+    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX7.markdown) : early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  const type = answer.contentType ?? "";
+  const isMarkdownType = type === "text/markdown" || type === "text/x-markdown";
+  if (isMarkdownType && isHtmlAnswer(answer)) {
+    return verdict(
+      "fail",
+      "GET / with Accept: text/markdown answered an HTML page labelled text/markdown",
+      evidence,
+      FIX7.markdown
+    );
+  }
+  if (!isMarkdownType) {
+    return missing(
+      `GET / with Accept: text/markdown answered ${type || "no content type"}, not Markdown`,
+      evidence,
+      FIX7.markdown
+    );
+  }
+  const vary = (answer.headers.get("vary") ?? "").toLowerCase().split(",").map((part) => part.trim());
+  if (!vary.includes("accept") && !vary.includes("*")) {
+    return verdict(
+      "warn",
+      "GET / with Accept: text/markdown answers Markdown, but without Vary: Accept, so caches may serve it to browsers",
+      evidence,
+      FIX7.markdown
+    );
+  }
+  return verdict("pass", "GET / with Accept: text/markdown answers Markdown (text/markdown, Vary: Accept)", evidence);
+};
+var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX7.llms);
+function looksLikeMarkdown(body) {
+  const head = body.slice(0, 16384);
+  return /^\s{0,3}#{1,6}\s+\S/m.test(head) || /^\s*[-*+]\s+\S/m.test(head) || /\[[^\]]+\]\([^)]+\)/.test(head);
+}
+var checkLlmsFullTxt = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.llmsFull);
+  const early = unanswered(response, answers, FIX7.llmsFull);
+  if (early) return early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  if (isHtmlAnswer(answer))
+    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX7.llmsFull);
+  if (parseJson(answer.body) !== void 0)
+    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX7.llmsFull);
+  if (!looksLikeMarkdown(answer.body))
+    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX7.llmsFull);
+  const llms = answerAt(answers, CHECKLIST_PATHS.llmsTxt);
+  const llmsAnswer = llms?.ok && llms.status === 200 && !isHtmlAnswer(llms) ? llms : null;
+  if (!llmsAnswer || !/llms-full\.txt/i.test(llmsAnswer.body)) {
+    return verdict(
+      "warn",
+      "/llms-full.txt is Markdown, but /llms.txt does not link to it",
+      evidenceOf(response, llms),
+      FIX7.llmsFull
+    );
+  }
+  return verdict("pass", "/llms-full.txt is Markdown and /llms.txt links to it", evidenceOf(response, llms));
+};
+var checkSchemaOrg = mirrorSignal("has_schema_org", FIX7.schemaOrg);
+function collectActions(node2, found, depth = 0) {
+  if (depth > 12 || found.length > 20) return;
+  if (Array.isArray(node2)) {
+    for (const item of node2) collectActions(item, found, depth + 1);
+    return;
+  }
+  if (!isRecord(node2)) return;
+  const actions = node2.potentialAction;
+  for (const action of Array.isArray(actions) ? actions : actions === void 0 ? [] : [actions]) {
+    if (!isRecord(action)) continue;
+    const type = typeof action["@type"] === "string" ? action["@type"] : "Action";
+    const targets = Array.isArray(action.target) ? action.target : [action.target];
+    for (const target of targets) {
+      let url2 = null;
+      let entryPoint = false;
+      if (typeof target === "string") url2 = target;
+      else if (isRecord(target)) {
+        const template = target.urlTemplate ?? target.url;
+        url2 = typeof template === "string" ? template : null;
+        entryPoint = typeof target.urlTemplate === "string" || typeof target.httpMethod === "string";
+      }
+      const queryInput = action["query-input"] !== void 0 || Object.keys(action).some((key) => key.endsWith("-input"));
+      found.push({ type, target: url2, entryPoint, queryInput });
+    }
+  }
+  for (const [key, value] of Object.entries(node2)) {
+    if (key !== "potentialAction" && typeof value === "object" && value !== null)
+      collectActions(value, found, depth + 1);
+  }
+}
+function findSchemaActions(html) {
+  const found = [];
+  walkHtml(html, (tag) => {
+    if (tag.name !== "script" || !tag.content) return;
+    const type = (tag.attributes.type ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/ld+json") return;
+    collectActions(parseJson(tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
+  });
+  return found;
+}
+var checkSchemaOrgActions = (answers) => {
+  const home = answerAt(answers, "/");
+  const early = unanswered(home, answers, FIX7.schemaActions);
+  if (early) return early;
+  const answer = home;
+  const evidence = evidenceOf(home);
+  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX7.schemaActions);
+  const actions = findSchemaActions(answer.body);
+  if (actions.length === 0)
+    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX7.schemaActions);
+  const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
+  const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
+  const good = usable.filter(
+    (action) => action.target && !isPlaceholder(action.target, answers.origin) && resolveHttpUrl(action.target.replace(/\{[^}]*\}/g, "x"), answer.url)
+  );
+  if (good.length > 0) {
+    const types = [...new Set(good.map((action) => action.type))].join(", ");
+    return verdict("pass", `the home page declares ${types} with an entry point (${good[0].target})`, evidence);
+  }
+  if (placeholder) {
+    return verdict(
+      "fail",
+      `the home page's potentialAction targets an unfilled template (${placeholder.target})`,
+      evidence,
+      FIX7.schemaActions
+    );
+  }
+  return verdict(
+    "fail",
+    "the home page declares a potentialAction without an EntryPoint (no urlTemplate, httpMethod or query-input)",
+    evidence,
+    FIX7.schemaActions
+  );
+};
 
 // node_modules/fast-xml-parser/src/util.js
 var nameStartChar = ":A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
@@ -13309,7 +19131,7 @@ function parseNCRConfig(ncr) {
   const clampedNull = Math.max(nullLevel, NCR_LEVEL.remove);
   return { xmlVersion, onLevel, nullLevel: clampedNull };
 }
-var EntityDecoder = class {
+var EntityDecoder2 = class {
   /**
    * @param {object} [options]
    * @param {object|null}  [options.namedEntities]        — extra named entities merged into base map
@@ -16225,7 +22047,7 @@ var OrderedObjParser = class {
     } else {
       if (typeof this.options.htmlEntities === "object") namedEntities = this.options.htmlEntities;
       else if (this.options.htmlEntities === true) namedEntities = { ...COMMON_HTML, ...CURRENCY };
-      this.entityDecoder = new EntityDecoder({
+      this.entityDecoder = new EntityDecoder2({
         namedEntities: { ...namedEntities, ...externalEntities },
         numericAllowed: this.options.htmlEntities,
         limit: {
@@ -16386,8 +22208,8 @@ var parseXml = function(xmlData) {
   for (let i = 0; i < xmlLen; i++) {
     const ch = xmlData[i];
     if (ch === "<") {
-      const c1 = xmlData.charCodeAt(i + 1);
-      if (c1 === 47) {
+      const c12 = xmlData.charCodeAt(i + 1);
+      if (c12 === 47) {
         const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
         let tagName = xmlData.substring(i + 2, closeIndex).trim();
         if (options.removeNSPrefix) {
@@ -16416,7 +22238,7 @@ var parseXml = function(xmlData) {
         }
         textData = "";
         i = closeIndex;
-      } else if (c1 === 63) {
+      } else if (c12 === 63) {
         let tagData = readTagExp(xmlData, i, false, "?>");
         if (!tagData) throw new Error("Pi Tag is not closed.");
         textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
@@ -16440,7 +22262,7 @@ var parseXml = function(xmlData) {
           }
         }
         i = tagData.closeIndex + 1;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
         const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
         if (options.commentPropName) {
           const comment = xmlData.substring(i + 4, endIndex - 2);
@@ -16448,13 +22270,13 @@ var parseXml = function(xmlData) {
           currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
         }
         i = endIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 68) {
+      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 68) {
         if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
         this.doctypefound = true;
         const result = docTypeReader.readDocType(xmlData, i);
         this.entityDecoder.addInputEntities(result.entities);
         i = result.i;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 91) {
         const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
         const tagExp = xmlData.substring(i + 9, closeIndex);
         textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
@@ -16729,8 +22551,8 @@ function readStopNodeData(xmlData, tagName, i) {
   const xmllen = xmlData.length;
   for (; i < xmllen; i++) {
     if (xmlData[i] === "<") {
-      const c1 = xmlData.charCodeAt(i + 1);
-      if (c1 === 47) {
+      const c12 = xmlData.charCodeAt(i + 1);
+      if (c12 === 47) {
         const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
         let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
         if (closeTagName === tagName) {
@@ -16743,13 +22565,13 @@ function readStopNodeData(xmlData, tagName, i) {
           }
         }
         i = closeIndex;
-      } else if (c1 === 63) {
+      } else if (c12 === 63) {
         const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
         i = closeIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
         const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
         i = closeIndex;
-      } else if (c1 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 91) {
         const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
         i = closeIndex;
       } else {
@@ -16994,1323 +22816,7 @@ var XMLValidator = {
   validate
 };
 
-// node_modules/structured-headers/dist/util.js
-var asciiRe = /^[\x20-\x7E]*$/;
-var tokenRe = /^[a-zA-Z*][:/!#$%&'*+\-.^_`|~A-Za-z0-9]*$/;
-function isAscii(str) {
-  return asciiRe.test(str);
-}
-function isValidTokenStr(str) {
-  return tokenRe.test(str);
-}
-function base64ToArrayBuffer(b64) {
-  const binaryString = atob(b64);
-  const len = binaryString.length;
-  const bytes = new Uint8Array(len);
-  for (let i = 0; i < len; i++) {
-    bytes[i] = binaryString.charCodeAt(i);
-  }
-  return bytes.buffer;
-}
-
-// node_modules/structured-headers/dist/token.js
-var Token = class {
-  constructor(value) {
-    if (!isValidTokenStr(value)) {
-      throw new TypeError("Invalid character in Token string. Tokens must start with *, A-Z and the rest of the string may only contain a-z, A-Z, 0-9, :/!#$%&'*+-.^_`|~");
-    }
-    this.value = value;
-  }
-  toString() {
-    return this.value;
-  }
-};
-
-// node_modules/structured-headers/dist/displaystring.js
-var DisplayString = class {
-  constructor(value) {
-    this.value = value;
-  }
-  toString() {
-    return this.value;
-  }
-};
-
-// node_modules/structured-headers/dist/parser.js
-function parseDictionary(input2) {
-  const parser = new Parser(input2);
-  return parser.parseDictionary();
-}
-var ParseError = class extends Error {
-  constructor(position, message) {
-    super(`Parse error: ${message} at offset ${position}`);
-  }
-};
-var Parser = class {
-  constructor(input2) {
-    this.input = input2;
-    this.pos = 0;
-  }
-  parseDictionary() {
-    this.skipWS();
-    const dictionary = /* @__PURE__ */ new Map();
-    while (!this.eof()) {
-      const thisKey = this.parseKey();
-      let member;
-      if (this.lookChar() === "=") {
-        this.pos++;
-        member = this.parseItemOrInnerList();
-      } else {
-        member = [true, this.parseParameters()];
-      }
-      dictionary.set(thisKey, member);
-      this.skipOWS();
-      if (this.eof()) {
-        return dictionary;
-      }
-      this.expectChar(",");
-      this.pos++;
-      this.skipOWS();
-      if (this.eof()) {
-        throw new ParseError(this.pos, "Dictionary contained a trailing comma");
-      }
-    }
-    return dictionary;
-  }
-  parseList() {
-    this.skipWS();
-    const members2 = [];
-    while (!this.eof()) {
-      members2.push(this.parseItemOrInnerList());
-      this.skipOWS();
-      if (this.eof()) {
-        return members2;
-      }
-      this.expectChar(",");
-      this.pos++;
-      this.skipOWS();
-      if (this.eof()) {
-        throw new ParseError(this.pos, "A list may not end with a trailing comma");
-      }
-    }
-    return members2;
-  }
-  parseItem(standaloneItem = true) {
-    if (standaloneItem)
-      this.skipWS();
-    const result = [
-      this.parseBareItem(),
-      this.parseParameters()
-    ];
-    if (standaloneItem)
-      this.checkTrail();
-    return result;
-  }
-  parseItemOrInnerList() {
-    if (this.lookChar() === "(") {
-      return this.parseInnerList();
-    } else {
-      return this.parseItem(false);
-    }
-  }
-  parseInnerList() {
-    this.expectChar("(");
-    this.pos++;
-    const innerList = [];
-    while (!this.eof()) {
-      this.skipWS();
-      if (this.lookChar() === ")") {
-        this.pos++;
-        return [
-          innerList,
-          this.parseParameters()
-        ];
-      }
-      innerList.push(this.parseItem(false));
-      const nextChar = this.lookChar();
-      if (nextChar !== " " && nextChar !== ")") {
-        throw new ParseError(this.pos, "Expected a whitespace or ) after every item in an inner list");
-      }
-    }
-    throw new ParseError(this.pos, "Could not find end of inner list");
-  }
-  parseBareItem() {
-    const char2 = this.lookChar();
-    if (char2 === void 0) {
-      throw new ParseError(this.pos, "Unexpected end of string");
-    }
-    if (char2.match(/^[-0-9]/)) {
-      return this.parseIntegerOrDecimal();
-    }
-    if (char2 === '"') {
-      return this.parseString();
-    }
-    if (char2.match(/^[A-Za-z*]/)) {
-      return this.parseToken();
-    }
-    if (char2 === ":") {
-      return this.parseByteSequence();
-    }
-    if (char2 === "?") {
-      return this.parseBoolean();
-    }
-    if (char2 === "@") {
-      return this.parseDate();
-    }
-    if (char2 === "%") {
-      return this.parseDisplayString();
-    }
-    throw new ParseError(this.pos, "Unexpected input");
-  }
-  parseParameters() {
-    const parameters = /* @__PURE__ */ new Map();
-    while (!this.eof()) {
-      const char2 = this.lookChar();
-      if (char2 !== ";") {
-        break;
-      }
-      this.pos++;
-      this.skipWS();
-      const key = this.parseKey();
-      let value = true;
-      if (this.lookChar() === "=") {
-        this.pos++;
-        value = this.parseBareItem();
-      }
-      parameters.set(key, value);
-    }
-    return parameters;
-  }
-  parseIntegerOrDecimal() {
-    let type = "integer";
-    let sign = 1;
-    let inputNumber = "";
-    if (this.lookChar() === "-") {
-      sign = -1;
-      this.pos++;
-    }
-    if (!isDigit(this.lookChar())) {
-      throw new ParseError(this.pos, "Expected a digit (0-9)");
-    }
-    while (!this.eof()) {
-      const char2 = this.getChar();
-      if (isDigit(char2)) {
-        inputNumber += char2;
-      } else if (type === "integer" && char2 === ".") {
-        if (inputNumber.length > 12) {
-          throw new ParseError(this.pos, "Exceeded maximum decimal length");
-        }
-        inputNumber += ".";
-        type = "decimal";
-      } else {
-        this.pos--;
-        break;
-      }
-      if (type === "integer" && inputNumber.length > 15) {
-        throw new ParseError(this.pos, "Exceeded maximum integer length");
-      }
-      if (type === "decimal" && inputNumber.length > 16) {
-        throw new ParseError(this.pos, "Exceeded maximum decimal length");
-      }
-    }
-    if (type === "integer") {
-      return parseInt(inputNumber, 10) * sign;
-    } else {
-      if (inputNumber.endsWith(".")) {
-        throw new ParseError(this.pos, "Decimal cannot end on a period");
-      }
-      if (inputNumber.split(".")[1].length > 3) {
-        throw new ParseError(this.pos, "Number of digits after the decimal point cannot exceed 3");
-      }
-      return parseFloat(inputNumber) * sign;
-    }
-  }
-  parseString() {
-    let outputString = "";
-    this.expectChar('"');
-    this.pos++;
-    while (!this.eof()) {
-      const char2 = this.getChar();
-      if (char2 === "\\") {
-        if (this.eof()) {
-          throw new ParseError(this.pos, "Unexpected end of input");
-        }
-        const nextChar = this.getChar();
-        if (nextChar !== "\\" && nextChar !== '"') {
-          throw new ParseError(this.pos, "A backslash must be followed by another backslash or double quote");
-        }
-        outputString += nextChar;
-      } else if (char2 === '"') {
-        return outputString;
-      } else if (!isAscii(char2)) {
-        throw new ParseError(this.pos, "Strings must be in the ASCII range");
-      } else {
-        outputString += char2;
-      }
-    }
-    throw new ParseError(this.pos, "Unexpected end of input");
-  }
-  parseDisplayString() {
-    const chars = this.getChars(2);
-    if (chars !== '%"') {
-      throw new ParseError(this.pos, "Unexpected character. Display strings should start with %=");
-    }
-    const result = [];
-    while (!this.eof()) {
-      const char2 = this.getChar();
-      if (char2.charCodeAt(0) <= 31 || char2.charCodeAt(0) >= 127 && char2.charCodeAt(0) <= 255) {
-        throw new ParseError(this.pos, "Invalid char found in DisplayString. Did you forget to escape?");
-      }
-      if (char2 === "%") {
-        const hexChars = this.getChars(2);
-        if (/^[0-9a-f]{2}$/.test(hexChars)) {
-          result.push(parseInt(hexChars, 16));
-        } else {
-          throw new ParseError(this.pos, `Unexpected sequence after % in DispalyString: "${hexChars}". Note that hexidecimals must be lowercase`);
-        }
-        continue;
-      }
-      if (char2 === '"') {
-        const textDecoder2 = new TextDecoder("utf-8", {
-          fatal: true
-        });
-        try {
-          return new DisplayString(textDecoder2.decode(new Uint8Array(result)));
-        } catch {
-          throw new ParseError(this.pos, "Fatal error decoding UTF-8 sequence in Display String");
-        }
-      }
-      result.push(char2.charCodeAt(0));
-    }
-    throw new ParseError(this.pos, "Unexpected end of input");
-  }
-  parseToken() {
-    let outputString = "";
-    while (!this.eof()) {
-      const char2 = this.lookChar();
-      if (char2 === void 0 || !/^[:/!#$%&'*+\-.^_`|~A-Za-z0-9]$/.test(char2)) {
-        return new Token(outputString);
-      }
-      outputString += this.getChar();
-    }
-    return new Token(outputString);
-  }
-  parseByteSequence() {
-    this.expectChar(":");
-    this.pos++;
-    const endPos = this.input.indexOf(":", this.pos);
-    if (endPos === -1) {
-      throw new ParseError(this.pos, 'Could not find a closing ":" character to mark end of Byte Sequence');
-    }
-    const b64Content = this.input.substring(this.pos, endPos);
-    this.pos += b64Content.length + 1;
-    if (!/^[A-Za-z0-9+/=]*$/.test(b64Content)) {
-      throw new ParseError(this.pos, "ByteSequence does not contain a valid base64 string");
-    }
-    try {
-      return base64ToArrayBuffer(b64Content);
-    } catch {
-      throw new ParseError(this.pos, "ByteSequence does not contain a valid base64 string");
-    }
-  }
-  parseBoolean() {
-    this.expectChar("?");
-    this.pos++;
-    const char2 = this.getChar();
-    if (char2 === "1") {
-      return true;
-    }
-    if (char2 === "0") {
-      return false;
-    }
-    throw new ParseError(this.pos, 'Unexpected character. Expected a "1" or a "0"');
-  }
-  parseDate() {
-    this.expectChar("@");
-    this.pos++;
-    let sign = 1;
-    let inputNumber = "";
-    if (this.lookChar() === "-") {
-      sign = -1;
-      this.pos++;
-    }
-    if (!isDigit(this.lookChar())) {
-      throw new ParseError(this.pos, "Expected a digit (0-9)");
-    }
-    while (!this.eof()) {
-      const char2 = this.getChar();
-      if (isDigit(char2)) {
-        inputNumber += char2;
-      } else {
-        throw new ParseError(this.pos, "Expected a digit (0-9), whitespace or EOL");
-      }
-    }
-    if (inputNumber.length > 15) {
-      throw new ParseError(this.pos, "Exceeded max length for a date value");
-    }
-    return new Date(parseInt(inputNumber, 10) * sign * 1e3);
-  }
-  parseKey() {
-    if (!this.lookChar()?.match(/^[a-z*]/)) {
-      throw new ParseError(this.pos, "A key must begin with an asterisk or letter (a-z)");
-    }
-    let outputString = "";
-    while (!this.eof()) {
-      const char2 = this.lookChar();
-      if (char2 === void 0 || !/^[a-z0-9_\-.*]$/.test(char2)) {
-        return outputString;
-      }
-      outputString += this.getChar();
-    }
-    return outputString;
-  }
-  /**
-   * Looks at the next character without advancing the cursor.
-   *
-   * Returns undefined if we were at the end of the string.
-   */
-  lookChar() {
-    return this.input[this.pos];
-  }
-  /**
-   * Checks if the next character is 'char', and fail otherwise.
-   */
-  expectChar(char2) {
-    if (this.lookChar() !== char2) {
-      throw new ParseError(this.pos, `Expected ${char2}`);
-    }
-  }
-  getChar() {
-    return this.input[this.pos++];
-  }
-  getChars(count) {
-    const result = this.input.substr(this.pos, count);
-    this.pos += count;
-    return result;
-  }
-  eof() {
-    return this.pos >= this.input.length;
-  }
-  // Advances the pointer to skip all whitespace.
-  skipOWS() {
-    while (true) {
-      const c = this.input.substr(this.pos, 1);
-      if (c === " " || c === "	") {
-        this.pos++;
-      } else {
-        break;
-      }
-    }
-  }
-  // Advances the pointer to skip all spaces
-  skipWS() {
-    while (this.lookChar() === " ") {
-      this.pos++;
-    }
-  }
-  // At the end of parsing, we need to make sure there are no bytes after the
-  // header except whitespace.
-  checkTrail() {
-    this.skipWS();
-    if (!this.eof()) {
-      throw new ParseError(this.pos, "Unexpected characters at end of input");
-    }
-  }
-};
-var isDigitRegex = /^[0-9]$/;
-function isDigit(char2) {
-  if (char2 === void 0)
-    return false;
-  return isDigitRegex.test(char2);
-}
-
-// src/domain/classification/site-metadata.ts
-var RAW_TEXT_ELEMENTS = /* @__PURE__ */ new Set(["script", "style", "textarea", "title", "xmp"]);
-var NAME_MAX = 200;
-var DESCRIPTION_MAX = 1e3;
-var isSpace = (char2) => char2 === " " || char2 === "\n" || char2 === "	" || char2 === "\r" || char2 === "\f";
-var isLetter = (char2) => char2 !== void 0 && /[A-Za-z]/.test(char2);
-function walkHtml(html, onTag, onText) {
-  const lower = html.toLowerCase();
-  let position = 0;
-  while (position < html.length) {
-    const open2 = html.indexOf("<", position);
-    const textEnd = open2 < 0 ? html.length : open2;
-    if (onText && textEnd > position) onText(html.slice(position, textEnd));
-    if (open2 < 0) return;
-    if (html.startsWith("<!--", open2)) {
-      const close = html.indexOf("-->", open2 + 4);
-      position = close < 0 ? html.length : close + 3;
-      continue;
-    }
-    const next = html[open2 + 1];
-    if (next === "/" || next === "!" || next === "?") {
-      const close = html.indexOf(">", open2 + 1);
-      position = close < 0 ? html.length : close + 1;
-      continue;
-    }
-    if (!isLetter(next)) {
-      if (onText) onText("<");
-      position = open2 + 1;
-      continue;
-    }
-    position = readTag(html, lower, open2, onTag);
-  }
-}
-function readTag(html, lower, open2, onTag) {
-  let position = open2 + 1;
-  while (position < html.length && /[A-Za-z0-9:_-]/.test(html[position])) position++;
-  const name = lower.slice(open2 + 1, position);
-  const attributes = {};
-  for (; ; ) {
-    while (isSpace(html[position]) || html[position] === "/") position++;
-    if (position >= html.length) return html.length;
-    if (html[position] === ">") {
-      position++;
-      break;
-    }
-    const nameStart = position;
-    while (position < html.length && !isSpace(html[position]) && !"=>/".includes(html[position])) position++;
-    if (position === nameStart) position++;
-    const attribute = lower.slice(nameStart, position);
-    while (isSpace(html[position])) position++;
-    let value = "";
-    if (html[position] === "=") {
-      position++;
-      while (isSpace(html[position])) position++;
-      const quote = html[position];
-      if (quote === '"' || quote === "'") {
-        const close2 = html.indexOf(quote, position + 1);
-        if (close2 < 0) return html.length;
-        value = html.slice(position + 1, close2);
-        position = close2 + 1;
-      } else {
-        const valueStart = position;
-        while (position < html.length && !isSpace(html[position]) && html[position] !== ">") position++;
-        value = html.slice(valueStart, position);
-      }
-    }
-    if (attribute && !(attribute in attributes)) attributes[attribute] = decodeHtmlEntities(value);
-  }
-  if (!RAW_TEXT_ELEMENTS.has(name)) {
-    onTag({ name, attributes });
-    return position;
-  }
-  const close = lower.indexOf(`</${name}`, position);
-  const end = close < 0 ? html.length : close;
-  onTag({ name, attributes, content: html.slice(position, end) });
-  if (close < 0) return html.length;
-  const closeEnd = html.indexOf(">", close);
-  return closeEnd < 0 ? html.length : closeEnd + 1;
-}
-var NAMED_ENTITIES = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  ndash: "\u2013",
-  mdash: "\u2014",
-  hellip: "\u2026",
-  copy: "\xA9",
-  reg: "\xAE",
-  trade: "\u2122",
-  rsquo: "\u2019",
-  lsquo: "\u2018",
-  rdquo: "\u201D",
-  ldquo: "\u201C",
-  middot: "\xB7",
-  bull: "\u2022",
-  laquo: "\xAB",
-  raquo: "\xBB"
-};
-function decodeHtmlEntities(text2) {
-  if (!text2.includes("&")) return text2;
-  return text2.replace(
-    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));?/g,
-    (entity, dec, hex3, named) => {
-      if (dec !== void 0 || hex3 !== void 0) {
-        const code = dec !== void 0 ? Number.parseInt(dec, 10) : Number.parseInt(hex3, 16);
-        const valid = code > 0 && code <= 1114111 && (code < 55296 || code > 57343);
-        return valid ? String.fromCodePoint(code) : "\uFFFD";
-      }
-      return NAMED_ENTITIES[named.toLowerCase()] ?? entity;
-    }
-  );
-}
-function tidyText(text2, max) {
-  const collapsed = text2.replace(/\s+/g, " ").trim();
-  const characters = Array.from(collapsed);
-  return characters.length <= max ? collapsed : characters.slice(0, max).join("").trimEnd();
-}
-function isUsableHomePage(home) {
-  return home !== null && home.status >= 200 && home.status < 300;
-}
-function extractSiteMetadata(home, origin) {
-  const host = hostOf2(origin);
-  if (!isUsableHomePage(home)) return { name: host, description: "", faviconUrl: null };
-  const meta3 = /* @__PURE__ */ new Map();
-  const found = { title: null };
-  let base = home.finalUrl || home.url || `${origin}/`;
-  let baseSeen = false;
-  const icons = [];
-  walkHtml(home.body, (tag) => {
-    if (tag.name === "title" && found.title === null) found.title = decodeHtmlEntities(tag.content ?? "");
-    if (tag.name === "meta") {
-      const key = (tag.attributes.property ?? tag.attributes.name ?? "").trim().toLowerCase();
-      const content = tag.attributes.content;
-      if (key && content !== void 0 && !meta3.has(key) && content.trim() !== "") meta3.set(key, content);
-    }
-    if (tag.name === "base" && !baseSeen && tag.attributes.href) {
-      baseSeen = true;
-      base = resolveHttpUrl(tag.attributes.href, base) ?? base;
-    }
-    if (tag.name === "link" && tag.attributes.href) {
-      const relations = (tag.attributes.rel ?? "").toLowerCase().split(/\s+/);
-      const rank = relations.includes("icon") ? 0 : relations.some((rel) => rel === "apple-touch-icon" || rel === "apple-touch-icon-precomposed") ? 1 : -1;
-      if (rank >= 0) icons.push({ rank, href: tag.attributes.href });
-    }
-  });
-  const nameSource = meta3.get("og:site_name") ?? meta3.get("application-name") ?? found.title ?? "";
-  const name = tidyText(nameSource, NAME_MAX) || host;
-  const description = tidyText(meta3.get("description") ?? meta3.get("og:description") ?? "", DESCRIPTION_MAX);
-  let faviconUrl = null;
-  for (const icon of icons.sort((a, b) => a.rank - b.rank)) {
-    faviconUrl = resolveHttpUrl(icon.href, base);
-    if (faviconUrl) break;
-  }
-  return { name, description, faviconUrl };
-}
-function extractPageText(html, max = 2e4) {
-  const parts = [];
-  let length = 0;
-  walkHtml(
-    html,
-    (tag) => {
-      if (tag.name === "title" && tag.content) parts.push(" ", tag.content, " ");
-      else parts.push(" ");
-    },
-    (text2) => {
-      if (length > max * 2) return;
-      parts.push(text2);
-      length += text2.length;
-    }
-  );
-  return tidyText(decodeHtmlEntities(parts.join("")), max);
-}
-function hostOf2(origin) {
-  try {
-    return new URL(origin).hostname;
-  } catch {
-    return origin;
-  }
-}
-
-// src/domain/signals/ai-catalog.ts
-var AI_CATALOG_PATH = "/.well-known/ai-catalog.json";
-var MAX_NESTING_DEPTH = 4;
-var MAX_NESTED_FETCHES = 4;
-function entryKindOf(type) {
-  const base = (type ?? "").split(";")[0].trim().toLowerCase();
-  if (base === "application/mcp-server-card+json" || base === "application/mcp-server+json") return "mcp-server-card";
-  if (base === "application/vnd.mcp+json" || base === "application/mcp+json") return "mcp-endpoint";
-  if (/^application\/(?:vnd\.oai\.)?openapi(?:\+(?:json|yaml))?$|^application\/(?:x-)?(?:openapi|swagger)\+(?:json|yaml)$/.test(
-    base
-  )) {
-    return "openapi";
-  }
-  if (base === "application/a2a-agent-card+json") return "a2a-agent-card";
-  if (base === "application/linkset+json") return "api-catalog";
-  if (base === "application/ai-catalog+json") return "ai-catalog";
-  return "other";
-}
-function linkedCatalogOf(home) {
-  const pageUrl = home.finalUrl || home.url;
-  const header = home.headers.get("link");
-  if (header) {
-    const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
-    for (const match2 of header.matchAll(link)) {
-      const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match2[2] ?? "");
-      const relations = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
-      if (!relations.includes("ai-catalog")) continue;
-      const url2 = resolveHttpUrl(match2[1] ?? "", pageUrl);
-      if (url2) return { url: url2, via: "Link header" };
-    }
-  }
-  if (!isHtmlAnswer(home)) return null;
-  let base = pageUrl;
-  let found = null;
-  walkHtml(home.body, (tag) => {
-    if (found) return;
-    if (tag.name === "base" && tag.attributes.href) base = resolveHttpUrl(tag.attributes.href, base) ?? base;
-    if (tag.name !== "link" || !tag.attributes.href) return;
-    if (!(tag.attributes.rel ?? "").toLowerCase().split(/\s+/).includes("ai-catalog")) return;
-    found = resolveHttpUrl(tag.attributes.href, base);
-  });
-  return found ? { url: found, via: "HTML link" } : null;
-}
-function readAiCatalog(answer) {
-  if (isHtmlAnswer(answer)) return { problem: "is an HTML page" };
-  const document = parseJson(answer.body);
-  if (document === void 0) return { problem: "is not JSON" };
-  return readAiCatalogDocument(document, answer.finalUrl || answer.url);
-}
-function readAiCatalogDocument(document, url2, via = []) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
-  const list = Array.isArray(document.entries) ? document.entries : Array.isArray(document.capabilities) ? document.capabilities : null;
-  if (!list) return { problem: "has no entries list" };
-  const entries = [];
-  for (const item of list) {
-    if (!isRecord(item)) continue;
-    const type = typeof item.type === "string" ? item.type : typeof item.mediaType === "string" ? item.mediaType : null;
-    entries.push({
-      identifier: typeof item.identifier === "string" ? item.identifier : null,
-      type,
-      kind: entryKindOf(type),
-      url: typeof item.url === "string" ? resolveHttpUrl(item.url, url2) : null,
-      data: item.data ?? null,
-      via
-    });
-  }
-  const specVersion = typeof document.specVersion === "string" ? document.specVersion : typeof document.ard_version === "string" ? document.ard_version : null;
-  return { url: url2, specVersion, entries, reachable: [...entries] };
-}
-function describeEntries(catalog) {
-  if (catalog.reachable.length === 0) return "no entries";
-  const counts = /* @__PURE__ */ new Map();
-  const label = {
-    "mcp-server-card": "MCP server card",
-    "mcp-endpoint": "MCP endpoint",
-    openapi: "OpenAPI document",
-    "a2a-agent-card": "A2A agent card",
-    "api-catalog": "API catalog",
-    "ai-catalog": "nested catalog",
-    other: "other artifact"
-  };
-  for (const entry of catalog.reachable) counts.set(label[entry.kind], (counts.get(label[entry.kind]) ?? 0) + 1);
-  return [...counts.entries()].map(([name, count]) => count === 1 ? `1 ${name}` : `${count} ${name}s`).join(", ");
-}
-
-// src/domain/signals/crawl-state.ts
-var states = /* @__PURE__ */ new WeakMap();
-function crawlStateOf(context) {
-  let state = states.get(context.fetch);
-  if (!state) {
-    const controls = createControlRequests(context);
-    let catalog = null;
-    let linked = null;
-    const nestedFetches = { left: MAX_NESTED_FETCHES };
-    const aiCatalog = () => {
-      catalog ??= readSiteAiCatalog({ ...context, controls, nestedFetches });
-      return catalog;
-    };
-    state = {
-      controls,
-      aiCatalog,
-      linkedAiCatalog: () => {
-        linked ??= readLinkedAiCatalog({ ...context, controls, nestedFetches }, aiCatalog());
-        return linked;
-      },
-      serverCards: []
-    };
-    states.set(context.fetch, state);
-  }
-  return state;
-}
-async function readSiteAiCatalog(context) {
-  const response = await context.fetch(siteUrl(context.origin, AI_CATALOG_PATH));
-  return readCatalogAnswer(context, response, "well-known", []);
-}
-async function readLinkedAiCatalog(context, wellKnown) {
-  const [home, known] = await Promise.all([context.fetch(`${context.origin}/`), wellKnown]);
-  if (!home.ok || home.status < 200 || home.status >= 300) return null;
-  const linked = linkedCatalogOf(home);
-  if (!linked) return null;
-  const read = /* @__PURE__ */ new Set([
-    known.url,
-    known.response.url,
-    ...known.nested.flatMap((each) => each.url ? [each.url] : [])
-  ]);
-  if (read.has(linked.url)) return null;
-  const response = await context.fetch(linked.url);
-  return readCatalogAnswer(context, response, linked.via, [...read]);
-}
-async function readCatalogAnswer(context, response, source, seen) {
-  const where = displayUrl(response.url, context.origin);
-  const unusable = describeUnusable(response, context.origin);
-  const none = (status, reason, control2 = null) => ({
-    url: response.url,
-    source,
-    status,
-    reason,
-    catalog: null,
-    response,
-    control: control2,
-    nested: []
-  });
-  if (!response.ok || unusable) return none(unusable.status, unusable.reason);
-  if (response.status !== 200) return none("absent", `${where} answered ${response.status}, not 200`);
-  const read = readAiCatalog(response);
-  if ("problem" in read) return none("absent", `${where} ${read.problem}`);
-  const control = await checkCatchAll(context, response);
-  if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
-  const nested = await followNestedCatalogs(context, read, [response.url, ...seen]);
-  return {
-    url: read.url,
-    source,
-    status: "present",
-    reason: `the AI Catalog at ${where}`,
-    catalog: read,
-    response,
-    control,
-    nested
-  };
-}
-async function followNestedCatalogs(context, root, seen) {
-  const visited = /* @__PURE__ */ new Set([root.url, ...seen]);
-  const findings = [];
-  let level = [{ catalog: root, depth: 0 }];
-  while (level.length > 0) {
-    const { next, pending } = planLevel(context, level, visited, findings);
-    const responses = await Promise.all(pending.map(({ entry }) => context.fetch(entry.url)));
-    for (const [i, fetch2] of pending.entries()) {
-      const read = await readNestedCatalog(context, fetch2, responses[i], visited, findings);
-      if (read) next.push(read);
-    }
-    for (const { catalog } of next) root.reachable.push(...catalog.entries);
-    level = next;
-  }
-  return findings;
-}
-function planLevel(context, level, visited, findings) {
-  const next = [];
-  const pending = [];
-  for (const { catalog, depth } of level) {
-    for (const entry of catalog.entries) {
-      if (entry.kind !== "ai-catalog") continue;
-      const depthOf = depth + 1;
-      const base = { url: entry.url, parentUrl: catalog.url, depth: depthOf, response: null };
-      if (depthOf > MAX_NESTING_DEPTH) {
-        findings.push({
-          ...base,
-          status: "skipped",
-          reason: `nested more than ${MAX_NESTING_DEPTH} catalogs deep, so not followed`
-        });
-        continue;
-      }
-      if (entry.url === null) {
-        if (entry.data === null) continue;
-        const read = readAiCatalogDocument(entry.data, catalog.url, [...entry.via, null]);
-        if ("problem" in read) {
-          findings.push({ ...base, status: "absent", reason: `a catalog carried inline ${read.problem}` });
-          continue;
-        }
-        findings.push({ ...base, status: "present", reason: "a catalog carried inline" });
-        next.push({ catalog: read, depth: depthOf });
-        continue;
-      }
-      if (visited.has(entry.url)) {
-        findings.push({
-          ...base,
-          status: "skipped",
-          reason: "already read in this traversal (a cycle), so not read again"
-        });
-        continue;
-      }
-      if (context.nestedFetches.left <= 0) {
-        findings.push({
-          ...base,
-          status: "skipped",
-          reason: `beyond the ${MAX_NESTED_FETCHES} nested catalogs a crawl fetches, so not followed`
-        });
-        continue;
-      }
-      visited.add(entry.url);
-      context.nestedFetches.left -= 1;
-      pending.push({ entry, parent: catalog, depth: depthOf });
-    }
-  }
-  return { next, pending };
-}
-async function readNestedCatalog(context, { entry, parent, depth }, response, visited, findings) {
-  const where = displayUrl(entry.url, context.origin);
-  const finding = (status, reason) => {
-    findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
-    return null;
-  };
-  const unusable = describeUnusable(response, context.origin);
-  if (!response.ok || unusable) return finding(unusable.status, unusable.reason);
-  const finalUrl = response.finalUrl || response.url;
-  if (finalUrl !== entry.url && visited.has(finalUrl)) {
-    return finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
-  }
-  visited.add(finalUrl);
-  if (response.status !== 200) return finding("absent", `${where} answered ${response.status}, not 200`);
-  const read = readAiCatalog(response);
-  if ("problem" in read) return finding("absent", `${where} ${read.problem}`);
-  const control = await checkCatchAll(context, response);
-  if (control.catchAll) return finding("absent", `${where} is ${control.clause}`);
-  finding("present", `the nested catalog ${where}`);
-  return {
-    catalog: { ...read, entries: read.entries.map((own2) => ({ ...own2, via: [...entry.via, read.url] })) },
-    depth
-  };
-}
-async function ruleOutCatchAll(context, response, verdict2) {
-  if (verdict2.status !== "present" || !response.ok) return { verdict: verdict2, control: null };
-  const controls = crawlStateOf(context).controls;
-  const check3 = await checkCatchAll({ ...context, controls }, response);
-  if (check3.catchAll) {
-    const where = displayUrl(response.url, context.origin);
-    return { verdict: { status: "absent", reason: `${where} is ${check3.clause}` }, control: check3.control };
-  }
-  const reason = check3.clause ? `${verdict2.reason} (${check3.clause})` : verdict2.reason;
-  return { verdict: { ...verdict2, reason }, control: check3.control };
-}
-function controlsOf(judged) {
-  const seen = /* @__PURE__ */ new Map();
-  for (const { control } of judged) if (control) seen.set(control.url, control);
-  return [...seen.values()];
-}
-
-// src/domain/signals/types.ts
-function fetchRecord(response) {
-  return {
-    url: response.finalUrl || response.url,
-    status: response.ok ? response.status : null,
-    content_type: response.ok ? response.contentType : null
-  };
-}
-
-// src/domain/signals/detect-structured-api.ts
-var API_CATALOG_PATH = "/.well-known/api-catalog";
-var GRAPHQL_PATH = "/graphql";
-var JSON_API_PATHS = ["/api", "/api/v1"];
-var GRAPHQL_PROBE = {
-  method: "POST",
-  headers: { "content-type": "application/json", accept: "application/json" },
-  body: JSON.stringify({ query: "{__typename}" })
-};
-function readTargets(value, base) {
-  if (!Array.isArray(value)) return [];
-  const hrefs = [];
-  for (const target of value) {
-    if (!isRecord(target) || typeof target.href !== "string") continue;
-    const href = resolveHttpUrl(target.href, base);
-    if (href) hrefs.push(href);
-  }
-  return hrefs;
-}
-function readApiCatalog(answer) {
-  if (answer.status !== 200 || isHtmlAnswer(answer)) return null;
-  const document = parseJson(answer.body);
-  if (!isRecord(document) || !Array.isArray(document.linkset)) return null;
-  const url2 = answer.finalUrl || answer.url;
-  const entries = [];
-  for (const context of document.linkset) {
-    if (!isRecord(context)) continue;
-    entries.push({
-      anchor: typeof context.anchor === "string" ? resolveHttpUrl(context.anchor, url2) : null,
-      serviceDesc: readTargets(context["service-desc"], url2),
-      serviceDoc: readTargets(context["service-doc"], url2),
-      serviceMeta: readTargets(context["service-meta"], url2),
-      items: readTargets(context.item, url2)
-    });
-  }
-  return { url: url2, entries };
-}
-function listDeclaredApis(catalog) {
-  const descriptions = new Set(catalog.entries.flatMap((entry) => entry.serviceDesc));
-  const isApi = (url2) => url2 !== catalog.url && !descriptions.has(url2);
-  const apis = /* @__PURE__ */ new Set();
-  for (const entry of catalog.entries) {
-    const described = entry.serviceDesc.length + entry.serviceDoc.length + entry.serviceMeta.length > 0;
-    if (entry.anchor && described && isApi(entry.anchor)) apis.add(entry.anchor);
-    for (const item of entry.items) if (isApi(item)) apis.add(item);
-  }
-  return [...apis];
-}
-var ERROR_KEYS = /* @__PURE__ */ new Set([
-  "error",
-  "errors",
-  "message",
-  "msg",
-  "status",
-  "statuscode",
-  "status_code",
-  "code",
-  "detail",
-  "details",
-  "title",
-  "type",
-  "path",
-  "timestamp",
-  "request_id",
-  "requestid",
-  "success"
-]);
-function isErrorObject(value) {
-  const keys = Object.keys(value).map((key) => key.toLowerCase());
-  return keys.some((key) => key === "error" || key === "errors") && keys.every((key) => ERROR_KEYS.has(key));
-}
-function judgeCatalogAnswer(answer, where) {
-  if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
-  if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page (a soft 404)` };
-  const catalog = readApiCatalog(answer);
-  if (!catalog) return { status: "absent", reason: `${where} is not an API catalog (a JSON linkset)` };
-  const apis = listDeclaredApis(catalog);
-  if (apis.length === 0) return { status: "absent", reason: `the API catalog at ${where} declares no API endpoint` };
-  const count = apis.length === 1 ? "an API" : `${apis.length} APIs`;
-  return {
-    status: "present",
-    reason: `the API catalog at ${where} declares ${count}`,
-    kind: "api-catalog",
-    url: catalog.url,
-    apis
-  };
-}
-function judgeGraphqlAnswer(answer, where) {
-  if (answer.status !== 200)
-    return { status: "absent", reason: `${where} answered ${answer.status} to a GraphQL query` };
-  const result = isHtmlAnswer(answer) ? void 0 : parseJson(answer.body);
-  const data = isRecord(result) ? result.data : void 0;
-  if (!isRecord(data) || typeof data.__typename !== "string") {
-    return { status: "absent", reason: `${where} did not answer a GraphQL {__typename} query` };
-  }
-  return {
-    status: "present",
-    reason: `a GraphQL endpoint at ${where} answered {__typename}`,
-    kind: "graphql",
-    url: answer.finalUrl || answer.url
-  };
-}
-function judgeJsonRootAnswer(answer, where) {
-  if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
-  if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page` };
-  if (!isJsonContentType(answer.contentType) || answer.contentType === "application/problem+json") {
-    return { status: "absent", reason: `${where} answered ${answer.contentType ?? "no content type"}, not JSON` };
-  }
-  const body = parseJson(answer.body);
-  const usable = Array.isArray(body) ? body.length > 0 : isRecord(body) && Object.keys(body).length > 0 && !isErrorObject(body);
-  if (!usable) return { status: "absent", reason: `${where} answered JSON that is empty, invalid or only an error` };
-  return {
-    status: "present",
-    reason: `a JSON API answers at ${where}`,
-    kind: "json-api",
-    url: answer.finalUrl || answer.url
-  };
-}
-async function detectStructuredApi(context) {
-  const { origin } = context;
-  const [catalog, graphql, ...roots] = await Promise.all([
-    context.fetch(siteUrl(origin, API_CATALOG_PATH)),
-    context.fetch(siteUrl(origin, GRAPHQL_PATH), {
-      method: GRAPHQL_PROBE.method,
-      headers: { ...GRAPHQL_PROBE.headers },
-      body: GRAPHQL_PROBE.body
-    }),
-    ...JSON_API_PATHS.map((path) => context.fetch(siteUrl(origin, path)))
-  ]);
-  const judged = await Promise.all([
-    ruleOutCatchAll(context, catalog, judgeProbe(catalog, origin, judgeCatalogAnswer)),
-    { verdict: judgeProbe(graphql, origin, judgeGraphqlAnswer), control: null },
-    ...roots.map((root) => ruleOutCatchAll(context, root, judgeProbe(root, origin, judgeJsonRootAnswer)))
-  ]);
-  const verdicts = judged.map((one) => one.verdict);
-  const finding = {
-    ...decideVerdict(verdicts),
-    fetched: [catalog, graphql, ...roots, ...controlsOf(judged)].map(fetchRecord)
-  };
-  const found = verdicts.filter((verdict2) => verdict2.status === "present");
-  if (found.length > 0) {
-    const apis = found.flatMap((verdict2) => verdict2.apis ?? []);
-    finding.details = {
-      kind: found[0].kind,
-      url: found[0].url,
-      kinds: [...new Set(found.map((verdict2) => verdict2.kind))],
-      ...apis.length > 0 ? { catalog_apis: apis } : {}
-    };
-  }
-  return finding;
-}
-
-// src/domain/checklist/check-helpers.ts
-function standingOf(response, scope) {
-  const { origin, catchAll } = typeof scope === "string" ? { origin: scope, catchAll: void 0 } : scope;
-  if (!response) return { kind: "error", clause: "was not fetched" };
-  const where = displayUrl(response.url, origin);
-  if (!response.ok) return { kind: "error", clause: `${where} could not be fetched: ${response.message}` };
-  const block = describeBlock(response);
-  if (block) return { kind: "blocked", clause: `${where} refused the crawler (${block})` };
-  if (response.status >= 200 && response.status < 300) {
-    const control = catchAll?.get(response.url);
-    if (control?.catchAll) return { kind: "absent", clause: `${where} is ${control.clause}` };
-    return { kind: "answer", answer: response, where };
-  }
-  if (response.status >= 500) return { kind: "error", clause: `${where} answered ${response.status} (a server error)` };
-  return { kind: "absent", clause: `${where} answered ${response.status}` };
-}
-function isCatchAll(response, scope) {
-  return Boolean(response && scope.catchAll?.get(response.url)?.catchAll);
-}
-function evidenceOf(...responses) {
-  const seen = /* @__PURE__ */ new Set();
-  const records = [];
-  for (const response of responses) {
-    if (!response) continue;
-    const record2 = fetchRecord(response);
-    const key = `${record2.url} ${record2.status}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    records.push(record2);
-  }
-  return records;
-}
-function sentence(clause) {
-  return toSentence(clause);
-}
-function parseLinkHeader(header, base) {
-  if (!header) return [];
-  const links = [];
-  const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
-  for (const match2 of header.matchAll(link)) {
-    const params = match2[2] ?? "";
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(params);
-    const type = /;\s*type\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(params);
-    const href = resolveHttpUrl(match2[1] ?? "", base);
-    if (!href) continue;
-    links.push({
-      href,
-      rels: (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/).filter(Boolean),
-      ...type ? { type: (type[1] ?? type[2] ?? "").toLowerCase() } : {}
-    });
-  }
-  return links;
-}
-function isPlaceholder(value, origin) {
-  if (origin && sameHost(value, origin)) return /\{\{|\}\}|\{%|<%|\$\{/.test(value);
-  return /\{\{|\}\}|\{%|<%|\$\{/.test(value) || /\byour[-_ ]?(?:domain|api|server|url|name|key|agent|host)|\bTODO\b|\bFIXME\b|\bCHANGE[-_ ]?ME\b|\bREPLACE[-_ ]?ME\b/i.test(
-    value
-  ) || /^https?:\/\/(?:[^/]*\.)?example\.(?:com|org|net)(?:[:/]|$)/i.test(value) || /^https?:\/\/(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(?:[:/]|$)/i.test(value) || /\.local(?:[:/]|$)/i.test(value);
-}
-function sameHost(value, origin) {
-  try {
-    return new URL(value).host === new URL(origin).host;
-  } catch {
-    return false;
-  }
-}
-function findPlaceholder(value, origin, depth = 0) {
-  if (depth > 8) return null;
-  if (typeof value === "string") return isPlaceholder(value, origin) ? value : null;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findPlaceholder(item, origin, depth + 1);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (isRecord(value)) {
-    for (const item of Object.values(value)) {
-      const found = findPlaceholder(item, origin, depth + 1);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-function fixWith(instruction, example) {
-  return example ? `${instruction}
-
-${example.trim()}` : instruction;
-}
-
-// src/domain/checklist/checks.ts
-var missing = (reason, evidence, fix) => ({
-  missing: true,
-  reason: sentence(reason),
-  evidence,
-  fix
-});
-var verdict = (status, reason, evidence, fix) => ({
-  status,
-  reason: sentence(reason),
-  evidence,
-  ...status === "pass" || fix === void 0 ? {} : { fix }
-});
-function unanswered(response, answers, fix) {
-  const standing = standingOf(response, answers);
-  if (standing.kind === "answer") return null;
-  const evidence = evidenceOf(response);
-  if (standing.kind === "absent") return missing(standing.clause, evidence, fix);
-  return verdict(standing.kind, standing.clause, evidence, fix);
-}
-function readJsonAnswer(answer, where) {
-  if (isHtmlAnswer(answer)) return { problem: `${where} answered 200 with an HTML page, not the document` };
-  const document = parseJson(answer.body);
-  if (document === void 0) return { problem: `${where} is not JSON (${answer.contentType ?? "no content type"})` };
-  return { document };
-}
-function isErrorBody(document) {
-  if (!isRecord(document)) return false;
-  const keys = Object.keys(document).map((key) => key.toLowerCase());
-  return keys.length > 0 && keys.length <= 4 && keys.some((key) => ["error", "errors", "message", "detail"].includes(key));
-}
-function mirrorSignal(field, fix, passNote = "") {
-  return (answers) => {
-    const finding = answers.signals[field];
-    const evidence = finding.fetched.map((record2) => ({ ...record2 }));
-    if (finding.status === "present") return verdict("pass", `${finding.reason}${passNote}`, evidence);
-    if (finding.status === "absent") return missing(finding.reason, evidence, fix);
-    return verdict(finding.status, finding.reason, evidence, fix);
-  };
-}
-var FIX = {
-  robots: fixWith(
-    "Serve a plain-text robots.txt at /robots.txt (RFC 9309), with Content-Type: text/plain.",
-    "User-agent: *\nAllow: /\n\nSitemap: https://example.com/sitemap.xml"
-  ),
-  sitemap: fixWith(
-    "Publish an XML sitemap at /sitemap.xml and name it in robots.txt with a Sitemap: line.",
-    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url><loc>https://example.com/</loc></url>\n</urlset>'
-  ),
-  linkHeaders: fixWith(
-    "Name your agent resources in the home page's Link header (RFC 8288).",
-    'Link: </.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc", </llms.txt>; rel="describedby"; type="text/markdown"'
-  ),
-  markdown: fixWith(
-    "Answer GET / with Accept: text/markdown with a Markdown version of the page, Content-Type: text/markdown and Vary: Accept.",
-    "HTTP/1.1 200 OK\nContent-Type: text/markdown; charset=utf-8\nVary: Accept\n\n# Example\n\nWhat this site offers, in Markdown."
-  ),
-  llms: fixWith(
-    "Publish /llms.txt: Markdown that opens with an H1 naming the site, then links to your key pages.",
-    "# Example\n\n> What Example does, in one line.\n\n## Docs\n\n- [Quick start](https://example.com/docs/start.md)"
-  ),
-  llmsFull: fixWith(
-    "Publish /llms-full.txt (your documentation in one Markdown file) and link it from /llms.txt.",
-    "# Example\n\n> Everything about Example in one file.\n\n## Getting started\n\nInstall with \u2026"
-  ),
-  schemaOrg: fixWith(
-    "Describe the site with schema.org JSON-LD in the home page's <head>.",
-    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "Organization", "name": "Example", "url": "https://example.com"}\n</script>'
-  ),
-  schemaActions: fixWith(
-    "Declare what agents can do on the site with a schema.org potentialAction whose target is an EntryPoint.",
-    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "WebSite", "url": "https://example.com/",\n "potentialAction": {"@type": "SearchAction",\n  "target": {"@type": "EntryPoint", "urlTemplate": "https://example.com/search?q={query}"},\n  "query-input": "required name=query"}}\n</script>'
-  ),
-  aiRules: fixWith(
-    "Say in robots.txt what AI crawlers may do: name them, or add a Content-Signal line.",
-    "User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
-  ),
-  contentSignals: fixWith(
-    "Add a Content-Signal line to robots.txt using only search, ai-input and ai-train, each yes or no.",
-    "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
-  ),
-  contentUsage: fixWith(
-    "State your AI usage preferences with an AIPREF Content-Usage rule in robots.txt (or a Content-Usage HTTP header): a structured-field dictionary.",
-    "User-agent: *\nContent-Usage: train-ai=n\nAllow: /"
-  ),
-  webBotAuth: fixWith(
-    "If your site runs bots, publish their signing keys as a JWKS at /.well-known/http-message-signatures-directory with Content-Type: application/http-message-signatures-directory+json.",
-    '{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "<base64url public key>"}]}'
-  ),
-  apiCatalog: fixWith(
-    "Publish an RFC 9727 API catalog at /.well-known/api-catalog (Content-Type: application/linkset+json) whose service-desc links resolve.",
-    '{"linkset": [{"anchor": "https://example.com/api",\n  "service-desc": [{"href": "https://example.com/openapi.json", "type": "application/openapi+json"}],\n  "service-doc": [{"href": "https://example.com/docs", "type": "text/html"}]}]}'
-  ),
-  openapi: fixWith(
-    "Publish an OpenAPI document with at least one path, at /openapi.json or named by a service-desc link.",
-    '{"openapi": "3.1.0", "info": {"title": "Example API", "version": "1.0.0"},\n "paths": {"/items": {"get": {"responses": {"200": {"description": "The items"}}}}}}'
-  ),
-  structuredApi: fixWith(
-    "Expose a machine-readable API: GraphQL at /graphql, a JSON API at /api, or APIs listed in /.well-known/api-catalog."
-  ),
-  aiCatalog: fixWith(
-    "Publish an AI Catalog at /.well-known/ai-catalog.json (Content-Type: application/ai-catalog+json) whose entries' URLs resolve.",
-    '{"specVersion": "1.0", "entries": [{"identifier": "urn:example:mcp", "type": "application/mcp-server-card+json",\n  "url": "https://example.com/mcp/server-card"}]}'
-  ),
-  mcpCard: fixWith(
-    "Publish an MCP server card (SEP-2127) at <endpoint>/server-card, and name it in your AI Catalog.",
-    '{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",\n "name": "com.example/mcp", "version": "1.0.0", "description": "What the server does",\n "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}'
-  ),
-  mcpServer: fixWith(
-    "Serve an MCP server over Streamable HTTP (at /mcp, or named by a server card) that answers initialize without authentication, or with an OAuth challenge."
-  ),
-  a2a: fixWith(
-    "Publish an A2A 1.0 agent card at /.well-known/agent-card.json.",
-    '{"name": "Example Agent", "description": "What the agent does", "version": "1.0.0",\n "supportedInterfaces": [{"url": "https://example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],\n "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],\n "skills": [{"id": "answer", "name": "Answer", "description": "Answers questions", "tags": ["support"]}]}'
-  ),
-  skills: fixWith(
-    "Publish an Agent Skills index at /.well-known/agent-skills/index.json whose digests match the files they name.",
-    '{"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json",\n "skills": [{"name": "example", "type": "skill-md", "description": "What the skill does",\n  "url": "/.well-known/agent-skills/example/SKILL.md", "digest": "sha256:<hex of the file>"}]}'
-  ),
-  webmcp: fixWith(
-    "Declare WebMCP tools on your forms with the toolname and tooldescription attributes.",
-    '<form toolname="searchProducts" tooldescription="Search the catalogue by keyword." action="/search">\n  <input name="q" toolparamdescription="Words to search for">\n</form>'
-  ),
-  protectedResource: fixWith(
-    "Publish RFC 9728 metadata at /.well-known/oauth-protected-resource naming this origin and its authorization servers.",
-    '{"resource": "https://example.com", "authorization_servers": ["https://auth.example.com"],\n "bearer_methods_supported": ["header"]}'
-  ),
-  authorizationServer: fixWith(
-    "Publish RFC 8414 metadata at /.well-known/oauth-authorization-server whose issuer is this origin.",
-    '{"issuer": "https://example.com", "authorization_endpoint": "https://example.com/authorize",\n "token_endpoint": "https://example.com/token", "response_types_supported": ["code"]}'
-  ),
-  aiPlugin: fixWith(
-    "ChatGPT plugins were retired in April 2024: publish an MCP server and an OpenAPI document instead."
-  )
-};
-var ROBOTS_FIELDS = /^(user-agent|allow|disallow|sitemap|crawl-delay|content-signal|content-usage|host)\s*:/i;
-function robotsSitemaps(body, base) {
-  const urls = [];
-  for (const raw of body.split(/\r\n|\r|\n/)) {
-    const match2 = /^\s*sitemap\s*:\s*(\S+)/i.exec(raw.replace(/#.*$/, ""));
-    const url2 = match2 ? resolveHttpUrl(match2[1], base) : null;
-    if (url2 && !urls.includes(url2)) urls.push(url2);
-  }
-  return urls;
-}
-function robotsText(answers) {
-  const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const standing = standingOf(response, answers);
-  if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) return null;
-  return standing.answer.body;
-}
-var checkRobotsTxt = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX.robots);
-  if (early) return early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  if (isHtmlAnswer(answer))
-    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX.robots);
-  const lines = answer.body.split(/\r\n|\r|\n/).map((line2) => line2.replace(/#.*$/, "").trim()).filter(Boolean);
-  const known = lines.filter((line2) => ROBOTS_FIELDS.test(line2));
-  if (lines.length > 0 && known.length === 0) {
-    return verdict(
-      "fail",
-      "/robots.txt holds no robots.txt rule (no User-agent, Allow, Disallow or Sitemap line)",
-      evidence,
-      FIX.robots
-    );
-  }
-  if (lines.length === 0)
-    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX.robots);
-  const groups = known.filter((line2) => /^user-agent\s*:/i.test(line2)).length;
-  if (answer.contentType && answer.contentType !== "text/plain") {
-    return verdict(
-      "warn",
-      `/robots.txt has ${known.length} rules but is served as ${answer.contentType}, not text/plain`,
-      evidence,
-      FIX.robots
-    );
-  }
-  return verdict(
-    "pass",
-    `/robots.txt is a robots.txt with ${known.length} rules in ${groups} user-agent lines`,
-    evidence
-  );
-};
+// src/domain/readers/sitemap.ts
 var xmlParser = new XMLParser({
   ignoreAttributes: true,
   removeNSPrefix: true,
@@ -18333,9 +22839,74 @@ function readSitemap(body) {
   if (index2 !== void 0) return { kind: "index", entries: isRecord(index2) ? count(index2.sitemap) : 0 };
   return { problem: "is XML but neither a <urlset> nor a <sitemapindex>" };
 }
+
+// src/domain/checklist/families/discoverability.ts
+var FIX8 = {
+  robots: fixWith(
+    "Serve a plain-text robots.txt at /robots.txt (RFC 9309), with Content-Type: text/plain.",
+    "User-agent: *\nAllow: /\n\nSitemap: https://example.com/sitemap.xml"
+  ),
+  sitemap: fixWith(
+    "Publish an XML sitemap at /sitemap.xml and name it in robots.txt with a Sitemap: line.",
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url><loc>https://example.com/</loc></url>\n</urlset>'
+  ),
+  linkHeaders: fixWith(
+    "Name your agent resources in the home page's Link header (RFC 8288).",
+    'Link: </.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc", </llms.txt>; rel="describedby"; type="text/markdown"'
+  )
+};
+var ROBOTS_FIELDS = /* @__PURE__ */ new Set([
+  "user-agent",
+  "allow",
+  "disallow",
+  "sitemap",
+  "crawl-delay",
+  "content-signal",
+  "content-usage",
+  "host",
+  "agentmap",
+  "schemamap"
+]);
+var checkRobotsTxt = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.robots);
+  const early = unanswered(response, answers, FIX8.robots);
+  if (early) return early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  if (isHtmlAnswer(answer))
+    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX8.robots);
+  const robots = parseRobotsTxt(answer.body);
+  const lines = [...robots.lines, ...robots.other];
+  const known = robots.lines.filter((line2) => ROBOTS_FIELDS.has(line2.field));
+  if (lines.length > 0 && known.length === 0) {
+    return verdict(
+      "fail",
+      "/robots.txt holds no robots.txt rule (no User-agent, Allow, Disallow or Sitemap line)",
+      evidence,
+      FIX8.robots
+    );
+  }
+  if (lines.length === 0)
+    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX8.robots);
+  const groups = known.filter((line2) => line2.field === "user-agent").length;
+  if (answer.contentType && answer.contentType !== "text/plain") {
+    return verdict(
+      "warn",
+      `/robots.txt has ${known.length} rules but is served as ${answer.contentType}, not text/plain`,
+      evidence,
+      FIX8.robots
+    );
+  }
+  return verdict(
+    "pass",
+    `/robots.txt is a robots.txt with ${known.length} rules in ${groups} user-agent lines`,
+    evidence
+  );
+};
 function sitemapCandidates(answers) {
-  const robots = robotsText(answers);
-  const named = robots ? robotsSitemaps(robots, `${answers.origin}/robots.txt`) : [];
+  const robots = robotsReading(answers);
+  const base = `${answers.origin}/robots.txt`;
+  const named = (robots?.sitemaps ?? []).flatMap((url2) => resolveHttpUrl(url2, base) ?? []);
   return [...named.slice(0, 1), `${answers.origin}${CHECKLIST_PATHS.sitemap}`];
 }
 var checkSitemap = (answers) => {
@@ -18349,7 +22920,7 @@ var checkSitemap = (answers) => {
     const named = index2 === 0 && candidates.length > 1 ? " (named in robots.txt)" : "";
     if (standing.kind !== "answer") {
       if (standing.kind !== "absent" && !blockedOrError)
-        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX.sitemap);
+        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX8.sitemap);
       problems.push(`${standing.clause}${named}`);
       continue;
     }
@@ -18358,24 +22929,24 @@ var checkSitemap = (answers) => {
       continue;
     }
     if (/\.gz$/i.test(standing.answer.url) || standing.answer.contentType === "application/gzip") {
-      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX.sitemap);
+      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX8.sitemap);
     }
     const read = readSitemap(standing.answer.body);
     if ("problem" in read) {
-      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX.sitemap);
+      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX8.sitemap);
     }
     const what = read.kind === "index" ? "a sitemap index" : read.kind === "text" ? "a text sitemap" : "a sitemap";
     if (read.entries === 0)
-      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX.sitemap);
+      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX8.sitemap);
     return verdict("pass", `${standing.where}${named} is ${what} of ${read.entries} entries`, evidence);
   }
   if (blockedOrError) return blockedOrError;
-  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX.sitemap);
+  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX8.sitemap);
 };
 var AGENT_RELATIONS = ["service-desc", "service-doc", "api-catalog", "describedby", "service-meta"];
 var checkLinkHeaders = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX.linkHeaders);
+  const early = unanswered(home, answers, FIX8.linkHeaders);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
@@ -18396,518 +22967,35 @@ var checkLinkHeaders = (answers) => {
     return missing(
       `the home page's Link header names no agent resource (only ${[...new Set(links.flatMap((link) => link.rels))].join(", ") || "links without rel"})`,
       evidence,
-      FIX.linkHeaders
+      FIX8.linkHeaders
     );
   }
-  return missing("the home page sends no Link header", evidence, FIX.linkHeaders);
+  return missing("the home page sends no Link header", evidence, FIX8.linkHeaders);
 };
-var checkMarkdownNegotiation = (answers) => {
-  const response = answers.markdownHome;
-  const early = unanswered(response ?? void 0, answers, FIX.markdown);
-  if (early)
-    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX.markdown) : early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  const type = answer.contentType ?? "";
-  const isMarkdownType = type === "text/markdown" || type === "text/x-markdown";
-  if (isMarkdownType && isHtmlAnswer(answer)) {
-    return verdict(
-      "fail",
-      "GET / with Accept: text/markdown answered an HTML page labelled text/markdown",
-      evidence,
-      FIX.markdown
-    );
-  }
-  if (!isMarkdownType) {
-    return missing(
-      `GET / with Accept: text/markdown answered ${type || "no content type"}, not Markdown`,
-      evidence,
-      FIX.markdown
-    );
-  }
-  const vary = (answer.headers.get("vary") ?? "").toLowerCase().split(",").map((part) => part.trim());
-  if (!vary.includes("accept") && !vary.includes("*")) {
-    return verdict(
-      "warn",
-      "GET / with Accept: text/markdown answers Markdown, but without Vary: Accept, so caches may serve it to browsers",
-      evidence,
-      FIX.markdown
-    );
-  }
-  return verdict("pass", "GET / with Accept: text/markdown answers Markdown (text/markdown, Vary: Accept)", evidence);
+
+// src/domain/checklist/families/legacy.ts
+var FIX9 = {
+  aiPlugin: fixWith(
+    "ChatGPT plugins were retired in April 2024: publish an MCP server and an OpenAPI document instead."
+  )
 };
-var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX.llms);
-function looksLikeMarkdown(body) {
-  const head = body.slice(0, 16384);
-  return /^\s{0,3}#{1,6}\s+\S/m.test(head) || /^\s*[-*+]\s+\S/m.test(head) || /\[[^\]]+\]\([^)]+\)/.test(head);
-}
-var checkLlmsFullTxt = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.llmsFull);
-  const early = unanswered(response, answers, FIX.llmsFull);
-  if (early) return early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  if (isHtmlAnswer(answer))
-    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX.llmsFull);
-  if (parseJson(answer.body) !== void 0)
-    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX.llmsFull);
-  if (!looksLikeMarkdown(answer.body))
-    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX.llmsFull);
-  const llms = answerAt(answers, CHECKLIST_PATHS.llmsTxt);
-  const llmsAnswer = llms?.ok && llms.status === 200 && !isHtmlAnswer(llms) ? llms : null;
-  if (!llmsAnswer || !/llms-full\.txt/i.test(llmsAnswer.body)) {
-    return verdict(
-      "warn",
-      "/llms-full.txt is Markdown, but /llms.txt does not link to it",
-      evidenceOf(response, llms),
-      FIX.llmsFull
-    );
-  }
-  return verdict("pass", "/llms-full.txt is Markdown and /llms.txt links to it", evidenceOf(response, llms));
+var checkAiPlugin = mirrorSignal(
+  "has_ai_plugin",
+  FIX9.aiPlugin,
+  " ChatGPT plugins were retired in April 2024: agents no longer read this manifest."
+);
+
+// src/domain/checklist/families/mcp.ts
+var FIX10 = {
+  mcpCard: fixWith(
+    "Publish an MCP server card (SEP-2127) at <endpoint>/server-card, and name it in your AI Catalog.",
+    '{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",\n "name": "com.example/mcp", "version": "1.0.0", "description": "What the server does",\n "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}'
+  ),
+  mcpServer: fixWith(
+    "Serve an MCP server over Streamable HTTP (at /mcp, or named by a server card) that answers initialize without authentication, or with an OAuth challenge."
+  )
 };
-var checkSchemaOrg = mirrorSignal("has_schema_org", FIX.schemaOrg);
-function collectActions(node2, found, depth = 0) {
-  if (depth > 12 || found.length > 20) return;
-  if (Array.isArray(node2)) {
-    for (const item of node2) collectActions(item, found, depth + 1);
-    return;
-  }
-  if (!isRecord(node2)) return;
-  const actions = node2.potentialAction;
-  for (const action of Array.isArray(actions) ? actions : actions === void 0 ? [] : [actions]) {
-    if (!isRecord(action)) continue;
-    const type = typeof action["@type"] === "string" ? action["@type"] : "Action";
-    const targets = Array.isArray(action.target) ? action.target : [action.target];
-    for (const target of targets) {
-      let url2 = null;
-      let entryPoint = false;
-      if (typeof target === "string") url2 = target;
-      else if (isRecord(target)) {
-        const template = target.urlTemplate ?? target.url;
-        url2 = typeof template === "string" ? template : null;
-        entryPoint = typeof target.urlTemplate === "string" || typeof target.httpMethod === "string";
-      }
-      const queryInput = action["query-input"] !== void 0 || Object.keys(action).some((key) => key.endsWith("-input"));
-      found.push({ type, target: url2, entryPoint, queryInput });
-    }
-  }
-  for (const [key, value] of Object.entries(node2)) {
-    if (key !== "potentialAction" && typeof value === "object" && value !== null)
-      collectActions(value, found, depth + 1);
-  }
-}
-function findSchemaActions(html) {
-  const found = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "script" || !tag.content) return;
-    const type = (tag.attributes.type ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "application/ld+json") return;
-    collectActions(parseJson(tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
-  });
-  return found;
-}
-var checkSchemaOrgActions = (answers) => {
-  const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX.schemaActions);
-  if (early) return early;
-  const answer = home;
-  const evidence = evidenceOf(home);
-  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX.schemaActions);
-  const actions = findSchemaActions(answer.body);
-  if (actions.length === 0)
-    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX.schemaActions);
-  const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
-  const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
-  const good = usable.filter(
-    (action) => action.target && !isPlaceholder(action.target, answers.origin) && resolveHttpUrl(action.target.replace(/\{[^}]*\}/g, "x"), answer.url)
-  );
-  if (good.length > 0) {
-    const types = [...new Set(good.map((action) => action.type))].join(", ");
-    return verdict("pass", `the home page declares ${types} with an entry point (${good[0].target})`, evidence);
-  }
-  if (placeholder) {
-    return verdict(
-      "fail",
-      `the home page's potentialAction targets an unfilled template (${placeholder.target})`,
-      evidence,
-      FIX.schemaActions
-    );
-  }
-  return verdict(
-    "fail",
-    "the home page declares a potentialAction without an EntryPoint (no urlTemplate, httpMethod or query-input)",
-    evidence,
-    FIX.schemaActions
-  );
-};
-var checkAiBotRules = mirrorSignal("has_robots_ai", FIX.aiRules);
-var CONTENT_SIGNAL_KEYS = ["search", "ai-input", "ai-train"];
-var checkContentSignals = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX.contentSignals);
-  if (early) return early;
-  const evidence = evidenceOf(response);
-  const body = robotsText(answers);
-  if (body === null)
-    return missing(
-      "/robots.txt answered with an HTML page, so it holds no Content-Signal line",
-      evidence,
-      FIX.contentSignals
-    );
-  const pairs = [];
-  for (const raw of body.split(/\r\n|\r|\n/)) {
-    const match2 = /^\s*content-signal\s*:(.*)$/i.exec(raw.replace(/#.*$/, ""));
-    if (!match2) continue;
-    for (const part of match2[1].split(",")) {
-      const [key, value] = part.split("=").map((piece) => piece.trim().toLowerCase());
-      if (key) pairs.push([key, value ?? ""]);
-    }
-  }
-  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX.contentSignals);
-  const unknown2 = pairs.filter(([key]) => !CONTENT_SIGNAL_KEYS.includes(key)).map(([key]) => key);
-  const badValues = pairs.filter(
-    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && value !== "yes" && value !== "no"
-  );
-  const known = pairs.filter(
-    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && (value === "yes" || value === "no")
-  );
-  if (known.length === 0) {
-    return verdict(
-      "fail",
-      `/robots.txt's Content-Signal lines use no defined signal with yes or no (${pairs.map(([k, v]) => `${k}=${v}`).join(", ")})`,
-      evidence,
-      FIX.contentSignals
-    );
-  }
-  const shown = known.map(([key, value]) => `${key}=${value}`).join(", ");
-  if (unknown2.length > 0 || badValues.length > 0) {
-    const problems = [
-      ...unknown2.length > 0 ? [`unknown keys ${[...new Set(unknown2)].join(", ")}`] : [],
-      ...badValues.length > 0 ? [`values other than yes/no for ${badValues.map(([key]) => key).join(", ")}`] : []
-    ];
-    return verdict(
-      "warn",
-      `/robots.txt sets Content Signals (${shown}) with ${problems.join(" and ")}`,
-      evidence,
-      FIX.contentSignals
-    );
-  }
-  return verdict("pass", `/robots.txt sets Content Signals (${shown})`, evidence);
-};
-var AIPREF_KEYS = ["train-ai", "train-genai", "ai-use", "search", "bots", "automated-processing"];
-function readContentUsage(value) {
-  try {
-    const dictionary = parseDictionary(value);
-    const pairs = [];
-    for (const [key, [item]] of dictionary) {
-      const text2 = typeof item === "object" && item !== null && "toString" in item ? String(item) : String(item);
-      pairs.push([key, text2]);
-    }
-    if (pairs.length === 0) return { problem: "is empty" };
-    return { pairs };
-  } catch {
-    return { problem: "does not parse as a structured-field dictionary (RFC 9651)" };
-  }
-}
-var checkContentUsage = (answers) => {
-  const robots = answerAt(answers, CHECKLIST_PATHS.robots);
-  const home = answerAt(answers, "/");
-  const evidence = evidenceOf(robots, home);
-  const rules = [];
-  const body = robotsText(answers);
-  if (body !== null) {
-    for (const raw of body.split(/\r\n|\r|\n/)) {
-      const match2 = /^\s*content-usage\s*:(.*)$/i.exec(raw.replace(/#.*$/, ""));
-      if (!match2) continue;
-      const value = match2[1].trim().replace(/^\/\S*\s+/, "");
-      rules.push({ where: "/robots.txt", value });
-    }
-  }
-  const header = home?.ok ? home.headers.get("content-usage") : null;
-  if (header) rules.push({ where: "the home page's Content-Usage header", value: header });
-  if (rules.length === 0) {
-    const robotsStanding = standingOf(robots, answers);
-    if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
-      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX.contentUsage);
-    }
-    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX.contentUsage);
-  }
-  const read = rules.map((rule) => ({ ...rule, read: readContentUsage(rule.value) }));
-  const broken = read.find((rule) => "problem" in rule.read);
-  if (broken && "problem" in broken.read) {
-    return verdict(
-      "fail",
-      `${broken.where}'s Content-Usage "${broken.value.slice(0, 60)}" ${broken.read.problem}`,
-      evidence,
-      FIX.contentUsage
-    );
-  }
-  const pairs = read.flatMap((rule) => "pairs" in rule.read ? rule.read.pairs : []);
-  const unknown2 = pairs.filter(([key]) => !AIPREF_KEYS.includes(key)).map(([key]) => key);
-  const badValues = pairs.filter(([, value]) => value !== "y" && value !== "n").map(([key]) => key);
-  const shown = pairs.map(([key, value]) => `${key}=${value}`).join(", ");
-  if (unknown2.length > 0 || badValues.length > 0) {
-    const problems = [
-      ...unknown2.length > 0 ? [`keys outside the AIPREF vocabulary (${[...new Set(unknown2)].join(", ")})`] : [],
-      ...badValues.length > 0 ? [`values other than y/n (${badValues.join(", ")})`] : []
-    ];
-    return verdict(
-      "warn",
-      `${read[0].where} states AI usage preferences (${shown}) with ${problems.join(" and ")}`,
-      evidence,
-      FIX.contentUsage
-    );
-  }
-  return verdict("pass", `${read[0].where} states AI usage preferences (${shown})`, evidence);
-};
-var WEB_BOT_AUTH_TYPE = "application/http-message-signatures-directory+json";
-var checkWebBotAuth = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.webBotAuth);
-  const early = unanswered(response, answers, FIX.webBotAuth);
-  if (early) return early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  const read = readJsonAnswer(answer, "/.well-known/http-message-signatures-directory");
-  if ("problem" in read) return missing(read.problem, evidence, FIX.webBotAuth);
-  if (isErrorBody(read.document))
-    return missing("the key directory path answered a JSON error body", evidence, FIX.webBotAuth);
-  const keys = isRecord(read.document) ? read.document.keys : void 0;
-  if (!Array.isArray(keys) || keys.length === 0) {
-    return verdict(
-      "fail",
-      "/.well-known/http-message-signatures-directory is JSON but not a JWKS (no keys array)",
-      evidence,
-      FIX.webBotAuth
-    );
-  }
-  const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
-  if (badKey >= 0)
-    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX.webBotAuth);
-  const placeholder = findPlaceholder(keys, answers.origin);
-  if (placeholder)
-    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX.webBotAuth);
-  if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
-    return verdict(
-      "warn",
-      `the key directory holds ${keys.length} keys but is served as ${answer.contentType ?? "no content type"}, not ${WEB_BOT_AUTH_TYPE}`,
-      evidence,
-      FIX.webBotAuth
-    );
-  }
-  return verdict(
-    "pass",
-    `the key directory holds ${keys.length === 1 ? "1 key" : `${keys.length} keys`}, served as ${WEB_BOT_AUTH_TYPE}`,
-    evidence
-  );
-};
-function answered2xx(response, answers) {
-  return Boolean(
-    response?.ok && response.status >= 200 && response.status < 300 && !isHtmlAnswerSafe(response) && !isCatchAll(response, answers)
-  );
-}
-function isHtmlAnswerSafe(response) {
-  return response.ok ? isHtmlAnswer(response) : false;
-}
-function apiCatalogLinks(answers) {
-  const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
-  if (!response?.ok || response.status !== 200) return null;
-  const catalog = readApiCatalog(response);
-  if (!catalog) return null;
-  return {
-    desc: [...new Set(catalog.entries.flatMap((entry) => entry.serviceDesc))],
-    doc: [...new Set(catalog.entries.flatMap((entry) => entry.serviceDoc))]
-  };
-}
-var checkApiCatalog = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
-  const early = unanswered(response, answers, FIX.apiCatalog);
-  if (early) return early;
-  const answer = response;
-  const read = readJsonAnswer(answer, "/.well-known/api-catalog");
-  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX.apiCatalog);
-  const links = apiCatalogLinks(answers);
-  if (!links) {
-    if (isErrorBody(read.document))
-      return missing("/.well-known/api-catalog answered a JSON error body", evidenceOf(response), FIX.apiCatalog);
-    return verdict(
-      "fail",
-      "/.well-known/api-catalog is JSON but not a linkset (no linkset array)",
-      evidenceOf(response),
-      FIX.apiCatalog
-    );
-  }
-  const targets = [...links.desc, ...links.doc];
-  if (targets.length === 0) {
-    return verdict(
-      "fail",
-      "the API catalog names no service-desc or service-doc link",
-      evidenceOf(response),
-      FIX.apiCatalog
-    );
-  }
-  const checked = targets.slice(0, FOLLOW_UP_CAP).map((url2) => ({ url: url2, response: answers.get.get(url2) }));
-  const evidence = evidenceOf(response, ...checked.map((target) => target.response));
-  const placeholder = targets.find((url2) => isPlaceholder(url2, answers.origin));
-  const dead = checked.filter(
-    (target) => !target.response?.ok || target.response.status < 200 || target.response.status >= 300 || isCatchAll(target.response, answers)
-  );
-  if (placeholder)
-    return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX.apiCatalog);
-  if (dead.length === checked.length) {
-    return verdict(
-      "fail",
-      `none of the API catalog's links that were followed resolve (${dead.map((target) => target.url).join(", ")})`,
-      evidence,
-      FIX.apiCatalog
-    );
-  }
-  if (dead.length > 0) {
-    return verdict(
-      "warn",
-      `${dead.length} of ${checked.length} API catalog links followed do not resolve (${dead[0].url})`,
-      evidence,
-      FIX.apiCatalog
-    );
-  }
-  if (answer.contentType !== "application/linkset+json") {
-    return verdict(
-      "warn",
-      `the API catalog's links resolve, but it is served as ${answer.contentType ?? "no content type"}, not application/linkset+json`,
-      evidence,
-      FIX.apiCatalog
-    );
-  }
-  return verdict(
-    "pass",
-    `the API catalog names ${links.desc.length} service-desc and ${links.doc.length} service-doc links, and the ones followed resolve`,
-    evidence
-  );
-};
-var checkOpenApi = mirrorSignal("has_openapi", FIX.openapi);
-var checkStructuredApi = mirrorSignal("has_structured_api", FIX.structuredApi);
-var checkMcpServer = mirrorSignal("has_mcp_server", FIX.mcpServer);
-var AI_CATALOG_TYPE = "application/ai-catalog+json";
-var MCP_CARD_TYPE = "application/mcp-server-card+json";
-function readAiCatalog2(document, base) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
-  if (!Array.isArray(document.entries)) {
-    const other = document.ard_version !== void 0 || Array.isArray(document.capabilities) ? " (an ARD-style document with capabilities, not entries)" : "";
-    return { problem: `has no entries array${other}` };
-  }
-  if (typeof document.specVersion !== "string") return { problem: "has no specVersion" };
-  const entries = [];
-  for (const [index2, raw] of document.entries.entries()) {
-    if (!isRecord(raw)) return { problem: `entry ${index2 + 1} is not an object` };
-    if (typeof raw.identifier !== "string" || typeof raw.type !== "string") {
-      return { problem: `entry ${index2 + 1} lacks its identifier or type` };
-    }
-    const url2 = typeof raw.url === "string" ? resolveHttpUrl(raw.url, base) : null;
-    if (raw.url === void 0 && raw.data === void 0)
-      return { problem: `entry ${index2 + 1} has neither url nor data` };
-    if (typeof raw.url === "string" && !url2) return { problem: `entry ${index2 + 1}'s url is not an http(s) URL` };
-    entries.push({ identifier: raw.identifier, type: raw.type.toLowerCase(), url: url2, data: raw.data });
-  }
-  if (entries.length === 0) return { problem: "lists no entries" };
-  return { entries };
-}
-function aiCatalogEntries(answers) {
-  const found = answers.discovery.aiCatalog;
-  if (found) {
-    if (found.status !== "present" || !found.catalog) return [];
-    return found.catalog.entries.filter((entry) => entry.url !== null || entry.data !== void 0).map((entry) => ({
-      identifier: entry.identifier ?? "",
-      type: entry.kind === "mcp-server-card" ? MCP_CARD_TYPE : (entry.type ?? "").toLowerCase(),
-      url: entry.url,
-      data: entry.data
-    }));
-  }
-  const response = answerAt(answers, CHECKLIST_PATHS.aiCatalog);
-  if (!response?.ok || response.status !== 200 || isHtmlAnswer(response) || isCatchAll(response, answers)) return [];
-  const read = readAiCatalog2(parseJson(response.body), response.finalUrl || response.url);
-  return "entries" in read ? read.entries : [];
-}
-var checkAiCatalog = (answers) => {
-  const found = answers.discovery.aiCatalog;
-  const response = found?.response ?? answerAt(answers, CHECKLIST_PATHS.aiCatalog);
-  if (found?.control?.catchAll) {
-    return missing(
-      `/.well-known/ai-catalog.json is ${found.control.clause}`,
-      evidenceOf(response, found.control.control),
-      FIX.aiCatalog
-    );
-  }
-  const early = unanswered(response, answers, FIX.aiCatalog);
-  if (early) return early;
-  const answer = response;
-  const read = readJsonAnswer(answer, "/.well-known/ai-catalog.json");
-  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX.aiCatalog);
-  if (isErrorBody(read.document))
-    return missing("/.well-known/ai-catalog.json answered a JSON error body", evidenceOf(response), FIX.aiCatalog);
-  const catalog = readAiCatalog2(read.document, answer.finalUrl || answer.url);
-  if ("problem" in catalog)
-    return verdict("fail", `/.well-known/ai-catalog.json ${catalog.problem}`, evidenceOf(response), FIX.aiCatalog);
-  const withUrl = catalog.entries.filter((entry) => entry.url);
-  const checked = withUrl.slice(0, FOLLOW_UP_CAP).map((entry) => ({ url: entry.url, response: answers.get.get(entry.url) }));
-  const evidence = evidenceOf(response, ...checked.map((target) => target.response));
-  const placeholder = withUrl.find((entry) => isPlaceholder(entry.url, answers.origin));
-  if (placeholder)
-    return verdict("fail", `the AI Catalog names a placeholder URL (${placeholder.url})`, evidence, FIX.aiCatalog);
-  const dead = checked.filter((target) => !answered2xx(target.response, answers));
-  if (checked.length > 0 && dead.length === checked.length) {
-    return verdict(
-      "fail",
-      `the AI Catalog's entry URLs do not resolve (${dead.map((target) => target.url).join(", ")})`,
-      evidence,
-      FIX.aiCatalog
-    );
-  }
-  if (dead.length > 0) {
-    return verdict(
-      "warn",
-      `${dead.length} of ${checked.length} AI Catalog entry URLs followed do not resolve (${dead[0].url})`,
-      evidence,
-      FIX.aiCatalog
-    );
-  }
-  if (answer.contentType !== AI_CATALOG_TYPE) {
-    return verdict(
-      "warn",
-      `the AI Catalog lists ${catalog.entries.length} entries, but is served as ${answer.contentType ?? "no content type"}, not ${AI_CATALOG_TYPE}`,
-      evidence,
-      FIX.aiCatalog
-    );
-  }
-  return verdict(
-    "pass",
-    `the AI Catalog lists ${catalog.entries.length === 1 ? "1 entry" : `${catalog.entries.length} entries`}${checked.length > 0 ? " and the URLs followed resolve" : ""}`,
-    evidence
-  );
-};
-function readServerCard(document, base) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
-  const schema = typeof document.$schema === "string" ? document.$schema : "";
-  const remotes = Array.isArray(document.remotes) ? document.remotes : null;
-  const endpoints = (remotes ?? []).filter(
-    (remote) => isRecord(remote) && typeof remote.url === "string" && typeof remote.type === "string"
-  ).map((remote) => resolveHttpUrl(remote.url, base)).filter((url2) => url2 !== null);
-  const name = typeof document.name === "string" ? document.name : null;
-  if (/static\.modelcontextprotocol\.io\/schemas\/.*server-card\.schema\.json/.test(schema)) {
-    if (!name) return { problem: "is a SEP-2127 card without a name" };
-    if (endpoints.length === 0) return { problem: "is a SEP-2127 card whose remotes list no endpoint (url and type)" };
-    return { shape: "sep-2127", name, endpoints };
-  }
-  if (name && endpoints.length > 0 && (schema === "" || /modelcontextprotocol\.io\/schemas\//.test(schema))) {
-    return { shape: "legacy", name, endpoints };
-  }
-  const serverInfo = isRecord(document.serverInfo) ? document.serverInfo : null;
-  const transport = isRecord(document.transport) ? document.transport : null;
-  if (serverInfo && typeof serverInfo.name === "string" && transport) {
-    const endpoint = typeof transport.endpoint === "string" ? resolveHttpUrl(transport.endpoint, base) : typeof transport.url === "string" ? resolveHttpUrl(transport.url, base) : null;
-    if (endpoint) return { shape: "legacy", name: serverInfo.name, endpoints: [endpoint] };
-  }
-  if (remotes === null && !serverInfo) return { problem: "is not an MCP server card (no remotes or serverInfo)" };
-  return { problem: "is not a usable MCP server card (no endpoint with a transport)" };
-}
+var checkMcpServer = mirrorSignal("has_mcp_server", FIX10.mcpServer);
 function liveMcpEndpoint(answers) {
   const mcp = answers.signals.has_mcp_server;
   return mcp.status === "present" && typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : null;
@@ -18943,11 +23031,11 @@ var checkMcpServerCard = (answers) => {
   const evidence = evidenceOf(...search.responses);
   if (search.candidates.length === 0) {
     const trouble = search.troubles[0];
-    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX.mcpCard);
+    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX10.mcpCard);
     return missing(
       "no MCP server card at the well-known paths, in an AI Catalog or at the MCP endpoint",
       evidence,
-      FIX.mcpCard
+      FIX10.mcpCard
     );
   }
   const read = search.candidates.map((candidate) => ({
@@ -18964,7 +23052,7 @@ var checkMcpServerCard = (answers) => {
       "fail",
       `${first.where} ${"problem" in first.card ? first.card.problem : "is not a server card"}`,
       evidence,
-      FIX.mcpCard
+      FIX10.mcpCard
     );
   }
   return judgeCardAgainstLiveServer(answers, valid, evidence);
@@ -19010,7 +23098,21 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
   const card = valid.card;
   const placeholder = card.endpoints.find((url2) => isPlaceholder(url2, answers.origin));
   if (placeholder)
-    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX.mcpCard);
+    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX10.mcpCard);
+  if (card.local) {
+    if (card.shape === "sep-2127")
+      return verdict(
+        "pass",
+        `${valid.where} is a SEP-2127 server card (${card.name}) of a local server: it names packages to run, no remote endpoint`,
+        evidence
+      );
+    return verdict(
+      "warn",
+      `${valid.where} describes a local server (packages, no remote) in an older shape (not the SEP-2127 server-card schema)`,
+      evidence,
+      FIX10.mcpCard
+    );
+  }
   const mcp = answers.signals.has_mcp_server;
   const liveEndpoint = typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : null;
   if (mcp.status !== "present") {
@@ -19018,7 +23120,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} is a server card for ${card.endpoints[0]}, but no live MCP server answered there`,
       evidence,
-      FIX.mcpServer
+      FIX10.mcpServer
     );
   }
   if (liveEndpoint && !card.endpoints.some((url2) => url2.replace(/\/+$/, "") === liveEndpoint.replace(/\/+$/, ""))) {
@@ -19026,16 +23128,12 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} names ${card.endpoints[0]}, but the live MCP server answered at ${liveEndpoint}`,
       evidence,
-      FIX.mcpCard
+      FIX10.mcpCard
     );
   }
   if (card.shape === "legacy") {
-    return verdict(
-      "warn",
-      `${valid.where} describes the live server in an older shape (not the SEP-2127 server-card schema)`,
-      evidence,
-      FIX.mcpCard
-    );
+    const why = card.enumerates ? "the older enumerating shape (SEP-2127 cards list no tools, resources or prompts)" : "an older shape (not the SEP-2127 server-card schema)";
+    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX10.mcpCard);
   }
   return verdict(
     "pass",
@@ -19043,391 +23141,8 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
     evidence
   );
 }
-function readAgentCard(document) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
-  if (typeof document.name !== "string" || !document.name.trim()) return { problem: "has no name" };
-  if (typeof document.description !== "string") return { problem: "has no description" };
-  if (!Array.isArray(document.skills)) return { problem: "has no skills array" };
-  if (!isRecord(document.capabilities)) return { problem: "has no capabilities object" };
-  const interfaces = Array.isArray(document.supportedInterfaces) ? document.supportedInterfaces : [];
-  const fromInterfaces = interfaces.find((item) => isRecord(item) && typeof item.url === "string");
-  if (fromInterfaces && isRecord(fromInterfaces))
-    return { name: document.name, interfaceUrl: fromInterfaces.url, version: "1.0" };
-  if (typeof document.url === "string") return { name: document.name, interfaceUrl: document.url, version: "0.3" };
-  return { problem: "names no interface URL (supportedInterfaces[].url or url)" };
-}
-var checkA2aAgentCard = (answers) => {
-  const current = answerAt(answers, CHECKLIST_PATHS.a2aCard);
-  const legacy = answerAt(answers, CHECKLIST_PATHS.a2aLegacy);
-  const evidence = evidenceOf(current, legacy);
-  const judgeAt = (response, path) => {
-    const standing = standingOf(response, answers);
-    if (standing.kind !== "answer") return { standing };
-    const read = readJsonAnswer(standing.answer, path);
-    if ("problem" in read || isErrorBody(read.document)) return { soft: true };
-    return { card: readAgentCard(read.document), document: read.document };
-  };
-  for (const [response, path, isLegacy] of [
-    [current, CHECKLIST_PATHS.a2aCard, false],
-    [legacy, CHECKLIST_PATHS.a2aLegacy, true]
-  ]) {
-    const judged = judgeAt(response, path);
-    if (!("card" in judged) || !judged.card) continue;
-    const card = judged.card;
-    if ("problem" in card)
-      return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX.a2a);
-    const placeholder = isPlaceholder(card.interfaceUrl, answers.origin) ? card.interfaceUrl : findPlaceholder(judged.document, answers.origin);
-    if (placeholder)
-      return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX.a2a);
-    if (isLegacy)
-      return verdict(
-        "warn",
-        `${path} is an A2A agent card (${card.name}) at the pre-0.3 path only; move it to /.well-known/agent-card.json`,
-        evidence,
-        FIX.a2a
-      );
-    const older = card.version === "0.3" ? " in the 0.3 shape (url instead of supportedInterfaces)" : "";
-    if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX.a2a);
-    return verdict(
-      "pass",
-      `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`,
-      evidence
-    );
-  }
-  for (const response of [current, legacy]) {
-    if (!response) continue;
-    const standing = standingOf(response, answers);
-    if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidence, FIX.a2a);
-  }
-  return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX.a2a);
-};
-function readSkillsIndex(document, base) {
-  if (!isRecord(document) || !Array.isArray(document.skills)) return { problem: "has no skills array" };
-  if (document.skills.length === 0) return { problem: "lists no skills" };
-  const skills = [];
-  let withFiles = 0;
-  for (const [index2, raw] of document.skills.entries()) {
-    if (!isRecord(raw) || typeof raw.name !== "string") return { problem: `skill ${index2 + 1} has no name` };
-    if (Array.isArray(raw.files)) withFiles++;
-    skills.push({
-      name: raw.name,
-      url: typeof raw.url === "string" ? resolveHttpUrl(raw.url, base) : null,
-      digest: typeof raw.digest === "string" ? raw.digest : null
-    });
-  }
-  if (skills.every((skill) => skill.url && skill.digest)) return { version: "0.2", skills };
-  if (withFiles === skills.length) return { version: "0.1", skills };
-  return { problem: "lists skills without a url and digest (or files) for each" };
-}
-function skillsIndexAt(answers) {
-  return [
-    { path: CHECKLIST_PATHS.skills, legacy: false, response: answerAt(answers, CHECKLIST_PATHS.skills) },
-    { path: CHECKLIST_PATHS.skillsLegacy, legacy: true, response: answerAt(answers, CHECKLIST_PATHS.skillsLegacy) }
-  ];
-}
-function skillArtifactUrls(answers) {
-  for (const index2 of skillsIndexAt(answers)) {
-    const response = index2.response;
-    if (!response?.ok || response.status !== 200 || isHtmlAnswer(response)) continue;
-    const read = readSkillsIndex(parseJson(response.body), response.finalUrl || response.url);
-    if ("skills" in read && read.version === "0.2") {
-      return read.skills.slice(0, FOLLOW_UP_CAP).flatMap((skill) => skill.url ? [skill.url] : []);
-    }
-  }
-  return [];
-}
-function checkAgentSkills(answers, digests) {
-  const indexes = skillsIndexAt(answers);
-  const evidenceBase = indexes.map((index2) => index2.response);
-  for (const index2 of indexes) {
-    const skills = readIndexAnswer(answers, index2);
-    if (skills) return judgeSkillsIndex(answers, digests, index2, skills, evidenceBase);
-  }
-  return judgeNoSkillsIndex(answers, indexes, evidenceBase);
-}
-function readIndexAnswer(answers, index2) {
-  const standing = standingOf(index2.response, answers);
-  if (standing.kind !== "answer") return null;
-  const read = readJsonAnswer(standing.answer, index2.path);
-  if ("problem" in read || isErrorBody(read.document)) return null;
-  return readSkillsIndex(read.document, standing.answer.finalUrl || standing.answer.url);
-}
-function judgeSkillsIndex(answers, digests, index2, skills, evidenceBase) {
-  if ("problem" in skills)
-    return verdict(
-      "fail",
-      `${index2.path} is not an Agent Skills index: it ${skills.problem}`,
-      evidenceOf(...evidenceBase),
-      FIX.skills
-    );
-  if (skills.version === "0.1") {
-    const where = index2.legacy ? `${index2.path} (the older path)` : index2.path;
-    return verdict(
-      "warn",
-      `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
-      evidenceOf(...evidenceBase),
-      FIX.skills
-    );
-  }
-  return judgeSkillDigests(answers, digests, index2, skills.skills, evidenceBase);
-}
-function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
-  const checked = skills.filter((skill) => skill.url).slice(0, FOLLOW_UP_CAP);
-  const artifactResponses = checked.map((skill) => answers.get.get(skill.url));
-  const evidence = evidenceOf(...evidenceBase, ...artifactResponses);
-  const placeholder = skills.find(
-    (skill) => skill.url && isPlaceholder(skill.url, answers.origin) || skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)
-  );
-  if (placeholder)
-    return verdict("fail", `${index2.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
-  const { mismatched, unreachable } = compareDigests(checked, digests);
-  if (mismatched.length > 0) {
-    return verdict(
-      "fail",
-      `${index2.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
-      evidence,
-      FIX.skills
-    );
-  }
-  if (unreachable.length === checked.length) {
-    return verdict(
-      "fail",
-      `${index2.path}: the skill files it names could not be fetched (${unreachable.join(", ")})`,
-      evidence,
-      FIX.skills
-    );
-  }
-  if (index2.legacy || unreachable.length > 0) {
-    const why = index2.legacy ? "at the older path /.well-known/skills/index.json" : `but ${unreachable.join(", ")} could not be fetched`;
-    return verdict(
-      "warn",
-      `an Agent Skills index of ${skills.length} skills whose digests match, ${why}`,
-      evidence,
-      FIX.skills
-    );
-  }
-  return verdict(
-    "pass",
-    `${index2.path} lists ${skills.length === 1 ? "1 skill" : `${skills.length} skills`}, and the digests of the files checked match`,
-    evidence
-  );
-}
-function compareDigests(checked, digests) {
-  const mismatched = [];
-  const unreachable = [];
-  for (const skill of checked) {
-    const computed = digests.get(skill.url);
-    if (computed === void 0) {
-      unreachable.push(skill.name);
-      continue;
-    }
-    const declared = skill.digest.toLowerCase().replace(/^sha256:/, "");
-    if (declared !== computed) mismatched.push(skill.name);
-  }
-  return { mismatched, unreachable };
-}
-function judgeNoSkillsIndex(answers, indexes, evidenceBase) {
-  for (const index2 of indexes) {
-    if (!index2.response) continue;
-    const standing = standingOf(index2.response, answers);
-    if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX.skills);
-  }
-  return missing(
-    "no Agent Skills index at /.well-known/agent-skills/index.json or /.well-known/skills/index.json",
-    evidenceOf(...evidenceBase),
-    FIX.skills
-  );
-}
-function findWebMcpForms(html) {
-  const complete = [];
-  const partial2 = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "form") return;
-    const name = tag.attributes.toolname?.trim();
-    const description = tag.attributes.tooldescription?.trim();
-    if (name && description) complete.push(name);
-    else if (name || description) partial2.push(name || "(unnamed)");
-  });
-  return { complete, partial: partial2 };
-}
-var checkWebMcp = (answers) => {
-  const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX.webmcp);
-  if (early) return early;
-  const answer = home;
-  const evidence = evidenceOf(home);
-  const forms = isHtmlAnswer(answer) ? findWebMcpForms(answer.body) : { complete: [], partial: [] };
-  if (forms.complete.length > 0) {
-    return verdict(
-      "pass",
-      `the home page declares WebMCP tools on its forms (${forms.complete.slice(0, 5).join(", ")})`,
-      evidence
-    );
-  }
-  if (forms.partial.length > 0) {
-    return verdict(
-      "fail",
-      `the home page has a form with only one of toolname and tooldescription (${forms.partial[0]}), which registers no tool`,
-      evidence,
-      FIX.webmcp
-    );
-  }
-  return missing(
-    "the home page declares no WebMCP tool on a form; tools registered by script (navigator.modelContext) cannot be seen without running the page's scripts",
-    evidence,
-    FIX.webmcp
-  );
-};
-function protectedResourceServers(answers) {
-  const response = answerAt(answers, CHECKLIST_PATHS.protectedResource);
-  if (!response?.ok || response.status !== 200 || isHtmlAnswer(response)) return [];
-  const document = parseJson(response.body);
-  if (!isRecord(document) || !Array.isArray(document.authorization_servers)) return [];
-  return document.authorization_servers.filter(
-    (value) => typeof value === "string" && resolveHttpUrl(value, answers.origin) !== null
-  );
-}
-function authorizationServerMetadataUrl(issuer) {
-  try {
-    const url2 = new URL(issuer);
-    const path = url2.pathname === "/" ? "" : url2.pathname.replace(/\/+$/, "");
-    return `${url2.origin}/.well-known/oauth-authorization-server${path}`;
-  } catch {
-    return null;
-  }
-}
-function sameResource(resource, origin, endpoint) {
-  const strip = (value) => value.replace(/\/+$/, "");
-  return strip(resource) === strip(origin) || endpoint !== null && strip(resource) === strip(endpoint);
-}
-var checkOauthProtectedResource = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.protectedResource);
-  const early = unanswered(response, answers, FIX.protectedResource);
-  if (early) return early;
-  const answer = response;
-  const read = readJsonAnswer(answer, "/.well-known/oauth-protected-resource");
-  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX.protectedResource);
-  if (isErrorBody(read.document))
-    return missing("the metadata path answered a JSON error body", evidenceOf(response), FIX.protectedResource);
-  const document = read.document;
-  if (!isRecord(document) || typeof document.resource !== "string") {
-    return verdict(
-      "fail",
-      "/.well-known/oauth-protected-resource has no resource (RFC 9728 requires it)",
-      evidenceOf(response),
-      FIX.protectedResource
-    );
-  }
-  const endpoint = typeof answers.signals.has_mcp_server.details?.endpoint === "string" ? answers.signals.has_mcp_server.details.endpoint : null;
-  if (!sameResource(document.resource, answers.origin, endpoint)) {
-    return verdict(
-      "fail",
-      `the metadata's resource is ${document.resource}, not this origin (${answers.origin})`,
-      evidenceOf(response),
-      FIX.protectedResource
-    );
-  }
-  const servers = protectedResourceServers(answers);
-  if (servers.length === 0) {
-    return verdict(
-      "warn",
-      "the protected-resource metadata names this origin but no authorization_servers",
-      evidenceOf(response),
-      FIX.protectedResource
-    );
-  }
-  const metadataUrl = authorizationServerMetadataUrl(servers[0]);
-  const serverMetadata = metadataUrl ? answers.get.get(metadataUrl) : void 0;
-  const openid = metadataUrl ? answers.get.get(`${new URL(servers[0]).origin}/.well-known/openid-configuration`) : void 0;
-  const evidence = evidenceOf(response, serverMetadata);
-  const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
-  if (!isMetadata(serverMetadata) && !isMetadata(openid)) {
-    return verdict(
-      "fail",
-      `the authorization server ${servers[0]} does not answer with RFC 8414 metadata`,
-      evidence,
-      FIX.protectedResource
-    );
-  }
-  return verdict(
-    "pass",
-    `the protected-resource metadata names this origin and its authorization server (${servers[0]}) answers`,
-    evidence
-  );
-};
-var AS_REQUIRED = ["authorization_endpoint", "token_endpoint", "response_types_supported"];
-var checkOauthAuthorizationServer = (answers) => {
-  const candidates = [
-    { path: CHECKLIST_PATHS.authorizationServer, response: answerAt(answers, CHECKLIST_PATHS.authorizationServer) },
-    { path: CHECKLIST_PATHS.openidConfiguration, response: answerAt(answers, CHECKLIST_PATHS.openidConfiguration) }
-  ];
-  const evidence = evidenceOf(...candidates.map((candidate) => candidate.response));
-  for (const { path, response } of candidates) {
-    const standing = standingOf(response, answers);
-    if (standing.kind !== "answer") continue;
-    const read = readJsonAnswer(standing.answer, path);
-    if ("problem" in read || isErrorBody(read.document)) continue;
-    const document = read.document;
-    if (!isRecord(document) || typeof document.issuer !== "string") {
-      return verdict("fail", `${path} has no issuer`, evidence, FIX.authorizationServer);
-    }
-    const issuer = document.issuer.replace(/\/+$/, "");
-    if (issuer !== answers.origin) {
-      return verdict(
-        "fail",
-        `${path}'s issuer is ${document.issuer}, not this origin (${answers.origin})`,
-        evidence,
-        FIX.authorizationServer
-      );
-    }
-    const absent = AS_REQUIRED.filter((field) => document[field] === void 0);
-    const implicitOnly = Array.isArray(document.response_types_supported) && document.response_types_supported.every(
-      (type) => type === "token" || type === "id_token" || type === "id_token token"
-    );
-    const missingFields = absent.filter((field) => !(field === "token_endpoint" && implicitOnly));
-    if (missingFields.some((field) => field !== "response_types_supported")) {
-      return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX.authorizationServer);
-    }
-    const placeholder = findPlaceholder(document, answers.origin);
-    if (placeholder)
-      return verdict(
-        "fail",
-        `${path} holds a placeholder (${placeholder.slice(0, 80)})`,
-        evidence,
-        FIX.authorizationServer
-      );
-    if (missingFields.length > 0)
-      return verdict(
-        "warn",
-        `${path} lacks response_types_supported (required by RFC 8414)`,
-        evidence,
-        FIX.authorizationServer
-      );
-    return verdict(
-      "pass",
-      `${path}'s issuer is this origin and its authorization and token endpoints are listed`,
-      evidence
-    );
-  }
-  for (const { response } of candidates) {
-    if (!response) continue;
-    const standing = standingOf(response, answers);
-    if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidence, FIX.authorizationServer);
-  }
-  return missing(
-    "no metadata at /.well-known/oauth-authorization-server or /.well-known/openid-configuration",
-    evidence,
-    FIX.authorizationServer
-  );
-};
-var checkAiPlugin = mirrorSignal(
-  "has_ai_plugin",
-  FIX.aiPlugin,
-  " ChatGPT plugins were retired in April 2024: agents no longer read this manifest."
-);
+
+// src/domain/checklist/checks.ts
 function followUpUrls(answers) {
   const urls = /* @__PURE__ */ new Set();
   const gaveDocument = (path) => {
@@ -19449,6 +23164,7 @@ function followUpUrls(answers) {
   const endpoint = liveMcpEndpoint(answers);
   if (typeof endpoint === "string") urls.add(`${endpoint.replace(/\/+$/, "")}/server-card`);
   for (const url2 of skillArtifactUrls(answers)) urls.add(url2);
+  for (const { url: url2 } of protectedResourceUrls(answers)) urls.add(url2);
   const server = protectedResourceServers(answers)[0];
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);
@@ -19478,13 +23194,85 @@ var SYNC_CHECKS = {
   webmcp: checkWebMcp,
   oauth_protected_resource: checkOauthProtectedResource,
   oauth_authorization_server: checkOauthAuthorizationServer,
-  ai_plugin: checkAiPlugin
+  ai_plugin: checkAiPlugin,
+  ap2: checkAp2
 };
 
 // src/domain/sha256.ts
 async function sha256Hex(text2) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text2));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// src/domain/classification/site-metadata.ts
+var NAME_MAX = 200;
+var DESCRIPTION_MAX = 1e3;
+function tidyText(text2, max) {
+  const collapsed = text2.replace(/\s+/g, " ").trim();
+  const characters = Array.from(collapsed);
+  return characters.length <= max ? collapsed : characters.slice(0, max).join("").trimEnd();
+}
+function isUsableHomePage(home) {
+  return home !== null && home.status >= 200 && home.status < 300;
+}
+function extractSiteMetadata(home, origin) {
+  const host = hostOf2(origin);
+  if (!isUsableHomePage(home)) return { name: host, description: "", faviconUrl: null };
+  const meta3 = /* @__PURE__ */ new Map();
+  const found = { title: null };
+  let base = home.finalUrl || home.url || `${origin}/`;
+  let baseSeen = false;
+  const icons = [];
+  walkHtml(home.body, (tag) => {
+    if (tag.name === "title" && found.title === null) found.title = tag.content ?? "";
+    if (tag.name === "meta") {
+      const key = (tag.attributes.property ?? tag.attributes.name ?? "").trim().toLowerCase();
+      const content = tag.attributes.content;
+      if (key && content !== void 0 && !meta3.has(key) && content.trim() !== "") meta3.set(key, content);
+    }
+    if (tag.name === "base" && !baseSeen && tag.attributes.href) {
+      baseSeen = true;
+      base = resolveHttpUrl(tag.attributes.href, base) ?? base;
+    }
+    if (tag.name === "link" && tag.attributes.href) {
+      const relations = (tag.attributes.rel ?? "").toLowerCase().split(/\s+/);
+      const rank = relations.includes("icon") ? 0 : relations.some((rel) => rel === "apple-touch-icon" || rel === "apple-touch-icon-precomposed") ? 1 : -1;
+      if (rank >= 0) icons.push({ rank, href: tag.attributes.href });
+    }
+  });
+  const nameSource = meta3.get("og:site_name") ?? meta3.get("application-name") ?? found.title ?? "";
+  const name = tidyText(nameSource, NAME_MAX) || host;
+  const description = tidyText(meta3.get("description") ?? meta3.get("og:description") ?? "", DESCRIPTION_MAX);
+  let faviconUrl = null;
+  for (const icon of icons.sort((a, b) => a.rank - b.rank)) {
+    faviconUrl = resolveHttpUrl(icon.href, base);
+    if (faviconUrl) break;
+  }
+  return { name, description, faviconUrl };
+}
+function extractPageText(html, max = 2e4) {
+  const parts = [];
+  let length = 0;
+  walkHtml(
+    html,
+    (tag) => {
+      if (tag.name === "title" && tag.content) parts.push(" ", tag.content, " ");
+      else parts.push(" ");
+    },
+    (text2) => {
+      if (length > max * 2) return;
+      parts.push(text2);
+      length += text2.length;
+    }
+  );
+  return tidyText(parts.join(""), max);
+}
+function hostOf2(origin) {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return origin;
+  }
 }
 
 // src/domain/signals/detect-schema-org.ts
@@ -19625,9 +23413,18 @@ var CHECK_IDS = [
   "webmcp",
   "oauth_protected_resource",
   "oauth_authorization_server",
-  "ai_plugin"
+  "ai_plugin",
+  "ap2"
 ];
-var CHECK_CATEGORIES = ["discoverability", "content", "bot access", "discovery", "auth", "legacy"];
+var CHECK_CATEGORIES = [
+  "discoverability",
+  "content",
+  "bot access",
+  "discovery",
+  "auth",
+  "commerce",
+  "legacy"
+];
 var CHECK_STATUSES = ["pass", "warn", "fail", "neutral", "blocked", "error"];
 var SITE_KINDS = ["content", "api", "store"];
 var SITE_KIND_LABELS = {
@@ -19828,6 +23625,14 @@ var CHECKS = {
     appliesTo: ["api"],
     optIn: true,
     standard: "OpenAI plugin manifest (retired April 2024)"
+  },
+  ap2: {
+    id: "ap2",
+    category: "commerce",
+    title: "Agent Payments Protocol (AP2)",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "AP2 v0.1, A2A extension"
   }
 };
 function tallyFor(checks, kind) {
@@ -20539,739 +24344,7 @@ async function detectLlmsTxt(context) {
   };
 }
 
-// src/domain/signals/mcp-probe.ts
-var MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-var MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" };
-var NOTE_LIMIT = 300;
-var ECHO_LIMIT = 80;
-var JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-var LEGACY_SSE_SCAN_CHARS = 8192;
-function parseSseEvents(text2) {
-  const events = [];
-  const lines = text2.split(/\r\n|\r|\n/);
-  let event = "";
-  let data = [];
-  for (const line2 of lines.slice(0, -1)) {
-    if (line2 === "") {
-      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
-      event = "";
-      data = [];
-      continue;
-    }
-    if (line2.startsWith(":")) continue;
-    const colon = line2.indexOf(":");
-    const field = colon < 0 ? line2 : line2.slice(0, colon);
-    const raw = colon < 0 ? "" : line2.slice(colon + 1);
-    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
-    if (field === "event") event = value;
-    else if (field === "data") data.push(value);
-  }
-  return events;
-}
-function findRpcResponse(message, id) {
-  const candidates = Array.isArray(message) ? message : [message];
-  for (const candidate of candidates) {
-    if (!isRecord(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
-    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
-    if (candidate.id === null && "error" in candidate) return candidate;
-  }
-  return null;
-}
-function findRpcResponseInSse(text2, id) {
-  for (const event of parseSseEvents(text2)) {
-    if (event.event !== "message") continue;
-    const response = findRpcResponse(parseJson(event.data), id);
-    if (response) return response;
-  }
-  return null;
-}
-function untilRpcResponse(id) {
-  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
-}
-function readReply(answer, id) {
-  if (answer.contentType === "text/event-stream") {
-    const message2 = findRpcResponseInSse(answer.body, id);
-    if (message2) return { kind: "response", message: message2, format: "SSE" };
-    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
-    return { kind: "sse_without_response", endpointEvent };
-  }
-  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
-  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
-  const parsed = parseJson(answer.body);
-  if (parsed === void 0)
-    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
-  const message = findRpcResponse(parsed, id);
-  if (message) return { kind: "response", message, format: "JSON" };
-  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
-}
-function quoteTarget(value, limit = ECHO_LIMIT) {
-  const text2 = String(value).replace(/<[^>]*>?/g, " ").replace(/[\u0000-\u001f\u007f<>]/g, " ").replace(/\s+/g, " ").trim();
-  return text2.length > limit ? `${text2.slice(0, limit - 1)}\u2026` : text2;
-}
-function clampNote(note) {
-  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}\u2026` : note;
-}
-function describeRpcError(error62) {
-  if (!isRecord(error62)) return "an error that is not an object";
-  const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
-  const message = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
-  return message ? `${code} (${message})` : code;
-}
-function describeFailure(failure2) {
-  return quoteTarget(failure2.message, NOTE_LIMIT);
-}
-var GATE_NAMES = {
-  401: "401 Unauthorized",
-  402: "402 Payment Required",
-  403: "403 Forbidden",
-  429: "429 Too Many Requests"
-};
-function isCsrfRefusal(answer) {
-  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
-}
-function readGate(answer) {
-  if (isCsrfRefusal(answer)) return null;
-  const named = GATE_NAMES[answer.status];
-  const block = describeBlock(answer);
-  if (!named && !block) return null;
-  const challenge = answer.headers.get("www-authenticate") ?? "";
-  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
-  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
-  const resourceMetadata = bearer && metadata ? metadata[1] ?? metadata[2] ?? null : null;
-  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named };
-}
-function describeGate({ gate, label }, step) {
-  const refused = `The endpoint refused ${step} with ${label}`;
-  if (gate.status !== 401) return `${refused}.`;
-  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
-  return gate.resourceMetadata ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.` : `${refused} and a Bearer challenge without resource_metadata.`;
-}
-function showUrl(url2, endpoint) {
-  const origin = new URL(endpoint).origin;
-  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
-}
-function isAbsoluteUrl(text2) {
-  try {
-    new URL(text2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-async function findLegacySse(send, endpoint) {
-  const candidates = [.../* @__PURE__ */ new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
-  for (const url2 of candidates) {
-    const answer = await send(url2, {
-      headers: { accept: "text/event-stream" },
-      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
-      readUntil: (text2) => /(?:\r\n|\r|\n){2}/.test(text2) || text2.length >= LEGACY_SSE_SCAN_CHARS
-    });
-    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
-      return { url: url2, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
-    }
-  }
-  return null;
-}
-function rpcRequest(id, method, params) {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
-}
-async function probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound = true } = {}) {
-  const fetched = [];
-  const send = async (url2, request) => {
-    const response = await fetch2(url2, request);
-    fetched.push(fetchRecord(response));
-    return response;
-  };
-  const finish = ({ outcome, note, extra = {} }) => ({
-    verified: outcome === "compliant",
-    endpoint,
-    outcome,
-    note: clampNote(note),
-    ...extra,
-    fetched
-  });
-  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
-  const initialize = await sendInitialize(send, endpoint);
-  if (!initialize.ok) {
-    return finish({
-      outcome: "unreachable",
-      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`
-    });
-  }
-  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
-  if (refused) return finish(refused);
-  const handshake = readHandshake(initialize);
-  if ("outcome" in handshake) return finish(handshake);
-  const target = initialize.finalUrl || endpoint;
-  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
-  return finish(describeSession(handshake, session));
-}
-function sendInitialize(send, endpoint) {
-  return send(endpoint, {
-    method: "POST",
-    headers: JSON_RPC_HEADERS,
-    body: rpcRequest(1, "initialize", {
-      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
-      capabilities: {},
-      clientInfo: MCP_PROBE_CLIENT_INFO
-    }),
-    readUntil: untilRpcResponse(1)
-  });
-}
-async function judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound) {
-  const gate = readGate(initialize);
-  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
-  if (initialize.status === 406) {
-    return {
-      outcome: "wrong_transport",
-      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take."
-    };
-  }
-  if (initialize.status === 404 && !diagnoseNotFound) {
-    return { outcome: "not_mcp", note: "The endpoint answered 404 to an initialize POST: no MCP server there." };
-  }
-  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
-    return diagnoseRefusedPost(send, endpoint, initialize.status);
-  }
-  return null;
-}
-async function diagnoseRefusedPost(send, endpoint, status) {
-  const legacy = await findLegacySse(send, endpoint);
-  if (!legacy) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${status} to an initialize POST, and no legacy SSE stream was found either.`
-    };
-  }
-  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
-  return {
-    outcome: "wrong_transport",
-    note: `The endpoint answered ${status} to an initialize POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`
-  };
-}
-function readHandshake(initialize) {
-  const reply = readReply(initialize, 1);
-  const ok = initialize.status >= 200 && initialize.status < 300;
-  if (reply.kind === "sse_without_response" && ok) {
-    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
-    return {
-      outcome: "wrong_transport",
-      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`
-    };
-  }
-  if (reply.kind !== "response") {
-    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`
-    };
-  }
-  if ("error" in reply.message) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`
-    };
-  }
-  if (!ok) return { outcome: "not_mcp", note: `The endpoint answered ${initialize.status} to initialize.` };
-  const facts = readServerFacts(reply.message.result);
-  return "outcome" in facts ? facts : { ...facts, format: reply.format };
-}
-function readServerFacts(result) {
-  const protocolVersion = isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
-  const serverInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
-  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
-  if (!protocolVersion || rawName === null) {
-    const missing2 = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null].filter(Boolean).join(" and ");
-    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing2}.` };
-  }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`
-    };
-  }
-  return { protocolVersion, serverName: quoteTarget(rawName) };
-}
-async function listToolsInSession(send, target, initialize, protocolVersion) {
-  const sessionId = initialize.headers.get("mcp-session-id");
-  const sessionHeaders = {
-    "mcp-protocol-version": protocolVersion,
-    ...sessionId ? { "mcp-session-id": sessionId } : {}
-  };
-  const initialized = await send(target, {
-    method: "POST",
-    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    // A notification's reply has nothing to read; an open stream must not hold the probe.
-    readUntil: () => true
-  });
-  const list = await send(target, {
-    method: "POST",
-    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
-    body: rpcRequest(2, "tools/list", {}),
-    readUntil: untilRpcResponse(2)
-  });
-  const verdict2 = judgeToolsList(list);
-  if (sessionId) {
-    await send(target, { method: "DELETE", headers: sessionHeaders });
-  }
-  return { verdict: verdict2, remark: remarkOnInitialized(initialized) };
-}
-function remarkOnInitialized(initialized) {
-  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
-  if (![200, 202, 204].includes(initialized.status)) {
-    return ` The initialized notification got ${initialized.status}, not 202.`;
-  }
-  return "";
-}
-function describeSession(handshake, { verdict: verdict2, remark }) {
-  const { protocolVersion, serverName } = handshake;
-  const facts = { protocolVersion, serverName };
-  if ("outcome" in verdict2) {
-    return {
-      outcome: verdict2.outcome,
-      note: `Initialize succeeded (server "${serverName}"), but ${verdict2.clause}.${remark}`,
-      extra: { ...facts, ...verdict2.gate ? { gate: verdict2.gate } : {} }
-    };
-  }
-  const formats = /* @__PURE__ */ new Set([handshake.format, verdict2.format]);
-  const replies = formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
-  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
-  return {
-    outcome: "compliant",
-    note: `MCP handshake completed over Streamable HTTP: protocol ${protocolVersion}, server "${serverName}", ${tools}, ${replies}.${remark}`,
-    extra: { ...facts, toolCount: verdict2.toolCount }
-  };
-}
-function judgeToolsList(list) {
-  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
-  const refusal = readGate(list);
-  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
-  const reply = readReply(list, 2);
-  if (reply.kind === "sse_without_response") {
-    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
-  }
-  if (reply.kind === "unusable") {
-    return { outcome: "not_mcp", clause: `tools/list was answered ${list.status} with ${reply.what}` };
-  }
-  if ("error" in reply.message) {
-    return {
-      outcome: "not_mcp",
-      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`
-    };
-  }
-  const result = reply.message.result;
-  if (!isRecord(result) || !Array.isArray(result.tools)) {
-    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
-  }
-  return { toolCount: result.tools.length, format: reply.format };
-}
-
-// src/domain/signals/detect-mcp-server.ts
-var MCP_DISCOVERY_PATHS = [
-  "/.well-known/mcp.json",
-  "/.well-known/mcp/server-card.json",
-  "/.well-known/mcp/server-card",
-  "/.well-known/mcp-server-card"
-];
-var DEFAULT_MCP_PATH = "/mcp";
-var URL_KEYS = [
-  "url",
-  "endpoint",
-  "mcp_url",
-  "mcpUrl",
-  "mcp_endpoint",
-  "mcpEndpoint",
-  "server_url",
-  "serverUrl"
-];
-var NESTED_KEYS = ["endpoint", "transport", "mcp"];
-var LIST_KEYS = ["remotes", "endpoints", "servers", "transports"];
-var STREAMABLE_TYPES = /* @__PURE__ */ new Set(["streamable-http", "streamable_http", "streamablehttp", "http"]);
-var LEGACY_TYPES = /* @__PURE__ */ new Set(["sse", "http+sse"]);
-var STDIO_TYPES = /* @__PURE__ */ new Set(["stdio"]);
-function readTransportType(entry) {
-  for (const key of ["type", "transport", "transportType", "transport_type"]) {
-    const value = entry[key];
-    if (typeof value === "string") return value.toLowerCase();
-    if (isRecord(value) && typeof value.type === "string") return value.type.toLowerCase();
-  }
-  return null;
-}
-function fillTemplate(template, variables) {
-  if (!isRecord(variables)) return null;
-  let missing2 = false;
-  const filled = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_all, name) => {
-    const variable = variables[name];
-    const value = isRecord(variable) ? typeof variable.value === "string" ? variable.value : typeof variable.default === "string" ? variable.default : null : null;
-    if (value === null || /[{}/?#@\s]/.test(value)) {
-      missing2 = true;
-      return "";
-    }
-    return value;
-  });
-  return missing2 || /[{}]/.test(filled) ? null : filled;
-}
-function collectCandidates(entry, base, depth, into) {
-  const type = readTransportType(entry);
-  if (type && STDIO_TYPES.has(type)) return;
-  const rank = type && STREAMABLE_TYPES.has(type) ? 0 : type && LEGACY_TYPES.has(type) ? 2 : 1;
-  for (const key of URL_KEYS) {
-    const raw = entry[key];
-    if (typeof raw !== "string") continue;
-    const value = /[{}]/.test(raw) ? fillTemplate(raw, entry.variables) : raw;
-    if (value === null) continue;
-    const url2 = resolveHttpUrl(value, base);
-    if (url2) into.push({ url: url2, rank });
-  }
-  if (depth >= 3) return;
-  for (const key of NESTED_KEYS) {
-    const value = entry[key];
-    if (isRecord(value)) collectCandidates({ ...value, type: readTransportType(value) ?? type }, base, depth + 1, into);
-  }
-  for (const key of LIST_KEYS) {
-    const value = entry[key];
-    if (!Array.isArray(value)) continue;
-    for (const item of value) {
-      if (isRecord(item)) collectCandidates(item, base, depth + 1, into);
-    }
-  }
-}
-function findDiscoveredEndpoint(document, documentUrl) {
-  if (!isRecord(document)) return null;
-  const candidates = [];
-  collectCandidates(document, documentUrl, 0, candidates);
-  if (candidates.length === 0) return null;
-  const best = Math.min(...candidates.map((candidate) => candidate.rank));
-  return candidates.find((candidate) => candidate.rank === best).url;
-}
-var MAX_CATALOG_ENTRIES = 4;
-var MAX_PROBED_LEADS = 3;
-async function readDiscovery(context, response, followReference = true) {
-  const { origin } = context;
-  const unusable = describeUnusable(response, origin);
-  if (unusable || !response.ok) {
-    return { response, verdict: unusable, endpoint: null, card: null, control: null, referred: null };
-  }
-  const answer = response;
-  const where = displayUrl(answer.url, origin);
-  const none = (reason2, control2 = null) => ({
-    response,
-    verdict: { status: "absent", reason: reason2 },
-    endpoint: null,
-    card: null,
-    control: control2,
-    referred: null
-  });
-  if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
-  if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
-  const document = parseJson(answer.body);
-  if (document === void 0) return none(`${where} is not JSON`);
-  if (!isRecord(document)) return none(`${where} is not a JSON object`);
-  const control = await checkCatchAll(context, answer);
-  if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
-  const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
-  const target = endpoint ? null : referenceOf(document, answer.finalUrl || answer.url, origin);
-  if (target && followReference) {
-    const referred = await readDiscovery(context, await context.fetch(target), false);
-    const clause = ` refers by $ref to ${displayUrl(target, origin)}, which`;
-    const reason2 = referred.endpoint ? `${where}${clause} names ${displayUrl(referred.endpoint, origin)}` : `${where}${clause} ${referred.verdict.reason.replace(/^\S+ /, "")}`;
-    return {
-      response,
-      verdict: referred.verdict.status === "absent" ? { status: "absent", reason: reason2 } : referred.verdict,
-      endpoint: referred.endpoint,
-      card: referred.card,
-      control: referred.control ?? control.control,
-      referred: { response: referred.response, clause }
-    };
-  }
-  const reason = endpoint ? `${where} names ${displayUrl(endpoint, origin)}` : target ? `${where} only refers by $ref to ${displayUrl(target, origin)}` : `${where} names no MCP endpoint`;
-  return {
-    response,
-    verdict: { status: "absent", reason },
-    endpoint,
-    card: document,
-    control: control.control,
-    referred: null
-  };
-}
-function referenceOf(document, documentUrl, origin) {
-  const ref = document.$ref;
-  if (typeof ref !== "string") return null;
-  if (Object.keys(document).some((key) => !["$ref", "$schema", "$comment"].includes(key))) return null;
-  const target = resolveHttpUrl(ref.replace(/#.*$/, ""), documentUrl);
-  if (!target || new URL(target).origin !== origin || target === documentUrl) return null;
-  return target;
-}
-function cardUrlOf(reading) {
-  const response = reading.referred?.response ?? reading.response;
-  return response.finalUrl || response.url;
-}
-function schemaOf(card) {
-  return typeof card.$schema === "string" ? card.$schema : null;
-}
-async function catalogLeads(context, state, catalog) {
-  const read = catalog.catalog;
-  if (!read) return { leads: [], fetched: [], readings: [] };
-  const from = chainOf(catalog, read, context.origin);
-  const entries = read.reachable.filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint").slice(0, MAX_CATALOG_ENTRIES);
-  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
-  const responses = await Promise.all(cardUrls.map((entry) => context.fetch(entry.url)));
-  const readings = await Promise.all(responses.map((response) => readDiscovery(context, response)));
-  const leads = [];
-  for (const entry of entries) {
-    const lead = isRecord(entry.data) ? inlineCardLead(context.origin, state, read, entry, entry.data, from) : !entry.url ? null : entry.kind === "mcp-endpoint" ? {
-      endpoint: entry.url,
-      route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, context.origin)}`
-    } : fetchedCardLead(context.origin, state, read, entry, entry.url, readings[cardUrls.indexOf(entry)], from);
-    if (lead) leads.push(lead);
-  }
-  return { leads: leads.map((lead) => ({ ...lead, catalogUrl: read.url })), fetched: responses, readings };
-}
-function chainOf(catalog, read, origin) {
-  const at = displayUrl(read.url, origin);
-  const opening = catalog.source === "well-known" ? `the AI Catalog ${at}` : `the home page's ${catalog.source} names the AI Catalog ${at}, which`;
-  return (entry) => opening + entry.via.map(
-    (url2) => ` names ${url2 ? `the nested catalog ${displayUrl(url2, origin)}` : "a nested catalog inline"}, which`
-  ).join("");
-}
-function inlineCardLead(origin, state, read, entry, card, from) {
-  const endpoint = findDiscoveredEndpoint(card, read.url);
-  state.serverCards.push({
-    route: "ai-catalog-inline",
-    url: null,
-    catalogUrl: read.url,
-    schema: schemaOf(card),
-    card,
-    endpoint
-  });
-  if (!endpoint) return null;
-  return {
-    endpoint,
-    route: `${from(entry)} carries a server card inline that names the MCP endpoint ${displayUrl(endpoint, origin)}`
-  };
-}
-function fetchedCardLead(origin, state, read, entry, url2, reading, from) {
-  const cardAt = displayUrl(url2, origin);
-  if (reading.card) {
-    state.serverCards.push({
-      route: "ai-catalog",
-      url: cardUrlOf(reading),
-      catalogUrl: read.url,
-      schema: schemaOf(reading.card),
-      card: reading.card,
-      endpoint: reading.endpoint
-    });
-  }
-  if (reading.endpoint) {
-    return {
-      endpoint: reading.endpoint,
-      route: `${from(entry)} names the server card ${cardAt}, which${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`
-    };
-  }
-  const cardUrl = new URL(url2);
-  const cardOf = /\/server-card\/?$/.test(cardUrl.pathname) ? new URL(cardUrl.pathname.replace(/\/server-card\/?$/, "") || "/", cardUrl.origin).href : null;
-  const endpoint = cardOf ?? url2;
-  const why = cardOf ? `which is the card of the endpoint ${displayUrl(endpoint, origin)}` : "which is not a server card naming an endpoint, so it was tried as the endpoint itself";
-  return {
-    endpoint,
-    route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`
-  };
-}
-function statusOfProbe(probe) {
-  switch (probe.outcome) {
-    case "compliant":
-      return "present";
-    case "gated":
-      return probe.gate?.status === 401 && probe.gate.bearer ? "present" : "blocked";
-    case "unreachable":
-      return "error";
-    case "not_mcp":
-      return (probe.fetched[0]?.status ?? 0) >= 500 ? "error" : "absent";
-    case "wrong_transport":
-      return "absent";
-  }
-}
-var PROBE_OPTIONS = { diagnoseNotFound: false };
-async function detectMcpServer(context) {
-  const state = crawlStateOf(context);
-  const shared = { ...context, controls: state.controls };
-  const defaultEndpoint = siteUrl(context.origin, DEFAULT_MCP_PATH);
-  const found = await readDiscoveryWhileProbingDefault(shared, state, defaultEndpoint);
-  recordWellKnownCards(state, found.discoveries);
-  const leads = orderLeads(context, found);
-  const probes = await probeLeads(context, leads, defaultEndpoint, found.defaultProbe);
-  const present = probes.find(([, probe2]) => statusOfProbe(probe2) === "present");
-  const [lead, probe] = present ?? probes[0];
-  if (present && probe.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
-    found.discoveryResponses.push(await readEndpointCard(shared, state, lead.endpoint));
-  }
-  const troubles = collectTroubles(found.discoveries, found.catalogs);
-  const status = decideStatus(probe, present !== void 0, probes, troubles);
-  const note = catalogNote(context.origin, found, present !== void 0);
-  return {
-    status,
-    reason: explainStatus(status, [lead, probe], probes, troubles, note),
-    fetched: collectFetched(found, probes),
-    details: {
-      endpoint: lead.endpoint,
-      // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
-      advertised: leads.length > 0,
-      outcome: probe.outcome,
-      protocol_version: probe.protocolVersion ?? null,
-      server_name: probe.serverName ?? null,
-      tool_count: probe.toolCount ?? null,
-      discovery_url: discoveryUrlOf(lead, found.discoveries),
-      route: lead.route
-    }
-  };
-}
-async function readDiscoveryWhileProbingDefault(shared, state, defaultEndpoint) {
-  const { origin, fetch: fetch2 } = shared;
-  const [defaultProbe, discoveryResponses, catalog, linkedCatalog] = await Promise.all([
-    probeMcpEndpoint(fetch2, defaultEndpoint, PROBE_OPTIONS),
-    Promise.all(MCP_DISCOVERY_PATHS.map((path) => fetch2(siteUrl(origin, path)))),
-    state.aiCatalog(),
-    state.linkedAiCatalog()
-  ]);
-  const catalogs = linkedCatalog ? [linkedCatalog, catalog] : [catalog];
-  const [discoveries, catalogReadings] = await Promise.all([
-    Promise.all(discoveryResponses.map((response) => readDiscovery(shared, response))),
-    Promise.all(catalogs.map((each) => catalogLeads(shared, state, each)))
-  ]);
-  const fromCatalog = {
-    leads: catalogReadings.flatMap((each) => each.leads),
-    fetched: catalogReadings.flatMap((each) => each.fetched),
-    readings: catalogReadings.flatMap((each) => each.readings)
-  };
-  return { defaultProbe, discoveryResponses, discoveries, catalogs, fromCatalog };
-}
-function recordWellKnownCards(state, discoveries) {
-  for (const reading of discoveries) {
-    if (!reading.card) continue;
-    state.serverCards.push({
-      route: "well-known",
-      url: cardUrlOf(reading),
-      catalogUrl: null,
-      schema: schemaOf(reading.card),
-      card: reading.card,
-      endpoint: reading.endpoint
-    });
-  }
-}
-function orderLeads(context, found) {
-  const { origin } = context;
-  const leads = [...found.fromCatalog.leads];
-  for (const reading of found.discoveries) {
-    if (reading.endpoint) {
-      leads.push({
-        endpoint: reading.endpoint,
-        route: `${displayUrl(reading.response.url, origin)}${reading.referred?.clause ?? ""} names the MCP endpoint ${displayUrl(reading.endpoint, origin)}`
-      });
-    }
-  }
-  for (const endpoint of context.mcpLeads ?? []) {
-    const url2 = resolveHttpUrl(endpoint, `${origin}/`);
-    if (url2) leads.push({ endpoint: url2, route: `the MCP Registry lists the endpoint ${displayUrl(url2, origin)}` });
-  }
-  return leads;
-}
-async function probeLeads(context, leads, defaultEndpoint, defaultProbe) {
-  const { origin, fetch: fetch2 } = context;
-  const distinct = [];
-  for (const lead of leads) {
-    if (!distinct.some((other) => other.endpoint === lead.endpoint)) distinct.push(lead);
-  }
-  const tried = distinct.filter((lead) => lead.endpoint !== defaultEndpoint).slice(0, MAX_PROBED_LEADS);
-  const probes = [];
-  for (const lead of tried) {
-    const probe = await probeMcpEndpoint(fetch2, lead.endpoint, PROBE_OPTIONS);
-    probes.push([lead, probe]);
-    if (statusOfProbe(probe) === "present") break;
-  }
-  const defaultLead = distinct.find((lead) => lead.endpoint === defaultEndpoint) ?? {
-    endpoint: defaultEndpoint,
-    route: leads.length > 0 ? `${displayUrl(defaultEndpoint, origin)}, the conventional endpoint, was tried as well` : `no AI Catalog, server card or discovery document names an MCP endpoint, so ${displayUrl(defaultEndpoint, origin)} was tried`
-  };
-  probes.push([defaultLead, defaultProbe]);
-  return probes;
-}
-async function readEndpointCard(shared, state, endpoint) {
-  const response = await shared.fetch(`${endpoint.replace(/\/$/, "")}/server-card`);
-  const reading = await readDiscovery(shared, response);
-  if (reading.card) {
-    state.serverCards.push({
-      route: "endpoint",
-      url: response.finalUrl || response.url,
-      catalogUrl: null,
-      schema: schemaOf(reading.card),
-      card: reading.card,
-      endpoint: reading.endpoint
-    });
-  }
-  return response;
-}
-function collectTroubles(discoveries, catalogs) {
-  const troubles = [...discoveries.map((reading) => reading.verdict)];
-  for (const each of catalogs) {
-    if (each.status === "blocked" || each.status === "error") troubles.push(each);
-    for (const nested of each.nested) {
-      if (nested.status === "blocked" || nested.status === "error") {
-        troubles.push({ status: nested.status, reason: `the nested catalog ${nested.reason}` });
-      }
-    }
-  }
-  return troubles;
-}
-function decideStatus(probe, present, probes, troubles) {
-  const otherStatuses = present ? [] : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict2) => verdict2.status)].filter(
-    (status) => status === "blocked" || status === "error"
-  );
-  return combineStatus([statusOfProbe(probe), ...otherStatuses]);
-}
-function catalogNote(origin, found, present) {
-  const listed = found.catalogs.find((each) => each.catalog)?.catalog;
-  return !present && listed && found.fromCatalog.leads.length === 0 ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.` : "";
-}
-function explainStatus(status, [lead, probe], probes, troubles, note) {
-  if (status === statusOfProbe(probe)) {
-    const legacy = probe.outcome === "wrong_transport" ? " A server without the Streamable HTTP transport does not count." : "";
-    return `${toSentence(lead.route)} ${probe.note}${legacy}${note}`;
-  }
-  const deciding = troubles.find((verdict2) => verdict2.status === status) ?? probes.map(([other, result]) => ({ status: statusOfProbe(result), reason: `${other.route}: ${result.note}` })).find((verdict2) => verdict2.status === status);
-  return `${toSentence(deciding.reason)} ${probe.note}${note}`;
-}
-function collectFetched(found, probes) {
-  const { catalogs, discoveries, fromCatalog } = found;
-  const controls = /* @__PURE__ */ new Map();
-  for (const asked of [
-    ...catalogs.map((each) => each.control?.control),
-    ...discoveries.map((r) => r.control),
-    ...fromCatalog.readings.map((r) => r.control)
-  ]) {
-    if (asked) controls.set(asked.url, asked);
-  }
-  return [
-    ...catalogs.flatMap((each) => [
-      fetchRecord(each.response),
-      ...each.nested.flatMap((nested) => nested.response ? [fetchRecord(nested.response)] : [])
-    ]),
-    ...fromCatalog.fetched.map(fetchRecord),
-    ...found.discoveryResponses.map(fetchRecord),
-    ...[...discoveries, ...fromCatalog.readings].flatMap((r) => r.referred ? [fetchRecord(r.referred.response)] : []),
-    ...[...controls.values()].map(fetchRecord),
-    ...probes.flatMap(([, result]) => result.fetched)
-  ];
-}
-function discoveryUrlOf(lead, discoveries) {
-  const document = discoveries.find((reading) => reading.endpoint === lead.endpoint);
-  if (document) return document.response.finalUrl || document.response.url;
-  if (lead.catalogUrl) return lead.catalogUrl;
-  return null;
-}
-
 // src/domain/signals/detect-openapi.ts
-var import_yaml = __toESM(require_dist(), 1);
 var OPENAPI_COMMON_PATHS = [
   "/openapi.json",
   "/openapi.yaml",
@@ -21300,45 +24373,8 @@ var OPENAPI_FRAMEWORK_PATHS = [
   "/q/openapi"
 ];
 var MAX_DISCOVERED = 8;
-var YAML_MAX_ALIASES = 200;
-function parseDocument(text2) {
-  const trimmed = text2.replace(/^\uFEFF/, "").trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    const json3 = parseJson(trimmed);
-    if (json3 !== void 0) return json3;
-  }
-  try {
-    return (0, import_yaml.parse)(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" });
-  } catch {
-    return void 0;
-  }
-}
-function readOpenApiDocument(text2) {
-  const document = parseDocument(text2);
-  if (!isRecord(document)) return { problem: "does not parse as a JSON or YAML object" };
-  const version3 = typeof document.openapi === "string" ? document.openapi : typeof document.swagger === "string" ? document.swagger : null;
-  if (version3 === null) return { problem: "has no openapi or swagger version" };
-  const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
-  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
-  if (pathCount === 0) {
-    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
-    return { problem: `is an OpenAPI ${version3} document ${what}` };
-  }
-  const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
-  return { version: version3, title, pathCount };
-}
 function readServiceDescLinks(header, base) {
-  if (!header) return [];
-  const targets = [];
-  const link = /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*)/g;
-  for (const match2 of header.matchAll(link)) {
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match2[2] ?? "");
-    const relations = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
-    if (!relations.includes("service-desc")) continue;
-    const href = resolveHttpUrl(match2[1] ?? "", base);
-    if (href) targets.push(href);
-  }
-  return targets;
+  return readLinkHeader(header, base, resolveHttpUrl).filter((link) => link.rels.includes("service-desc")).map((link) => link.href);
 }
 function judgeDocumentAnswer(answer, where) {
   if (answer.status !== 200) return { status: "absent", reason: `${where} answered ${answer.status}, not 200` };
@@ -21547,77 +24583,6 @@ var AI_USER_AGENTS = [
   "TikTokSpider"
 ];
 var AI_AGENT_BY_TOKEN = new Map(AI_USER_AGENTS.map((agent) => [agent.toLowerCase(), agent]));
-function parseRobotsTxt(text2) {
-  const groups = [];
-  const contentSignals = [];
-  const contentUsage = [];
-  let current = null;
-  let lastWasAgent = false;
-  for (const rawLine of text2.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/)) {
-    const line2 = rawLine.replace(/#.*$/, "").trim();
-    const colon = line2.indexOf(":");
-    if (colon <= 0) continue;
-    const field = line2.slice(0, colon).trim().toLowerCase();
-    const value = line2.slice(colon + 1).trim();
-    if (field === "user-agent") {
-      if (!current || !lastWasAgent) {
-        current = { userAgents: [], rules: [] };
-        groups.push(current);
-      }
-      if (value) current.userAgents.push(value);
-      lastWasAgent = true;
-      continue;
-    }
-    if (field === "allow" || field === "disallow") {
-      if (current) current.rules.push({ allow: field === "allow", path: value });
-      lastWasAgent = false;
-      continue;
-    }
-    if (field === "content-signal") {
-      const signals = parseContentSignal(value);
-      if (Object.keys(signals).length > 0) contentSignals.push(signals);
-    }
-    if (field === "content-usage") {
-      const rule = parseContentUsage(value);
-      if (rule) contentUsage.push(rule);
-    }
-  }
-  return { groups, contentSignals, contentUsage };
-}
-function parseContentUsage(value) {
-  const trimmed = value.trim();
-  const pathMatch = /^([/*][^\s]*)\s+(.*)$/.exec(trimmed);
-  const path = pathMatch ? pathMatch[1] : null;
-  const expression = pathMatch ? pathMatch[2] : trimmed;
-  const preferences = readUsagePreferences(expression);
-  return preferences ? { path, preferences } : null;
-}
-function readUsagePreferences(expression) {
-  let dictionary;
-  try {
-    dictionary = parseDictionary(expression);
-  } catch {
-    return null;
-  }
-  const preferences = {};
-  for (const [key, member] of dictionary) {
-    const [value] = member;
-    if (!(value instanceof Token)) continue;
-    const token = value.toString();
-    if (token === "y" || token === "n") preferences[key] = token;
-  }
-  return Object.keys(preferences).length > 0 ? preferences : null;
-}
-function parseContentSignal(value) {
-  const signals = {};
-  for (const pair of value.split(",")) {
-    const match2 = /^\s*([a-z0-9][a-z0-9_-]*)\s*=\s*(yes|no)\s*$/i.exec(pair);
-    if (!match2) continue;
-    const name = match2[1].toLowerCase();
-    if (!(name in signals)) signals[name] = match2[2].toLowerCase();
-  }
-  return signals;
-}
 function matchAiUserAgent(value) {
   const token = value.trim().toLowerCase();
   return AI_AGENT_BY_TOKEN.get(token) ?? AI_AGENT_BY_TOKEN.get(token.split("/")[0].trim()) ?? null;
@@ -21954,12 +24919,24 @@ var crawlRequests = pgTable("crawl_requests", {
   queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow()
 });
 
+// src/domain/checks/check-context.ts
+function mayBePrivate(url2, ctx) {
+  if (ctx.allowPrivate) return true;
+  if (!ctx.trustedHosts?.length) return false;
+  try {
+    const host = new URL(url2.includes("://") ? url2 : `http://${url2}`).host.toLowerCase();
+    return ctx.trustedHosts.includes(host);
+  } catch {
+    return false;
+  }
+}
+
 // src/domain/checks/check-site.ts
 async function crawlCheckTarget({
   ctx,
   input: input2
 }) {
-  const target = parseCrawlTarget(input2.url, ctx.allowPrivate);
+  const target = parseCrawlTarget(input2.url, mayBePrivate(input2.url, ctx));
   const refusal = await ctx.vetHost(new URL(target.origin).hostname);
   if (refusal) throw refusedTargetError(refusal);
   const crawl = await crawlSite({
@@ -22075,7 +25052,7 @@ var SIGNAL_GUIDES = {
   has_mcp_server: {
     label: SIGNAL_LABELS.has_mcp_server,
     purpose: "A Model Context Protocol server: tools an agent can call directly.",
-    howToAdd: "Run an MCP server over the Streamable HTTP transport at /mcp, or anywhere you name in an AI Catalog at /.well-known/ai-catalog.json (an entry of type application/mcp-server-card+json pointing at its server card, served at <endpoint>/server-card) or in /.well-known/mcp.json. It must answer initialize and tools/list; a server behind OAuth counts when it answers 401 with a WWW-Authenticate: Bearer challenge.",
+    howToAdd: "Run an MCP server over the Streamable HTTP transport at /mcp, or anywhere you name in an AI Catalog at /.well-known/ai-catalog.json (an entry of type application/mcp-server-card+json pointing at its server card, served at <endpoint>/server-card) or in /.well-known/mcp.json. It must answer server/discover and tools/list (the 2026-07-28 protocol) or initialize and tools/list (2025); a server behind OAuth counts when it answers 401 with a WWW-Authenticate: Bearer challenge.",
     standards: [
       {
         label: "MCP specification: transports",
@@ -42586,7 +45563,11 @@ function storableText(error62) {
 
 // src/routes/shared/check-schemas.ts
 var UrlBodySchema = external_exports.strictObject({
-  url: storableText().min(1).max(2048).openapi({ format: "uri", example: "https://example.com" })
+  url: storableText().min(1).max(2048).openapi({
+    format: "uri",
+    description: "The site to read: an http(s) URL or a bare host name (https is assumed); its origin is what counts",
+    example: "https://example.com"
+  })
 }).openapi("UrlBody");
 var SignalEvidenceSchema = external_exports.object({
   status: external_exports.enum(["present", "absent", "blocked", "error"]),
@@ -42743,7 +45724,8 @@ var USAGE = `usage: agent-readiness <url> [options]
 
 Checks a site's readiness for AI agents: the score, the seven signals and the checklist, with the
 crawl and the verdicts of the service's POST /check. It crawls from this machine (so a preview or
-localhost can be checked), or through the service with --api.
+localhost can be checked), or through the service with --api. A <url> without a scheme is an
+https address, as in the web form: example.com checks https://example.com/.
 
 Output (stdout):
   (default)               a readable report
@@ -42804,7 +45786,7 @@ function parseReadinessArgs(argv) {
   if (values.local && values.api === void 0) throw new UsageError("--local only means something beside --api");
   if (values.progress && values["no-progress"]) throw new UsageError("--progress or --no-progress, not both");
   return {
-    url: positionals[0].trim(),
+    url: urlOfArgument(positionals[0]),
     format: values.json ? "json" : values.markdown ? "markdown" : "text",
     ...values["json-file"] ? { jsonFile: values["json-file"] } : {},
     gates: { ...failUnder !== void 0 ? { failUnder } : {}, require: require2 },
@@ -42827,6 +45809,16 @@ var OPTION_SPEC = {
   "no-progress": { type: "boolean" },
   help: { type: "boolean", short: "h" }
 };
+function urlOfArgument(argument) {
+  const typed = argument.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(typed) || typed.startsWith("//")) return typed;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(typed) && !/^[^:/?#]+:\d*(?:[/?#]|$)/.test(typed)) return typed;
+  try {
+    return new URL(`https://${typed}`).href;
+  } catch {
+    return typed;
+  }
+}
 function compareDomain(value) {
   const text2 = value.trim();
   try {
@@ -42937,5 +45929,6 @@ export {
   USAGE,
   main,
   parseReadinessArgs,
-  runReadiness
+  runReadiness,
+  urlOfArgument
 };
