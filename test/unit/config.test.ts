@@ -23,6 +23,8 @@ describe("parseConfig", () => {
       RECRAWL_BATCH_SIZE: 500,
       IMPORT_CRAWL_BATCH_SIZE: 500,
       OWNERSHIP_DOH_URLS: ["https://cloudflare-dns.com/dns-query", "https://dns.google/resolve"],
+      // No local demo site is exempt from the address guard unless npm start names one.
+      LOCAL_DEMO_HOSTS: [],
       // Optional capabilities are off until their secrets are set.
       capabilities: { mail: null, payments: null, signing: null },
       capabilityStatus: { mail: "not_configured", payments: "not_configured", signing: "not_configured" },

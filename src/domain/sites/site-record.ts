@@ -44,6 +44,8 @@ export type SiteRecordRow = Omit<
   | "checklist"
   | "checklistStatuses"
   | "mcpEndpointHealth"
+  | "unresolvedCrawls"
+  | "agentResources"
 >;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
@@ -87,6 +89,9 @@ const {
   // The adoption rollup's packed statuses and MCP endpoint health (migration 0033): not the interface's.
   checklistStatuses: _statuses,
   mcpEndpointHealth: _health,
+  // The recrawl back-off (migration 0039) and the ARD registry's resources (migration 0038).
+  unresolvedCrawls: _unresolved,
+  agentResources: _agentResources,
   ...recordColumns
 } = getTableColumns(sites);
 
