@@ -83,10 +83,7 @@ export const REQUESTS: Record<string, readonly [string, string]> = {
     "update the DNS records of my domain from a script",
     "which provider lets me manage domain name server zones through an API?",
   ],
-  whois: [
-    "find out who registered a domain name and when it expires",
-    "look up the owner of a website domain",
-  ],
+  whois: ["find out who registered a domain name and when it expires", "look up the owner of a website domain"],
   "ip geolocation": [
     "which country is a visitor in, from their IP address",
     "I need to locate users by IP to show local prices",
@@ -95,22 +92,13 @@ export const REQUESTS: Record<string, readonly [string, string]> = {
     "check that a phone number is valid before I save it",
     "is this mobile number real and which carrier does it belong to?",
   ],
-  calendar: [
-    "add an event to my calendar and invite my team",
-    "read my upcoming meetings and appointments",
-  ],
+  calendar: ["add an event to my calendar and invite my team", "read my upcoming meetings and appointments"],
   "video hosting": [
     "upload videos and stream them to viewers on my site",
     "I need somewhere to host and encode video for my online course",
   ],
-  music: [
-    "search for songs and albums by an artist",
-    "play music and build playlists inside my app",
-  ],
-  news: [
-    "get the latest headlines about technology",
-    "I want to show breaking news articles from many publishers",
-  ],
+  music: ["search for songs and albums by an artist", "play music and build playlists inside my app"],
+  news: ["get the latest headlines about technology", "I want to show breaking news articles from many publishers"],
   recipes: [
     "find recipes I can cook with chicken and rice",
     "what can I make for dinner with the ingredients in my fridge",
@@ -171,10 +159,7 @@ export const REQUESTS: Record<string, readonly [string, string]> = {
     "where is my parcel right now, I have the tracking number",
     "track shipments from several couriers in one place",
   ],
-  cryptocurrency: [
-    "what is the price of bitcoin today",
-    "I want to trade crypto coins from my own program",
-  ],
+  cryptocurrency: ["what is the price of bitcoin today", "I want to trade crypto coins from my own program"],
   movies: [
     "find information about a film, its cast and its rating",
     "which movies are showing and what are they about",
