@@ -34,7 +34,10 @@ const checks = (statuses: [string, string][]) =>
     applies_to: [],
   }));
 
-const full = CHECK_IDS.slice(0, IDS_AT_0033).map((id, i): [string, string] => [id, CHECK_STATUSES[i % CHECK_STATUSES.length]!]);
+const full = CHECK_IDS.slice(0, IDS_AT_0033).map((id, i): [string, string] => [
+  id,
+  CHECK_STATUSES[i % CHECK_STATUSES.length]!,
+]);
 const partial: [string, string][] = [
   ["webmcp", "neutral"],
   ["robots_txt", "pass"],
