@@ -1,8 +1,8 @@
 /**
  * What the checklist reads: the answers of the crawl's fetcher, keyed by request, and the crawl's
  * own findings (the seven signals). Fetching happens here and only here; the checks themselves
- * (check-*.ts) are pure functions of these answers, so they can be tested on real documents
- * without a network.
+ * (families/*.ts) are pure functions of these answers, so they can be tested on real documents
+ * without a network. What is fetched, and when, is the crawl plan of checklist-requests.ts.
  *
  * Every request goes through the crawl's memoised fetcher: a document a signal detector already
  * fetched (robots.txt, the home page, the API catalog, the MCP discovery documents) costs nothing
@@ -39,22 +39,6 @@ export const MCP_CARD_PATHS = [
   "/.well-known/mcp.json",
   "/.well-known/mcp/server-card.json",
   "/.well-known/mcp/server-card",
-] as const;
-
-/**
- * The first round: the documents of the checklist's own, fetched beside the signal detectors.
- * Kept to nine requests so a crawl stays within its budget whatever the detectors ask (see
- * CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
- * are asked for only when the current one gave nothing, after the detectors are done.
- */
-const FIRST_ROUND = [
-  CHECKLIST_PATHS.sitemap,
-  CHECKLIST_PATHS.llmsFull,
-  CHECKLIST_PATHS.webBotAuth,
-  CHECKLIST_PATHS.a2aCard,
-  CHECKLIST_PATHS.skills,
-  CHECKLIST_PATHS.protectedResource,
-  CHECKLIST_PATHS.authorizationServer,
 ] as const;
 
 /** The home page asked for Markdown: the one request of the checklist with its own headers. */
@@ -94,23 +78,6 @@ export function answerAt(answers: ChecklistAnswers, pathOrUrl: string): ProbeRes
   return answers.get.get(url);
 }
 
-/** Documents the signal detectors fetch anyway, read by the checklist at no cost. */
-const SHARED = [
-  "/",
-  CHECKLIST_PATHS.robots,
-  CHECKLIST_PATHS.llmsTxt,
-  CHECKLIST_PATHS.apiCatalog,
-  // The MCP and OpenAPI detectors read the ARD manifest at both its paths (crawl-state.ts).
-  CHECKLIST_PATHS.ard,
-  CHECKLIST_PATHS.aiCatalog,
-  ...MCP_CARD_PATHS,
-];
-
-/** The paths of the first round (the shared ones and the checklist's own). */
-export function firstRoundPaths(): string[] {
-  return [...new Set<string>([...SHARED, ...FIRST_ROUND])];
-}
-
 /** The fetchers the checklist uses: the crawl's, and the same one bounded by the request budget. */
 export interface ChecklistFetchers {
   shared: SiteFetcher;
@@ -135,20 +102,21 @@ export const DETECTOR_RESERVE = 12;
 const CONTROL_SHAPES = 2;
 
 /**
- * Fetches every document the checklist reads: the first round beside the detectors, then, once
- * the detectors are done, the documents those answers name and the older paths (`followUps`, a
- * pure function of the answers so far, in order of importance), as the budget allows.
+ * Runs the checklist's crawl plan (checklist-requests.ts): the probes beside the detectors, then,
+ * once the detectors are done, the follow-ups the answers call for (in declaration order, the
+ * order of importance), round after round while they name new documents, as the budget allows.
  */
 export async function gatherAnswers(
   fetchers: ChecklistFetchers,
   origin: string,
   findings: Promise<{ signals: Record<SignalField, SignalFinding>; discovery: CrawlDiscovery }>,
-  followUps: (answers: ChecklistAnswers) => string[],
+  plan: { probes: { path: string; shared: boolean }[]; followUps: (answers: ChecklistAnswers) => string[] },
   controls: CatchAllJudge,
   budget: number,
+  rounds = 3,
 ): Promise<ChecklistAnswers> {
   const get = new Map<string, ProbeResponse>();
-  const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
+  const sharedPaths = new Set(plan.probes.filter((each) => each.shared).map((each) => siteUrl(origin, each.path)));
   const fetchInto = async (url: string) => {
     if (get.has(url)) return;
     const fetch = sharedPaths.has(url) ? fetchers.shared : fetchers.budgeted;
@@ -160,7 +128,7 @@ export async function gatherAnswers(
   const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
   const firstRound: Promise<void>[] = [];
   const later: string[] = [];
-  for (const path of firstRoundPaths()) {
+  for (const { path } of plan.probes) {
     const url = siteUrl(origin, path);
     const fits = sharedPaths.has(url) || room();
     if (fits) firstRound.push(fetchInto(url));
@@ -181,7 +149,7 @@ export async function gatherAnswers(
     const checks = await Promise.all(pending.map((response) => controls.judge(response as ProbeAnswer)));
     for (const [i, response] of pending.entries()) catchAll.set(response.url, checks[i]!);
   };
-  const next = followUps(answers);
+  const next = plan.followUps(answers);
   // A control request is made at most once per shape and crawl, and only where some answer of
   // that shape may be a hit. The first round's hits have theirs asked now; the shapes still unasked
   // keep their request in reserve while the budgeted follow-ups run, so the crawl's total stays
@@ -193,12 +161,12 @@ export async function gatherAnswers(
   }
   await Promise.all([...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
-  // One at a time in order of importance would be slow; all at once, the budget still refuses
-  // the last ones offered first-come, which is the order given.
-  await Promise.all(next.map(fetchInto));
-  // A second, smaller round for what the follow-ups named in turn (the authorization server of
-  // path-suffixed protected-resource metadata, found only once that metadata is read).
-  await Promise.all(followUps(answers).map(fetchInto));
+  // All of a round at once: the budget, if it runs short, refuses the last ones offered, which
+  // is the order of importance. Each round's answers may name documents of the next.
+  for (let round = 0, urls = next; round < rounds && urls.length > 0; round++) {
+    await Promise.all(urls.map(fetchInto));
+    urls = plan.followUps(answers);
+  }
   fetchers.reserve(0);
   await judgeAll();
   return answers;

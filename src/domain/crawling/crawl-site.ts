@@ -6,7 +6,7 @@
 
 import { CHECKLIST_PATHS, gatherAnswers } from "../checklist/checklist-answers.ts";
 import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
-import { followUpUrls } from "../checklist/checks.ts";
+import { CHECKLIST_REQUESTS, FOLLOW_UP_ROUNDS, followUpUrls, probePaths } from "../checklist/checklist-requests.ts";
 import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
@@ -303,12 +303,13 @@ function startChecklist(
     { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
     context.origin,
     findings,
-    followUpUrls,
+    { probes: probePaths(CHECKLIST_REQUESTS), followUps: (answers) => followUpUrls(CHECKLIST_REQUESTS, answers) },
     {
       judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
       prepare: (shape) => state.controls.answer(shape),
     },
     CRAWL_REQUEST_BUDGET,
+    FOLLOW_UP_ROUNDS,
   );
 }
 

@@ -38,7 +38,11 @@ const FIX = {
  * Where the protected-resource metadata may be, in the order RFC 9728 and the MCP authorization
  * spec give: the URL the MCP endpoint's 401 names in `resource_metadata` (read first), the
  * path-suffixed well-known URL of the endpoint (`/.well-known/oauth-protected-resource/mcp`,
- * RFC 9728 section 3.1, where both official MCP SDKs publish it), then the origin's own.
+ * RFC 9728 section 3.1, where both official MCP SDKs publish it), then the origin's own. The
+ * path-suffixed URL is looked for only beside an endpoint that showed itself (it answered as an
+ * MCP server, over another transport, or asked for authorization): the detector names the
+ * conventional `/mcp` even on a site with no server, and a guess there would be a blind probe
+ * (docs/crawling.md, "The crawl plan").
  */
 export function protectedResourceUrls(answers: ChecklistAnswers): { url: string; via: string }[] {
   const details = answers.signals.has_mcp_server.details;
@@ -46,7 +50,8 @@ export function protectedResourceUrls(answers: ChecklistAnswers): { url: string;
   const header =
     typeof details?.resource_metadata === "string" ? resolveHttpUrl(details.resource_metadata, answers.origin) : null;
   if (header) urls.push({ url: header, via: "named by the MCP endpoint's 401 (resource_metadata)" });
-  const endpoint = typeof details?.endpoint === "string" ? details.endpoint : null;
+  const showedItself = ["compliant", "gated", "wrong_transport"].includes(String(details?.outcome));
+  const endpoint = showedItself && typeof details?.endpoint === "string" ? details.endpoint : null;
   if (endpoint) {
     try {
       const url = new URL(endpoint);

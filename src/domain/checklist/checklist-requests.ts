@@ -1,0 +1,163 @@
+/**
+ * The checklist's crawl plan: every request a check reads, declared once, with the stage at which
+ * it is asked and the discovery condition under which it is needed at all. gatherAnswers
+ * (checklist-answers.ts) runs the plan; the checks never fetch. A new check adds its lines here
+ * (docs/architecture.md, "How to add a check"), and nowhere else in the crawl.
+ *
+ * Two stages:
+ * - `probe`: a path the standard fixes, asked blind beside the signal detectors' first burst (one
+ *   request, whatever the site). `shared` marks a document a detector fetches anyway, read at no
+ *   cost.
+ * - `follow-up`: asked once the detectors are done and the probes answered, and only where those
+ *   answers call for it: a document an answer names (a catalog entry, a sitemap robots.txt names,
+ *   the metadata an MCP endpoint's 401 names), or an older path where the current one gave no
+ *   document. `urls` returns nothing where a document already settled the matter. Follow-ups are
+ *   evaluated again over the new answers (what a named document names in turn), at most
+ *   FOLLOW_UP_ROUNDS times.
+ */
+import { isHtmlAnswer, parseJson, siteUrl } from "../signals/blocking.ts";
+import { isPlaceholder, standingOf } from "./check-helpers.ts";
+import {
+  answerAt,
+  CHECKLIST_PATHS,
+  type ChecklistAnswers,
+  FOLLOW_UP_CAP,
+  MCP_CARD_PATHS,
+} from "./checklist-answers.ts";
+import type { CheckId } from "./checklist-definition.ts";
+import { skillArtifactUrls } from "./families/agents.ts";
+import { apiCatalogLinks } from "./families/api.ts";
+import { aiCatalogEntries } from "./families/ard.ts";
+import { authorizationServerMetadataUrl, protectedResourceServers, protectedResourceUrls } from "./families/auth.ts";
+import { sitemapCandidates } from "./families/discoverability.ts";
+import { liveMcpEndpoint } from "./families/mcp.ts";
+
+/** A path asked blind in the first round. */
+export interface ProbeDeclaration {
+  stage: "probe";
+  /** The checks that read the answer. */
+  checks: readonly CheckId[];
+  path: string;
+  /** A signal detector fetches it anyway: read from the crawl's memo, outside the checklist's budget. */
+  shared?: boolean;
+}
+
+/** Requests that depend on earlier answers. */
+export interface FollowUpDeclaration {
+  stage: "follow-up";
+  checks: readonly CheckId[];
+  /** The URLs to fetch given the answers so far; empty where the matter is settled or nothing names one. */
+  urls(answers: ChecklistAnswers): readonly string[];
+}
+
+export type RequestDeclaration = ProbeDeclaration | FollowUpDeclaration;
+
+/** How many times the follow-ups are evaluated (a document named by a document named by a probe). */
+export const FOLLOW_UP_ROUNDS = 3;
+
+/** A blind probe of a fixed path. */
+export function probe(checks: readonly CheckId[], path: string, shared = false): ProbeDeclaration {
+  return { stage: "probe", checks, path, ...(shared ? { shared } : {}) };
+}
+
+/** Requests computed from earlier answers. */
+export function followUp(
+  checks: readonly CheckId[],
+  urls: (answers: ChecklistAnswers) => readonly string[],
+): FollowUpDeclaration {
+  return { stage: "follow-up", checks, urls };
+}
+
+/** True when `path` answered 200 with a JSON document (not an HTML page). */
+export function gaveJsonDocument(answers: ChecklistAnswers, path: string): boolean {
+  const response = answerAt(answers, path);
+  return Boolean(
+    response?.ok && response.status === 200 && !isHtmlAnswer(response) && parseJson(response.body) !== undefined,
+  );
+}
+
+/** An older path of the same document, asked only when the current path gave no JSON document. */
+export function olderPath(checks: readonly CheckId[], current: string, older: string): FollowUpDeclaration {
+  return followUp(checks, (answers) => (gaveJsonDocument(answers, current) ? [] : [siteUrl(answers.origin, older)]));
+}
+
+/**
+ * The sitemap: the first one robots.txt names, and `/sitemap.xml` only when robots.txt names none
+ * or the named one gave no usable answer (the check reads them in that order).
+ */
+function sitemapUrls(answers: ChecklistAnswers): string[] {
+  const [first, ...rest] = sitemapCandidates(answers);
+  if (rest.length === 0) return first ? [first] : [];
+  const named = answers.get.get(first!);
+  if (!named) return [first!];
+  const standing = standingOf(named, answers.origin);
+  return standing.kind === "answer" && !isHtmlAnswer(standing.answer) ? [] : rest;
+}
+
+/** Every request the checklist reads, by check. */
+export const CHECKLIST_REQUESTS: readonly RequestDeclaration[] = [
+  // Read from the detectors' answers.
+  probe(["link_headers", "markdown_negotiation", "schema_org", "schema_org_actions", "webmcp"], "/", true),
+  probe(["robots_txt", "ai_bot_rules", "content_signals", "content_usage", "sitemap"], CHECKLIST_PATHS.robots, true),
+  probe(["llms_txt", "llms_full_txt"], CHECKLIST_PATHS.llmsTxt, true),
+  probe(["api_catalog"], CHECKLIST_PATHS.apiCatalog, true),
+  probe(["ai_catalog"], CHECKLIST_PATHS.ard, true),
+  probe(["ai_catalog"], CHECKLIST_PATHS.aiCatalog, true),
+  ...MCP_CARD_PATHS.map((path) => probe(["mcp_server_card"], path, true)),
+  // The checklist's own fixed paths.
+  probe(["llms_full_txt"], CHECKLIST_PATHS.llmsFull),
+  probe(["web_bot_auth"], CHECKLIST_PATHS.webBotAuth),
+  probe(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard),
+  probe(["agent_skills"], CHECKLIST_PATHS.skills),
+  probe(["oauth_protected_resource"], CHECKLIST_PATHS.protectedResource),
+  probe(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer),
+  // What the first answers call for.
+  followUp(["sitemap"], sitemapUrls),
+  olderPath(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy),
+  olderPath(["agent_skills"], CHECKLIST_PATHS.skills, CHECKLIST_PATHS.skillsLegacy),
+  olderPath(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer, CHECKLIST_PATHS.openidConfiguration),
+  followUp(["api_catalog"], (answers) => {
+    const links = apiCatalogLinks(answers);
+    return links ? [...links.desc, ...links.doc].slice(0, FOLLOW_UP_CAP) : [];
+  }),
+  followUp(["ai_catalog", "mcp_server_card"], (answers) =>
+    aiCatalogEntries(answers)
+      .flatMap((entry) => (entry.url ? [entry.url] : []))
+      .slice(0, FOLLOW_UP_CAP),
+  ),
+  followUp(["mcp_server_card"], (answers) => {
+    const endpoint = liveMcpEndpoint(answers);
+    return endpoint ? [`${endpoint.replace(/\/+$/, "")}/server-card`] : [];
+  }),
+  followUp(["agent_skills"], skillArtifactUrls),
+  // RFC 9728: the metadata the MCP endpoint's 401 names, and the live endpoint's path-suffixed URL.
+  followUp(["oauth_protected_resource"], (answers) => protectedResourceUrls(answers).map(({ url }) => url)),
+  followUp(["oauth_protected_resource"], (answers) => {
+    const server = protectedResourceServers(answers)[0];
+    const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
+    return metadataUrl ? [metadataUrl] : [];
+  }),
+];
+
+/** The paths of the probes, the shared ones marked. */
+export function probePaths(declarations: readonly RequestDeclaration[]): { path: string; shared: boolean }[] {
+  const seen = new Map<string, boolean>();
+  for (const declaration of declarations) {
+    if (declaration.stage !== "probe") continue;
+    seen.set(declaration.path, (seen.get(declaration.path) ?? false) || Boolean(declaration.shared));
+  }
+  return [...seen].map(([path, shared]) => ({ path, shared }));
+}
+
+/**
+ * The follow-ups the answers so far call for, not yet fetched, in declaration order (the order of
+ * importance when the budget runs short), placeholders left out.
+ */
+export function followUpUrls(declarations: readonly RequestDeclaration[], answers: ChecklistAnswers): string[] {
+  const urls = new Set<string>();
+  for (const declaration of declarations) {
+    if (declaration.stage !== "follow-up") continue;
+    for (const url of declaration.urls(answers)) urls.add(url);
+  }
+  return [...urls].filter((url) => !answers.get.has(url) && !isPlaceholder(url, answers.origin));
+}
