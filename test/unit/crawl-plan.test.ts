@@ -8,6 +8,7 @@ import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
 import { CHECKLIST_REQUESTS, probePaths } from "../../src/domain/checklist/checklist-requests.ts";
 import { createConcurrencyLimiter } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { crawlSite } from "../../src/domain/crawling/crawl-site.ts";
+import { OPENAPI_FRAMEWORK_PATHS } from "../../src/domain/signals/detect-openapi.ts";
 import type { ProbeAnswer, SiteFetcher } from "../../src/domain/signals/types.ts";
 
 const ORIGIN = "https://plan.example.org";
@@ -25,13 +26,16 @@ const HOME: Served = {
 };
 
 /** Crawls a site serving `routes` (GET by path; 404 elsewhere) and returns the paths it asked. */
-async function crawlOf(routes: Record<string, Served>): Promise<{ asked: string[]; count: number }> {
+async function crawlOf(
+  routes: Record<string, Served>,
+  notFound: Served = { status: 404, type: "text/plain", body: "Not found" },
+): Promise<{ asked: string[]; count: number }> {
   const asked: string[] = [];
   const fetcher: SiteFetcher = async (url, request = {}) => {
     const { pathname } = new URL(url);
     asked.push(`${request.method ?? "GET"} ${pathname}`);
     const served = (request.method ?? "GET") === "GET" ? routes[pathname] : undefined;
-    const reply: Served = served ?? { status: 404, type: "text/plain", body: "Not found" };
+    const reply: Served = served ?? notFound;
     const answer: ProbeAnswer = {
       ok: true,
       url,
@@ -106,5 +110,17 @@ describe("the crawl plan", () => {
     expect(current.asked).not.toContain("GET /.well-known/agent.json");
     const none = await crawlOf({ "/": HOME });
     expect(none.asked).toContain("GET /.well-known/agent.json");
+  });
+
+  it("guesses the web frameworks' default OpenAPI paths only on a site that shows an application server", async () => {
+    const framework = (asked: string[]) => OPENAPI_FRAMEWORK_PATHS.filter((path) => asked.includes(`GET ${path}`));
+    // A content site: an HTML home page, plain 404s, nothing that speaks JSON.
+    expect(framework((await crawlOf({ "/": HOME })).asked)).toEqual([]);
+    // An API host's root answers 404; a framework answers its 404s in JSON; llms.txt names a default path.
+    expect(framework((await crawlOf({})).asked)).toEqual([...OPENAPI_FRAMEWORK_PATHS]);
+    const json404: Served = { status: 404, type: "application/json", body: '{"status":404,"error":"Not Found"}' };
+    expect(framework((await crawlOf({ "/": HOME }, json404)).asked)).toEqual([...OPENAPI_FRAMEWORK_PATHS]);
+    const llms = { type: "text/markdown", body: "# Plan\n\n> Plans.\n\n- [API](/swagger/v1/swagger.json)\n" };
+    expect(framework((await crawlOf({ "/": HOME, "/llms.txt": llms })).asked)).toEqual([...OPENAPI_FRAMEWORK_PATHS]);
   });
 });

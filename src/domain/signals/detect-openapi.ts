@@ -5,9 +5,10 @@
  * catalog (/.well-known/api-catalog); `Link: <…>; rel="service-desc"` headers on the home page;
  * and `api.url` of the AI plugin manifest. Documents named by those three are then fetched, their
  * relative references resolved against the document that named them. Only when none of these
- * holds a document, and the site answered at least one common path, are six web frameworks'
- * default paths tried (OPENAPI_FRAMEWORK_PATHS): documents nothing links to, such as ASP.NET's
- * /swagger/v1/swagger.json, at the cost of six more requests on sites without a document.
+ * holds a document, the site answered at least one common path and it shows an application server
+ * (see showsApplicationServer), are six web frameworks' default paths tried
+ * (OPENAPI_FRAMEWORK_PATHS): documents nothing links to, such as ASP.NET's
+ * /swagger/v1/swagger.json, at the cost of six more requests on such sites without a document.
  *
  * Present when a document parses (JSON, or YAML with alias expansion capped) to an object with an
  * `openapi` or `swagger` string and at least one entry in `paths`. Only the document probes decide
@@ -34,7 +35,8 @@ import {
 } from "./blocking.ts";
 import { type AiCatalogFinding, controlsOf, crawlStateOf, ruleOutCatchAll } from "./crawl-state.ts";
 import { AI_PLUGIN_PATH, readAiPluginManifest } from "./detect-ai-plugin.ts";
-import { API_CATALOG_PATH, readApiCatalog } from "./detect-structured-api.ts";
+import { LLMS_TXT_PATHS } from "./detect-llms-txt.ts";
+import { API_CATALOG_PATH, JSON_API_PATHS, readApiCatalog } from "./detect-structured-api.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeContext, type ProbeResponse, type SignalFinding } from "./types.ts";
 
 export const OPENAPI_COMMON_PATHS = [
@@ -171,7 +173,7 @@ export async function detectOpenApi(context: ProbeContext): Promise<SignalFindin
     ...first.commonResponses.map((response): SourcedResponse => [response, "common path"]),
     ...discoveredResponses.map((response, i): SourcedResponse => [response, discovered[i]![1]]),
   ];
-  const judged = await judgeWithFrameworkFallback(context, first.commonResponses, documents, seen);
+  const judged = await judgeWithFrameworkFallback(context, first.home, first.commonResponses, documents, seen);
   const fetched = [
     ...first.commonResponses,
     first.catalog,
@@ -223,6 +225,7 @@ function pickDiscovered(first: FirstWave, seen: Set<string>): [string, OpenApiSo
  */
 async function judgeWithFrameworkFallback(
   context: ProbeContext,
+  home: ProbeResponse,
   commonResponses: ProbeResponse[],
   documents: SourcedResponse[],
   seen: Set<string>,
@@ -232,7 +235,10 @@ async function judgeWithFrameworkFallback(
   const siteAnswers = commonResponses.some(
     (response) => classifyResponse(response) !== "error" && classifyResponse(response) !== "blocked",
   );
-  const frameworkTried = !verdicts.some((verdict) => verdict.status === "present") && siteAnswers;
+  const frameworkTried =
+    !verdicts.some((verdict) => verdict.status === "present") &&
+    siteAnswers &&
+    (await showsApplicationServer(context, home, commonResponses));
   if (!frameworkTried) return { documents, verdicts, controls, frameworkTried, frameworkResponses: [] };
   // A default path a document already named was fetched as that document.
   const frameworkUrls = OPENAPI_FRAMEWORK_PATHS.map((path) => siteUrl(context.origin, path)).filter(
@@ -242,6 +248,46 @@ async function judgeWithFrameworkFallback(
   const frameworkDocuments = frameworkResponses.map((response): SourcedResponse => [response, "framework default"]);
   verdicts = [...verdicts, ...(await judgeDocuments(context, frameworkDocuments, controls))];
   return { documents: [...documents, ...frameworkDocuments], verdicts, controls, frameworkTried, frameworkResponses };
+}
+
+/** A 2xx or 4xx answer whose body is JSON: the site's router speaks JSON (a framework's JSON 404 included). */
+function answersJson(response: ProbeResponse): boolean {
+  if (!response.ok || response.status >= 500 || isHtmlAnswer(response)) return false;
+  const type = response.contentType ?? "";
+  return /^application\/(?:[\w.+-]*\+)?json$/.test(type);
+}
+
+/**
+ * Whether the site shows an application server, the only kind that serves a framework's generated
+ * document at its default path (docs/crawling.md, "The crawl plan"): its home page is not an HTML
+ * page answering 2xx (an API host's root answers 404, JSON or text); or a common path or a JSON API
+ * root answered in JSON (Spring Boot's, NestJS's and FastAPI's 404s are JSON); or the site's
+ * llms.txt names one of the default paths. Every answer read here is one the crawl asks anyway
+ * (the home page, the common paths, the structured API's roots, llms.txt), so the question costs
+ * no request; a static or content site that shows none of this is spared the six guesses.
+ */
+async function showsApplicationServer(
+  context: ProbeContext,
+  home: ProbeResponse,
+  commonResponses: ProbeResponse[],
+): Promise<boolean> {
+  const htmlHome = home.ok && home.status >= 200 && home.status < 300 && isHtmlAnswer(home);
+  if (!htmlHome) return true;
+  if (commonResponses.some(answersJson)) return true;
+  const [apiRoots, llms] = await Promise.all([
+    Promise.all(JSON_API_PATHS.map((path) => context.fetch(siteUrl(context.origin, path)))),
+    Promise.all(LLMS_TXT_PATHS.map((path) => context.fetch(siteUrl(context.origin, path)))),
+  ]);
+  if (apiRoots.some(answersJson)) return true;
+  return llms.some(
+    (response) =>
+      response.ok &&
+      response.status === 200 &&
+      !isHtmlAnswer(response) &&
+      OPENAPI_FRAMEWORK_PATHS.some(
+        (path) => response.body.includes(`(${path})`) || response.body.includes(siteUrl(context.origin, path)),
+      ),
+  );
 }
 
 /** Each document's verdict, at once; a control request made to rule out the catch-all is added to `controls`. */
