@@ -13069,39 +13069,17 @@ var MCP_CARD_PATHS = [
   "/.well-known/mcp/server-card.json",
   "/.well-known/mcp/server-card"
 ];
-var FIRST_ROUND = [
-  CHECKLIST_PATHS.sitemap,
-  CHECKLIST_PATHS.llmsFull,
-  CHECKLIST_PATHS.webBotAuth,
-  CHECKLIST_PATHS.a2aCard,
-  CHECKLIST_PATHS.skills,
-  CHECKLIST_PATHS.protectedResource,
-  CHECKLIST_PATHS.authorizationServer
-];
 var MARKDOWN_REQUEST = { headers: { accept: "text/markdown" } };
 var FOLLOW_UP_CAP = 2;
 function answerAt(answers, pathOrUrl) {
   const url2 = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : siteUrl(answers.origin, pathOrUrl);
   return answers.get.get(url2);
 }
-var SHARED = [
-  "/",
-  CHECKLIST_PATHS.robots,
-  CHECKLIST_PATHS.llmsTxt,
-  CHECKLIST_PATHS.apiCatalog,
-  // The MCP and OpenAPI detectors read the ARD manifest at both its paths (crawl-state.ts).
-  CHECKLIST_PATHS.ard,
-  CHECKLIST_PATHS.aiCatalog,
-  ...MCP_CARD_PATHS
-];
-function firstRoundPaths() {
-  return [.../* @__PURE__ */ new Set([...SHARED, ...FIRST_ROUND])];
-}
 var DETECTOR_RESERVE = 12;
 var CONTROL_SHAPES = 2;
-async function gatherAnswers(fetchers, origin, findings, followUps, controls, budget) {
+async function gatherAnswers(fetchers, origin, findings, plan, controls, budget, rounds = 3) {
   const get = /* @__PURE__ */ new Map();
-  const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
+  const sharedPaths = new Set(plan.probes.filter((each) => each.shared).map((each) => siteUrl(origin, each.path)));
   const fetchInto = async (url2) => {
     if (get.has(url2)) return;
     const fetch2 = sharedPaths.has(url2) ? fetchers.shared : fetchers.budgeted;
@@ -13112,7 +13090,7 @@ async function gatherAnswers(fetchers, origin, findings, followUps, controls, bu
   const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
   const firstRound = [];
   const later = [];
-  for (const path of firstRoundPaths()) {
+  for (const { path } of plan.probes) {
     const url2 = siteUrl(origin, path);
     const fits = sharedPaths.has(url2) || room();
     if (fits) firstRound.push(fetchInto(url2));
@@ -13130,7 +13108,7 @@ async function gatherAnswers(fetchers, origin, findings, followUps, controls, bu
     const checks = await Promise.all(pending.map((response) => controls.judge(response)));
     for (const [i, response] of pending.entries()) catchAll.set(response.url, checks[i]);
   };
-  const next = followUps(answers);
+  const next = plan.followUps(answers);
   const asked = new Set(found.discovery.controls.map((control) => control.shape));
   for (const response of get.values()) {
     const shape = isHit(response) ? shapeOf(response.url, origin) : null;
@@ -13138,8 +13116,10 @@ async function gatherAnswers(fetchers, origin, findings, followUps, controls, bu
   }
   await Promise.all([...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
-  await Promise.all(next.map(fetchInto));
-  await Promise.all(followUps(answers).map(fetchInto));
+  for (let round = 0, urls = next; round < rounds && urls.length > 0; round++) {
+    await Promise.all(urls.map(fetchInto));
+    urls = plan.followUps(answers);
+  }
   fetchers.reserve(0);
   await judgeAll();
   return answers;
@@ -17601,16 +17581,16 @@ function fetchedCardLead(origin, state, read, entry, url2, reading, from) {
     route: `${from(entry)} names the server card ${cardAt} (${toSentence(reading.verdict.reason).replace(/\.$/, "")}), ${why}`
   };
 }
-function statusOfProbe(probe) {
-  switch (probe.outcome) {
+function statusOfProbe(probe2) {
+  switch (probe2.outcome) {
     case "compliant":
       return "present";
     case "gated":
-      return probe.gate?.status === 401 && probe.gate.bearer ? "present" : "blocked";
+      return probe2.gate?.status === 401 && probe2.gate.bearer ? "present" : "blocked";
     case "unreachable":
       return "error";
     case "not_mcp":
-      return probe.httpStatus !== void 0 && isUndecidedStatus(probe.httpStatus) ? "error" : "absent";
+      return probe2.httpStatus !== void 0 && isUndecidedStatus(probe2.httpStatus) ? "error" : "absent";
     case "wrong_transport":
       return "absent";
   }
@@ -17624,27 +17604,27 @@ async function detectMcpServer(context) {
   recordWellKnownCards(state, found.discoveries);
   const leads = orderLeads(context, found);
   const probes = await probeLeads(context, leads, defaultEndpoint, found.defaultProbe);
-  const present = probes.find(([, probe2]) => statusOfProbe(probe2) === "present");
-  const [lead, probe] = present ?? probes[0];
-  if (present && probe.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
+  const present = probes.find(([, probe3]) => statusOfProbe(probe3) === "present");
+  const [lead, probe2] = present ?? probes[0];
+  if (present && probe2.outcome === "compliant" && !state.serverCards.some((card) => card.endpoint === lead.endpoint)) {
     found.discoveryResponses.push(await readEndpointCard(shared, state, lead.endpoint));
   }
   const troubles = collectTroubles(found.discoveries, found.catalogs);
-  const status = decideStatus(probe, present !== void 0, probes, troubles);
+  const status = decideStatus(probe2, present !== void 0, probes, troubles);
   const note = catalogNote(context.origin, found, present !== void 0);
   return {
     status,
-    reason: explainStatus(status, [lead, probe], probes, troubles, note),
+    reason: explainStatus(status, [lead, probe2], probes, troubles, note),
     fetched: collectFetched(found, probes),
     details: {
       endpoint: lead.endpoint,
       // A catalog, card, discovery document or registry named an endpoint (mcp-health.ts).
       advertised: leads.length > 0,
-      outcome: probe.outcome,
-      era: probe.era ?? null,
-      protocol_version: probe.protocolVersion ?? null,
-      server_name: probe.serverName ?? null,
-      tool_count: probe.toolCount ?? null,
+      outcome: probe2.outcome,
+      era: probe2.era ?? null,
+      protocol_version: probe2.protocolVersion ?? null,
+      server_name: probe2.serverName ?? null,
+      tool_count: probe2.toolCount ?? null,
       discovery_url: discoveryUrlOf(lead, found.discoveries),
       route: lead.route
     }
@@ -17709,9 +17689,9 @@ async function probeLeads(context, leads, defaultEndpoint, defaultProbe) {
   const tried = distinct.filter((lead) => lead.endpoint !== defaultEndpoint).slice(0, MAX_PROBED_LEADS);
   const probes = [];
   for (const lead of tried) {
-    const probe = await probeMcpEndpoint(fetch2, lead.endpoint, PROBE_OPTIONS);
-    probes.push([lead, probe]);
-    if (statusOfProbe(probe) === "present") break;
+    const probe2 = await probeMcpEndpoint(fetch2, lead.endpoint, PROBE_OPTIONS);
+    probes.push([lead, probe2]);
+    if (statusOfProbe(probe2) === "present") break;
   }
   const defaultLead = distinct.find((lead) => lead.endpoint === defaultEndpoint) ?? {
     endpoint: defaultEndpoint,
@@ -17747,23 +17727,23 @@ function collectTroubles(discoveries, catalogs) {
   }
   return troubles;
 }
-function decideStatus(probe, present, probes, troubles) {
+function decideStatus(probe2, present, probes, troubles) {
   const otherStatuses = present ? [] : [...probes.map(([, other]) => statusOfProbe(other)), ...troubles.map((verdict2) => verdict2.status)].filter(
     (status) => status === "blocked" || status === "error"
   );
-  return combineStatus([statusOfProbe(probe), ...otherStatuses]);
+  return combineStatus([statusOfProbe(probe2), ...otherStatuses]);
 }
 function catalogNote(origin, found, present) {
   const listed = found.catalogs.find((each) => each.catalog)?.catalog;
   return !present && listed && found.fromCatalog.leads.length === 0 ? ` The AI Catalog ${displayUrl(listed.url, origin)} lists ${describeEntries(listed)} and names no MCP server.` : "";
 }
-function explainStatus(status, [lead, probe], probes, troubles, note) {
-  if (status === statusOfProbe(probe)) {
-    const legacy = probe.outcome === "wrong_transport" ? " A server without the Streamable HTTP transport does not count." : "";
-    return `${toSentence(lead.route)} ${probe.note}${legacy}${note}`;
+function explainStatus(status, [lead, probe2], probes, troubles, note) {
+  if (status === statusOfProbe(probe2)) {
+    const legacy = probe2.outcome === "wrong_transport" ? " A server without the Streamable HTTP transport does not count." : "";
+    return `${toSentence(lead.route)} ${probe2.note}${legacy}${note}`;
   }
   const deciding = troubles.find((verdict2) => verdict2.status === status) ?? probes.map(([other, result]) => ({ status: statusOfProbe(result), reason: `${other.route}: ${result.note}` })).find((verdict2) => verdict2.status === status);
-  return `${toSentence(deciding.reason)} ${probe.note}${note}`;
+  return `${toSentence(deciding.reason)} ${probe2.note}${note}`;
 }
 function collectFetched(found, probes) {
   const { catalogs, discoveries, fromCatalog } = found;
@@ -18047,7 +18027,8 @@ function protectedResourceUrls(answers) {
   const urls = [];
   const header = typeof details?.resource_metadata === "string" ? resolveHttpUrl(details.resource_metadata, answers.origin) : null;
   if (header) urls.push({ url: header, via: "named by the MCP endpoint's 401 (resource_metadata)" });
-  const endpoint = typeof details?.endpoint === "string" ? details.endpoint : null;
+  const showedItself = ["compliant", "gated", "wrong_transport"].includes(String(details?.outcome));
+  const endpoint = showedItself && typeof details?.endpoint === "string" ? details.endpoint : null;
   if (endpoint) {
     try {
       const url2 = new URL(endpoint);
@@ -18242,390 +18223,6 @@ var checkOauthAuthorizationServer = (answers) => {
     "no metadata at /.well-known/oauth-authorization-server or /.well-known/openid-configuration",
     evidence,
     FIX4.authorizationServer
-  );
-};
-
-// src/domain/checklist/families/bot-access.ts
-var FIX5 = {
-  aiRules: fixWith(
-    "Say in robots.txt what AI crawlers may do: name them, or add a Content-Signal line.",
-    "User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
-  ),
-  contentSignals: fixWith(
-    "Add a Content-Signal line to robots.txt using only search, ai-input and ai-train, each yes or no.",
-    "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
-  ),
-  contentUsage: fixWith(
-    "State your AI usage preferences with an AIPREF Content-Usage rule in robots.txt (or a Content-Usage HTTP header): a structured-field dictionary.",
-    "User-agent: *\nContent-Usage: train-ai=n\nAllow: /"
-  ),
-  webBotAuth: fixWith(
-    "If your site runs bots, publish their signing keys as a JWKS at /.well-known/http-message-signatures-directory with Content-Type: application/http-message-signatures-directory+json.",
-    '{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "<base64url public key>"}]}'
-  )
-};
-var checkAiBotRules = mirrorSignal("has_robots_ai", FIX5.aiRules);
-var CONTENT_SIGNAL_KEYS = ["search", "ai-input", "ai-train"];
-var checkContentSignals = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX5.contentSignals);
-  if (early) return early;
-  const evidence = evidenceOf(response);
-  const robots = robotsReading(answers);
-  if (robots === null)
-    return missing(
-      "/robots.txt answered with an HTML page, so it holds no Content-Signal line",
-      evidence,
-      FIX5.contentSignals
-    );
-  const pairs = robots.signalPairs;
-  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX5.contentSignals);
-  const unknown2 = pairs.filter(([key]) => !CONTENT_SIGNAL_KEYS.includes(key)).map(([key]) => key);
-  const badValues = pairs.filter(
-    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && value !== "yes" && value !== "no"
-  );
-  const known = pairs.filter(
-    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && (value === "yes" || value === "no")
-  );
-  if (known.length === 0) {
-    return verdict(
-      "fail",
-      `/robots.txt's Content-Signal lines use no defined signal with yes or no (${pairs.map(([k, v]) => `${k}=${v}`).join(", ")})`,
-      evidence,
-      FIX5.contentSignals
-    );
-  }
-  const shown = [...new Set(known.map(([key, value]) => `${key}=${value}`))].join(", ");
-  if (unknown2.length > 0 || badValues.length > 0) {
-    const problems = [
-      ...unknown2.length > 0 ? [`unknown keys ${[...new Set(unknown2)].join(", ")}`] : [],
-      ...badValues.length > 0 ? [`values other than yes/no for ${[...new Set(badValues.map(([key]) => key))].join(", ")}`] : []
-    ];
-    return verdict(
-      "warn",
-      `/robots.txt sets Content Signals (${shown}) with ${problems.join(" and ")}`,
-      evidence,
-      FIX5.contentSignals
-    );
-  }
-  return verdict("pass", `/robots.txt sets Content Signals (${shown})`, evidence);
-};
-var AIPREF_KEYS = ["train-ai", "train-genai", "ai-use", "search", "bots", "automated-processing"];
-function readContentUsage(value) {
-  try {
-    const dictionary = parseDictionary(value);
-    const pairs = [];
-    for (const [key, [item]] of dictionary) {
-      const text2 = typeof item === "object" && item !== null && "toString" in item ? String(item) : String(item);
-      pairs.push([key, text2]);
-    }
-    if (pairs.length === 0) return { problem: "is empty" };
-    return { pairs };
-  } catch {
-    return { problem: "does not parse as a structured-field dictionary (RFC 9651)" };
-  }
-}
-var checkContentUsage = (answers) => {
-  const robots = answerAt(answers, CHECKLIST_PATHS.robots);
-  const home = answerAt(answers, "/");
-  const evidence = evidenceOf(robots, home);
-  const rules = [];
-  for (const value of robotsReading(answers)?.usageExpressions ?? []) rules.push({ where: "/robots.txt", value });
-  const header = home?.ok ? home.headers.get("content-usage") : null;
-  if (header) rules.push({ where: "the home page's Content-Usage header", value: header });
-  if (rules.length === 0) {
-    const robotsStanding = standingOf(robots, answers);
-    if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
-      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX5.contentUsage);
-    }
-    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX5.contentUsage);
-  }
-  const read = rules.map((rule) => ({ ...rule, read: readContentUsage(rule.value) }));
-  const broken = read.find((rule) => "problem" in rule.read);
-  if (broken && "problem" in broken.read) {
-    return verdict(
-      "fail",
-      `${broken.where}'s Content-Usage "${broken.value.slice(0, 60)}" ${broken.read.problem}`,
-      evidence,
-      FIX5.contentUsage
-    );
-  }
-  const pairs = read.flatMap((rule) => "pairs" in rule.read ? rule.read.pairs : []);
-  const unknown2 = pairs.filter(([key]) => !AIPREF_KEYS.includes(key)).map(([key]) => key);
-  const badValues = pairs.filter(([, value]) => value !== "y" && value !== "n").map(([key]) => key);
-  const shown = [...new Set(pairs.map(([key, value]) => `${key}=${value}`))].join(", ");
-  if (unknown2.length > 0 || badValues.length > 0) {
-    const problems = [
-      ...unknown2.length > 0 ? [`keys outside the AIPREF vocabulary (${[...new Set(unknown2)].join(", ")})`] : [],
-      ...badValues.length > 0 ? [`values other than y/n (${[...new Set(badValues)].join(", ")})`] : []
-    ];
-    return verdict(
-      "warn",
-      `${read[0].where} states AI usage preferences (${shown}) with ${problems.join(" and ")}`,
-      evidence,
-      FIX5.contentUsage
-    );
-  }
-  return verdict("pass", `${read[0].where} states AI usage preferences (${shown})`, evidence);
-};
-var WEB_BOT_AUTH_TYPE = "application/http-message-signatures-directory+json";
-var checkWebBotAuth = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.webBotAuth);
-  const early = unanswered(response, answers, FIX5.webBotAuth);
-  if (early) return early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  const read = readJsonAnswer(answer, "/.well-known/http-message-signatures-directory");
-  if ("problem" in read) return missing(read.problem, evidence, FIX5.webBotAuth);
-  if (isErrorBody(read.document))
-    return missing("the key directory path answered a JSON error body", evidence, FIX5.webBotAuth);
-  const keys = isRecord(read.document) ? read.document.keys : void 0;
-  if (!Array.isArray(keys) || keys.length === 0) {
-    return verdict(
-      "fail",
-      "/.well-known/http-message-signatures-directory is JSON but not a JWKS (no keys array)",
-      evidence,
-      FIX5.webBotAuth
-    );
-  }
-  const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
-  if (badKey >= 0)
-    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX5.webBotAuth);
-  const placeholder = findPlaceholder(keys, answers.origin);
-  if (placeholder)
-    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX5.webBotAuth);
-  if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
-    return verdict(
-      "warn",
-      `the key directory holds ${keys.length} keys but is served as ${answer.contentType ?? "no content type"}, not ${WEB_BOT_AUTH_TYPE}`,
-      evidence,
-      FIX5.webBotAuth
-    );
-  }
-  return verdict(
-    "pass",
-    `the key directory holds ${keys.length === 1 ? "1 key" : `${keys.length} keys`}, served as ${WEB_BOT_AUTH_TYPE}`,
-    evidence
-  );
-};
-
-// src/domain/checklist/families/commerce.ts
-var FIX6 = {
-  ap2: fixWith(
-    "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
-    '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
-  )
-};
-var AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i;
-var AP2_ROLES = /* @__PURE__ */ new Set([
-  "merchant",
-  "shopper",
-  "credentials-provider",
-  "payment-processor",
-  "micropayment-provider",
-  "streaming-payment-consumer"
-]);
-var checkAp2 = (answers) => {
-  const paths = [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy];
-  const responses = paths.map((path) => answerAt(answers, path));
-  const evidence = evidenceOf(...responses);
-  for (const [i, response] of responses.entries()) {
-    const standing = standingOf(response, answers);
-    if (standing.kind !== "answer") continue;
-    const read = readJsonAnswer(standing.answer, paths[i]);
-    if ("problem" in read || isErrorBody(read.document) || !isRecord(read.document)) continue;
-    const capabilities = isRecord(read.document.capabilities) ? read.document.capabilities : null;
-    const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
-    const ap2 = extensions.find((each) => isRecord(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
-    if (!isRecord(ap2))
-      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX6.ap2);
-    const params = isRecord(ap2.params) ? ap2.params : null;
-    const roles = Array.isArray(params?.roles) ? params.roles.filter((role) => typeof role === "string") : [];
-    const known = roles.filter((role) => AP2_ROLES.has(role));
-    if (known.length === 0)
-      return verdict(
-        "fail",
-        `the A2A agent card at ${paths[i]} declares the AP2 extension without an AP2 role (params.roles)`,
-        evidence,
-        FIX6.ap2
-      );
-    if (known.length < roles.length)
-      return verdict(
-        "warn",
-        `the A2A agent card at ${paths[i]} declares AP2 (${known.join(", ")}) with roles AP2 does not define (${roles.filter((role) => !AP2_ROLES.has(role)).join(", ")})`,
-        evidence,
-        FIX6.ap2
-      );
-    return verdict("pass", `the A2A agent card at ${paths[i]} declares AP2 as ${known.join(", ")}`, evidence);
-  }
-  for (const response of responses) {
-    const standing = standingOf(response, answers);
-    if (response && (standing.kind === "blocked" || standing.kind === "error"))
-      return verdict(standing.kind, standing.clause, evidence, FIX6.ap2);
-  }
-  return missing("no A2A agent card, so no AP2 extension", evidence, FIX6.ap2);
-};
-
-// src/domain/checklist/families/content.ts
-var FIX7 = {
-  markdown: fixWith(
-    "Answer GET / with Accept: text/markdown with a Markdown version of the page, Content-Type: text/markdown and Vary: Accept.",
-    "HTTP/1.1 200 OK\nContent-Type: text/markdown; charset=utf-8\nVary: Accept\n\n# Example\n\nWhat this site offers, in Markdown."
-  ),
-  llms: fixWith(
-    "Publish /llms.txt: Markdown that opens with an H1 naming the site, then links to your key pages.",
-    "# Example\n\n> What Example does, in one line.\n\n## Docs\n\n- [Quick start](https://example.com/docs/start.md)"
-  ),
-  llmsFull: fixWith(
-    "Publish /llms-full.txt (your documentation in one Markdown file) and link it from /llms.txt.",
-    "# Example\n\n> Everything about Example in one file.\n\n## Getting started\n\nInstall with \u2026"
-  ),
-  schemaOrg: fixWith(
-    "Describe the site with schema.org JSON-LD in the home page's <head>.",
-    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "Organization", "name": "Example", "url": "https://example.com"}\n</script>'
-  ),
-  schemaActions: fixWith(
-    "Declare what agents can do on the site with a schema.org potentialAction whose target is an EntryPoint.",
-    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "WebSite", "url": "https://example.com/",\n "potentialAction": {"@type": "SearchAction",\n  "target": {"@type": "EntryPoint", "urlTemplate": "https://example.com/search?q={query}"},\n  "query-input": "required name=query"}}\n</script>'
-  )
-};
-var checkMarkdownNegotiation = (answers) => {
-  const response = answers.markdownHome;
-  const early = unanswered(response ?? void 0, answers, FIX7.markdown);
-  if (early)
-    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX7.markdown) : early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  const type = answer.contentType ?? "";
-  const isMarkdownType = type === "text/markdown" || type === "text/x-markdown";
-  if (isMarkdownType && isHtmlAnswer(answer)) {
-    return verdict(
-      "fail",
-      "GET / with Accept: text/markdown answered an HTML page labelled text/markdown",
-      evidence,
-      FIX7.markdown
-    );
-  }
-  if (!isMarkdownType) {
-    return missing(
-      `GET / with Accept: text/markdown answered ${type || "no content type"}, not Markdown`,
-      evidence,
-      FIX7.markdown
-    );
-  }
-  const vary = (answer.headers.get("vary") ?? "").toLowerCase().split(",").map((part) => part.trim());
-  if (!vary.includes("accept") && !vary.includes("*")) {
-    return verdict(
-      "warn",
-      "GET / with Accept: text/markdown answers Markdown, but without Vary: Accept, so caches may serve it to browsers",
-      evidence,
-      FIX7.markdown
-    );
-  }
-  return verdict("pass", "GET / with Accept: text/markdown answers Markdown (text/markdown, Vary: Accept)", evidence);
-};
-var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX7.llms);
-function looksLikeMarkdown(body) {
-  const head = body.slice(0, 16384);
-  return /^\s{0,3}#{1,6}\s+\S/m.test(head) || /^\s*[-*+]\s+\S/m.test(head) || /\[[^\]]+\]\([^)]+\)/.test(head);
-}
-var checkLlmsFullTxt = (answers) => {
-  const response = answerAt(answers, CHECKLIST_PATHS.llmsFull);
-  const early = unanswered(response, answers, FIX7.llmsFull);
-  if (early) return early;
-  const answer = response;
-  const evidence = evidenceOf(response);
-  if (isHtmlAnswer(answer))
-    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX7.llmsFull);
-  if (parseJson(answer.body) !== void 0)
-    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX7.llmsFull);
-  if (!looksLikeMarkdown(answer.body))
-    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX7.llmsFull);
-  const llms = answerAt(answers, CHECKLIST_PATHS.llmsTxt);
-  const llmsAnswer = llms?.ok && llms.status === 200 && !isHtmlAnswer(llms) ? llms : null;
-  if (!llmsAnswer || !/llms-full\.txt/i.test(llmsAnswer.body)) {
-    return verdict(
-      "warn",
-      "/llms-full.txt is Markdown, but /llms.txt does not link to it",
-      evidenceOf(response, llms),
-      FIX7.llmsFull
-    );
-  }
-  return verdict("pass", "/llms-full.txt is Markdown and /llms.txt links to it", evidenceOf(response, llms));
-};
-var checkSchemaOrg = mirrorSignal("has_schema_org", FIX7.schemaOrg);
-function collectActions(node2, found, depth = 0) {
-  if (depth > 12 || found.length > 20) return;
-  if (Array.isArray(node2)) {
-    for (const item of node2) collectActions(item, found, depth + 1);
-    return;
-  }
-  if (!isRecord(node2)) return;
-  const actions = node2.potentialAction;
-  for (const action of Array.isArray(actions) ? actions : actions === void 0 ? [] : [actions]) {
-    if (!isRecord(action)) continue;
-    const type = typeof action["@type"] === "string" ? action["@type"] : "Action";
-    const targets = Array.isArray(action.target) ? action.target : [action.target];
-    for (const target of targets) {
-      let url2 = null;
-      let entryPoint = false;
-      if (typeof target === "string") url2 = target;
-      else if (isRecord(target)) {
-        const template = target.urlTemplate ?? target.url;
-        url2 = typeof template === "string" ? template : null;
-        entryPoint = typeof target.urlTemplate === "string" || typeof target.httpMethod === "string";
-      }
-      const queryInput = action["query-input"] !== void 0 || Object.keys(action).some((key) => key.endsWith("-input"));
-      found.push({ type, target: url2, entryPoint, queryInput });
-    }
-  }
-  for (const [key, value] of Object.entries(node2)) {
-    if (key !== "potentialAction" && typeof value === "object" && value !== null)
-      collectActions(value, found, depth + 1);
-  }
-}
-function findSchemaActions(html) {
-  const found = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "script" || !tag.content) return;
-    const type = (tag.attributes.type ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "application/ld+json") return;
-    collectActions(parseJson(tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
-  });
-  return found;
-}
-var checkSchemaOrgActions = (answers) => {
-  const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX7.schemaActions);
-  if (early) return early;
-  const answer = home;
-  const evidence = evidenceOf(home);
-  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX7.schemaActions);
-  const actions = findSchemaActions(answer.body);
-  if (actions.length === 0)
-    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX7.schemaActions);
-  const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
-  const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
-  const good = usable.filter(
-    (action) => action.target && !isPlaceholder(action.target, answers.origin) && resolveHttpUrl(action.target.replace(/\{[^}]*\}/g, "x"), answer.url)
-  );
-  if (good.length > 0) {
-    const types = [...new Set(good.map((action) => action.type))].join(", ");
-    return verdict("pass", `the home page declares ${types} with an entry point (${good[0].target})`, evidence);
-  }
-  if (placeholder) {
-    return verdict(
-      "fail",
-      `the home page's potentialAction targets an unfilled template (${placeholder.target})`,
-      evidence,
-      FIX7.schemaActions
-    );
-  }
-  return verdict(
-    "fail",
-    "the home page declares a potentialAction without an EntryPoint (no urlTemplate, httpMethod or query-input)",
-    evidence,
-    FIX7.schemaActions
   );
 };
 
@@ -22841,7 +22438,7 @@ function readSitemap(body) {
 }
 
 // src/domain/checklist/families/discoverability.ts
-var FIX8 = {
+var FIX5 = {
   robots: fixWith(
     "Serve a plain-text robots.txt at /robots.txt (RFC 9309), with Content-Type: text/plain.",
     "User-agent: *\nAllow: /\n\nSitemap: https://example.com/sitemap.xml"
@@ -22869,12 +22466,12 @@ var ROBOTS_FIELDS = /* @__PURE__ */ new Set([
 ]);
 var checkRobotsTxt = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX8.robots);
+  const early = unanswered(response, answers, FIX5.robots);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   if (isHtmlAnswer(answer))
-    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX8.robots);
+    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX5.robots);
   const robots = parseRobotsTxt(answer.body);
   const lines = [...robots.lines, ...robots.other];
   const known = robots.lines.filter((line2) => ROBOTS_FIELDS.has(line2.field));
@@ -22883,18 +22480,18 @@ var checkRobotsTxt = (answers) => {
       "fail",
       "/robots.txt holds no robots.txt rule (no User-agent, Allow, Disallow or Sitemap line)",
       evidence,
-      FIX8.robots
+      FIX5.robots
     );
   }
   if (lines.length === 0)
-    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX8.robots);
+    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX5.robots);
   const groups = known.filter((line2) => line2.field === "user-agent").length;
   if (answer.contentType && answer.contentType !== "text/plain") {
     return verdict(
       "warn",
       `/robots.txt has ${known.length} rules but is served as ${answer.contentType}, not text/plain`,
       evidence,
-      FIX8.robots
+      FIX5.robots
     );
   }
   return verdict(
@@ -22920,7 +22517,7 @@ var checkSitemap = (answers) => {
     const named = index2 === 0 && candidates.length > 1 ? " (named in robots.txt)" : "";
     if (standing.kind !== "answer") {
       if (standing.kind !== "absent" && !blockedOrError)
-        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX8.sitemap);
+        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX5.sitemap);
       problems.push(`${standing.clause}${named}`);
       continue;
     }
@@ -22929,24 +22526,24 @@ var checkSitemap = (answers) => {
       continue;
     }
     if (/\.gz$/i.test(standing.answer.url) || standing.answer.contentType === "application/gzip") {
-      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX8.sitemap);
+      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX5.sitemap);
     }
     const read = readSitemap(standing.answer.body);
     if ("problem" in read) {
-      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX8.sitemap);
+      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX5.sitemap);
     }
     const what = read.kind === "index" ? "a sitemap index" : read.kind === "text" ? "a text sitemap" : "a sitemap";
     if (read.entries === 0)
-      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX8.sitemap);
+      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX5.sitemap);
     return verdict("pass", `${standing.where}${named} is ${what} of ${read.entries} entries`, evidence);
   }
   if (blockedOrError) return blockedOrError;
-  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX8.sitemap);
+  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX5.sitemap);
 };
 var AGENT_RELATIONS = ["service-desc", "service-doc", "api-catalog", "describedby", "service-meta"];
 var checkLinkHeaders = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX8.linkHeaders);
+  const early = unanswered(home, answers, FIX5.linkHeaders);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
@@ -22967,26 +22564,14 @@ var checkLinkHeaders = (answers) => {
     return missing(
       `the home page's Link header names no agent resource (only ${[...new Set(links.flatMap((link) => link.rels))].join(", ") || "links without rel"})`,
       evidence,
-      FIX8.linkHeaders
+      FIX5.linkHeaders
     );
   }
-  return missing("the home page sends no Link header", evidence, FIX8.linkHeaders);
+  return missing("the home page sends no Link header", evidence, FIX5.linkHeaders);
 };
-
-// src/domain/checklist/families/legacy.ts
-var FIX9 = {
-  aiPlugin: fixWith(
-    "ChatGPT plugins were retired in April 2024: publish an MCP server and an OpenAPI document instead."
-  )
-};
-var checkAiPlugin = mirrorSignal(
-  "has_ai_plugin",
-  FIX9.aiPlugin,
-  " ChatGPT plugins were retired in April 2024: agents no longer read this manifest."
-);
 
 // src/domain/checklist/families/mcp.ts
-var FIX10 = {
+var FIX6 = {
   mcpCard: fixWith(
     "Publish an MCP server card (SEP-2127) at <endpoint>/server-card, and name it in your AI Catalog.",
     '{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",\n "name": "com.example/mcp", "version": "1.0.0", "description": "What the server does",\n "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}'
@@ -22995,7 +22580,7 @@ var FIX10 = {
     "Serve an MCP server over Streamable HTTP (at /mcp, or named by a server card) that answers initialize without authentication, or with an OAuth challenge."
   )
 };
-var checkMcpServer = mirrorSignal("has_mcp_server", FIX10.mcpServer);
+var checkMcpServer = mirrorSignal("has_mcp_server", FIX6.mcpServer);
 function liveMcpEndpoint(answers) {
   const mcp = answers.signals.has_mcp_server;
   return mcp.status === "present" && typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : null;
@@ -23031,11 +22616,11 @@ var checkMcpServerCard = (answers) => {
   const evidence = evidenceOf(...search.responses);
   if (search.candidates.length === 0) {
     const trouble = search.troubles[0];
-    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX10.mcpCard);
+    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX6.mcpCard);
     return missing(
       "no MCP server card at the well-known paths, in an AI Catalog or at the MCP endpoint",
       evidence,
-      FIX10.mcpCard
+      FIX6.mcpCard
     );
   }
   const read = search.candidates.map((candidate) => ({
@@ -23052,7 +22637,7 @@ var checkMcpServerCard = (answers) => {
       "fail",
       `${first.where} ${"problem" in first.card ? first.card.problem : "is not a server card"}`,
       evidence,
-      FIX10.mcpCard
+      FIX6.mcpCard
     );
   }
   return judgeCardAgainstLiveServer(answers, valid, evidence);
@@ -23098,7 +22683,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
   const card = valid.card;
   const placeholder = card.endpoints.find((url2) => isPlaceholder(url2, answers.origin));
   if (placeholder)
-    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX10.mcpCard);
+    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX6.mcpCard);
   if (card.local) {
     if (card.shape === "sep-2127")
       return verdict(
@@ -23110,7 +22695,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} describes a local server (packages, no remote) in an older shape (not the SEP-2127 server-card schema)`,
       evidence,
-      FIX10.mcpCard
+      FIX6.mcpCard
     );
   }
   const mcp = answers.signals.has_mcp_server;
@@ -23120,7 +22705,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} is a server card for ${card.endpoints[0]}, but no live MCP server answered there`,
       evidence,
-      FIX10.mcpServer
+      FIX6.mcpServer
     );
   }
   if (liveEndpoint && !card.endpoints.some((url2) => url2.replace(/\/+$/, "") === liveEndpoint.replace(/\/+$/, ""))) {
@@ -23128,12 +22713,12 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} names ${card.endpoints[0]}, but the live MCP server answered at ${liveEndpoint}`,
       evidence,
-      FIX10.mcpCard
+      FIX6.mcpCard
     );
   }
   if (card.shape === "legacy") {
     const why = card.enumerates ? "the older enumerating shape (SEP-2127 cards list no tools, resources or prompts)" : "an older shape (not the SEP-2127 server-card schema)";
-    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX10.mcpCard);
+    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX6.mcpCard);
   }
   return verdict(
     "pass",
@@ -23142,61 +22727,89 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
   );
 }
 
-// src/domain/checklist/checks.ts
-function followUpUrls(answers) {
-  const urls = /* @__PURE__ */ new Set();
-  const gaveDocument = (path) => {
-    const response = answerAt(answers, path);
-    return Boolean(
-      response?.ok && response.status === 200 && !isHtmlAnswer(response) && parseJson(response.body) !== void 0
-    );
-  };
-  if (!gaveDocument(CHECKLIST_PATHS.a2aCard)) urls.add(`${answers.origin}${CHECKLIST_PATHS.a2aLegacy}`);
-  if (!gaveDocument(CHECKLIST_PATHS.skills)) urls.add(`${answers.origin}${CHECKLIST_PATHS.skillsLegacy}`);
-  if (!gaveDocument(CHECKLIST_PATHS.authorizationServer))
-    urls.add(`${answers.origin}${CHECKLIST_PATHS.openidConfiguration}`);
-  const sitemaps = sitemapCandidates(answers);
-  if (sitemaps.length > 1) urls.add(sitemaps[0]);
-  const links = apiCatalogLinks(answers);
-  if (links) for (const url2 of [...links.desc, ...links.doc].slice(0, FOLLOW_UP_CAP)) urls.add(url2);
-  for (const entry of aiCatalogEntries(answers).filter((each) => each.url).slice(0, FOLLOW_UP_CAP))
-    urls.add(entry.url);
-  const endpoint = liveMcpEndpoint(answers);
-  if (typeof endpoint === "string") urls.add(`${endpoint.replace(/\/+$/, "")}/server-card`);
-  for (const url2 of skillArtifactUrls(answers)) urls.add(url2);
-  for (const { url: url2 } of protectedResourceUrls(answers)) urls.add(url2);
-  const server = protectedResourceServers(answers)[0];
-  const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
-  if (metadataUrl) urls.add(metadataUrl);
-  for (const url2 of urls) if (answers.get.has(url2)) urls.delete(url2);
-  return [...urls].filter((url2) => !isPlaceholder(url2, answers.origin));
+// src/domain/checklist/checklist-requests.ts
+var FOLLOW_UP_ROUNDS = 3;
+function probe(checks, path, shared = false) {
+  return { stage: "probe", checks, path, ...shared ? { shared } : {} };
 }
-var SYNC_CHECKS = {
-  robots_txt: checkRobotsTxt,
-  sitemap: checkSitemap,
-  link_headers: checkLinkHeaders,
-  markdown_negotiation: checkMarkdownNegotiation,
-  llms_txt: checkLlmsTxt,
-  llms_full_txt: checkLlmsFullTxt,
-  schema_org: checkSchemaOrg,
-  schema_org_actions: checkSchemaOrgActions,
-  ai_bot_rules: checkAiBotRules,
-  content_signals: checkContentSignals,
-  content_usage: checkContentUsage,
-  web_bot_auth: checkWebBotAuth,
-  api_catalog: checkApiCatalog,
-  openapi: checkOpenApi,
-  structured_api: checkStructuredApi,
-  ai_catalog: checkAiCatalog,
-  mcp_server_card: checkMcpServerCard,
-  mcp_server: checkMcpServer,
-  a2a_agent_card: checkA2aAgentCard,
-  webmcp: checkWebMcp,
-  oauth_protected_resource: checkOauthProtectedResource,
-  oauth_authorization_server: checkOauthAuthorizationServer,
-  ai_plugin: checkAiPlugin,
-  ap2: checkAp2
-};
+function followUp(checks, urls) {
+  return { stage: "follow-up", checks, urls };
+}
+function gaveJsonDocument(answers, path) {
+  const response = answerAt(answers, path);
+  return Boolean(
+    response?.ok && response.status === 200 && !isHtmlAnswer(response) && parseJson(response.body) !== void 0
+  );
+}
+function olderPath(checks, current, older) {
+  return followUp(checks, (answers) => gaveJsonDocument(answers, current) ? [] : [siteUrl(answers.origin, older)]);
+}
+function sitemapUrls(answers) {
+  const [first, ...rest] = sitemapCandidates(answers);
+  if (rest.length === 0) return first ? [first] : [];
+  const named = answers.get.get(first);
+  if (!named) return [first];
+  const standing = standingOf(named, answers.origin);
+  return standing.kind === "answer" && !isHtmlAnswer(standing.answer) ? [] : rest;
+}
+var CHECKLIST_REQUESTS = [
+  // Read from the detectors' answers.
+  probe(["link_headers", "markdown_negotiation", "schema_org", "schema_org_actions", "webmcp"], "/", true),
+  probe(["robots_txt", "ai_bot_rules", "content_signals", "content_usage", "sitemap"], CHECKLIST_PATHS.robots, true),
+  probe(["llms_txt", "llms_full_txt"], CHECKLIST_PATHS.llmsTxt, true),
+  probe(["api_catalog"], CHECKLIST_PATHS.apiCatalog, true),
+  probe(["ai_catalog"], CHECKLIST_PATHS.ard, true),
+  probe(["ai_catalog"], CHECKLIST_PATHS.aiCatalog, true),
+  ...MCP_CARD_PATHS.map((path) => probe(["mcp_server_card"], path, true)),
+  // The checklist's own fixed paths.
+  probe(["llms_full_txt"], CHECKLIST_PATHS.llmsFull),
+  probe(["web_bot_auth"], CHECKLIST_PATHS.webBotAuth),
+  probe(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard),
+  probe(["agent_skills"], CHECKLIST_PATHS.skills),
+  probe(["oauth_protected_resource"], CHECKLIST_PATHS.protectedResource),
+  probe(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer),
+  // What the first answers call for.
+  followUp(["sitemap"], sitemapUrls),
+  olderPath(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy),
+  olderPath(["agent_skills"], CHECKLIST_PATHS.skills, CHECKLIST_PATHS.skillsLegacy),
+  olderPath(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer, CHECKLIST_PATHS.openidConfiguration),
+  followUp(["api_catalog"], (answers) => {
+    const links = apiCatalogLinks(answers);
+    return links ? [...links.desc, ...links.doc].slice(0, FOLLOW_UP_CAP) : [];
+  }),
+  followUp(
+    ["ai_catalog", "mcp_server_card"],
+    (answers) => aiCatalogEntries(answers).flatMap((entry) => entry.url ? [entry.url] : []).slice(0, FOLLOW_UP_CAP)
+  ),
+  followUp(["mcp_server_card"], (answers) => {
+    const endpoint = liveMcpEndpoint(answers);
+    return endpoint ? [`${endpoint.replace(/\/+$/, "")}/server-card`] : [];
+  }),
+  followUp(["agent_skills"], skillArtifactUrls),
+  // RFC 9728: the metadata the MCP endpoint's 401 names, and the live endpoint's path-suffixed URL.
+  followUp(["oauth_protected_resource"], (answers) => protectedResourceUrls(answers).map(({ url: url2 }) => url2)),
+  followUp(["oauth_protected_resource"], (answers) => {
+    const server = protectedResourceServers(answers)[0];
+    const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
+    return metadataUrl ? [metadataUrl] : [];
+  })
+];
+function probePaths(declarations) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const declaration of declarations) {
+    if (declaration.stage !== "probe") continue;
+    seen.set(declaration.path, (seen.get(declaration.path) ?? false) || Boolean(declaration.shared));
+  }
+  return [...seen].map(([path, shared]) => ({ path, shared }));
+}
+function followUpUrls(declarations, answers) {
+  const urls = /* @__PURE__ */ new Set();
+  for (const declaration of declarations) {
+    if (declaration.stage !== "follow-up") continue;
+    for (const url2 of declaration.urls(answers)) urls.add(url2);
+  }
+  return [...urls].filter((url2) => !answers.get.has(url2) && !isPlaceholder(url2, answers.origin));
+}
 
 // src/domain/sha256.ts
 async function sha256Hex(text2) {
@@ -23655,6 +23268,430 @@ function summarizeChecklist(checks, kind, kindReason) {
     by_kind: byKind
   };
 }
+
+// src/domain/checklist/families/bot-access.ts
+var FIX7 = {
+  aiRules: fixWith(
+    "Say in robots.txt what AI crawlers may do: name them, or add a Content-Signal line.",
+    "User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
+  ),
+  contentSignals: fixWith(
+    "Add a Content-Signal line to robots.txt using only search, ai-input and ai-train, each yes or no.",
+    "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
+  ),
+  contentUsage: fixWith(
+    "State your AI usage preferences with an AIPREF Content-Usage rule in robots.txt (or a Content-Usage HTTP header): a structured-field dictionary.",
+    "User-agent: *\nContent-Usage: train-ai=n\nAllow: /"
+  ),
+  webBotAuth: fixWith(
+    "If your site runs bots, publish their signing keys as a JWKS at /.well-known/http-message-signatures-directory with Content-Type: application/http-message-signatures-directory+json.",
+    '{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "<base64url public key>"}]}'
+  )
+};
+var checkAiBotRules = mirrorSignal("has_robots_ai", FIX7.aiRules);
+var CONTENT_SIGNAL_KEYS = ["search", "ai-input", "ai-train"];
+var checkContentSignals = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.robots);
+  const early = unanswered(response, answers, FIX7.contentSignals);
+  if (early) return early;
+  const evidence = evidenceOf(response);
+  const robots = robotsReading(answers);
+  if (robots === null)
+    return missing(
+      "/robots.txt answered with an HTML page, so it holds no Content-Signal line",
+      evidence,
+      FIX7.contentSignals
+    );
+  const pairs = robots.signalPairs;
+  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX7.contentSignals);
+  const unknown2 = pairs.filter(([key]) => !CONTENT_SIGNAL_KEYS.includes(key)).map(([key]) => key);
+  const badValues = pairs.filter(
+    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && value !== "yes" && value !== "no"
+  );
+  const known = pairs.filter(
+    ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && (value === "yes" || value === "no")
+  );
+  if (known.length === 0) {
+    return verdict(
+      "fail",
+      `/robots.txt's Content-Signal lines use no defined signal with yes or no (${pairs.map(([k, v]) => `${k}=${v}`).join(", ")})`,
+      evidence,
+      FIX7.contentSignals
+    );
+  }
+  const shown = [...new Set(known.map(([key, value]) => `${key}=${value}`))].join(", ");
+  if (unknown2.length > 0 || badValues.length > 0) {
+    const problems = [
+      ...unknown2.length > 0 ? [`unknown keys ${[...new Set(unknown2)].join(", ")}`] : [],
+      ...badValues.length > 0 ? [`values other than yes/no for ${[...new Set(badValues.map(([key]) => key))].join(", ")}`] : []
+    ];
+    return verdict(
+      "warn",
+      `/robots.txt sets Content Signals (${shown}) with ${problems.join(" and ")}`,
+      evidence,
+      FIX7.contentSignals
+    );
+  }
+  return verdict("pass", `/robots.txt sets Content Signals (${shown})`, evidence);
+};
+var AIPREF_KEYS = ["train-ai", "train-genai", "ai-use", "search", "bots", "automated-processing"];
+function readContentUsage(value) {
+  try {
+    const dictionary = parseDictionary(value);
+    const pairs = [];
+    for (const [key, [item]] of dictionary) {
+      const text2 = typeof item === "object" && item !== null && "toString" in item ? String(item) : String(item);
+      pairs.push([key, text2]);
+    }
+    if (pairs.length === 0) return { problem: "is empty" };
+    return { pairs };
+  } catch {
+    return { problem: "does not parse as a structured-field dictionary (RFC 9651)" };
+  }
+}
+var checkContentUsage = (answers) => {
+  const robots = answerAt(answers, CHECKLIST_PATHS.robots);
+  const home = answerAt(answers, "/");
+  const evidence = evidenceOf(robots, home);
+  const rules = [];
+  for (const value of robotsReading(answers)?.usageExpressions ?? []) rules.push({ where: "/robots.txt", value });
+  const header = home?.ok ? home.headers.get("content-usage") : null;
+  if (header) rules.push({ where: "the home page's Content-Usage header", value: header });
+  if (rules.length === 0) {
+    const robotsStanding = standingOf(robots, answers);
+    if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
+      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX7.contentUsage);
+    }
+    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX7.contentUsage);
+  }
+  const read = rules.map((rule) => ({ ...rule, read: readContentUsage(rule.value) }));
+  const broken = read.find((rule) => "problem" in rule.read);
+  if (broken && "problem" in broken.read) {
+    return verdict(
+      "fail",
+      `${broken.where}'s Content-Usage "${broken.value.slice(0, 60)}" ${broken.read.problem}`,
+      evidence,
+      FIX7.contentUsage
+    );
+  }
+  const pairs = read.flatMap((rule) => "pairs" in rule.read ? rule.read.pairs : []);
+  const unknown2 = pairs.filter(([key]) => !AIPREF_KEYS.includes(key)).map(([key]) => key);
+  const badValues = pairs.filter(([, value]) => value !== "y" && value !== "n").map(([key]) => key);
+  const shown = [...new Set(pairs.map(([key, value]) => `${key}=${value}`))].join(", ");
+  if (unknown2.length > 0 || badValues.length > 0) {
+    const problems = [
+      ...unknown2.length > 0 ? [`keys outside the AIPREF vocabulary (${[...new Set(unknown2)].join(", ")})`] : [],
+      ...badValues.length > 0 ? [`values other than y/n (${[...new Set(badValues)].join(", ")})`] : []
+    ];
+    return verdict(
+      "warn",
+      `${read[0].where} states AI usage preferences (${shown}) with ${problems.join(" and ")}`,
+      evidence,
+      FIX7.contentUsage
+    );
+  }
+  return verdict("pass", `${read[0].where} states AI usage preferences (${shown})`, evidence);
+};
+var WEB_BOT_AUTH_TYPE = "application/http-message-signatures-directory+json";
+var checkWebBotAuth = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.webBotAuth);
+  const early = unanswered(response, answers, FIX7.webBotAuth);
+  if (early) return early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  const read = readJsonAnswer(answer, "/.well-known/http-message-signatures-directory");
+  if ("problem" in read) return missing(read.problem, evidence, FIX7.webBotAuth);
+  if (isErrorBody(read.document))
+    return missing("the key directory path answered a JSON error body", evidence, FIX7.webBotAuth);
+  const keys = isRecord(read.document) ? read.document.keys : void 0;
+  if (!Array.isArray(keys) || keys.length === 0) {
+    return verdict(
+      "fail",
+      "/.well-known/http-message-signatures-directory is JSON but not a JWKS (no keys array)",
+      evidence,
+      FIX7.webBotAuth
+    );
+  }
+  const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
+  if (badKey >= 0)
+    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX7.webBotAuth);
+  const placeholder = findPlaceholder(keys, answers.origin);
+  if (placeholder)
+    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX7.webBotAuth);
+  if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
+    return verdict(
+      "warn",
+      `the key directory holds ${keys.length} keys but is served as ${answer.contentType ?? "no content type"}, not ${WEB_BOT_AUTH_TYPE}`,
+      evidence,
+      FIX7.webBotAuth
+    );
+  }
+  return verdict(
+    "pass",
+    `the key directory holds ${keys.length === 1 ? "1 key" : `${keys.length} keys`}, served as ${WEB_BOT_AUTH_TYPE}`,
+    evidence
+  );
+};
+
+// src/domain/checklist/families/commerce.ts
+var FIX8 = {
+  ap2: fixWith(
+    "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
+    '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
+  )
+};
+var AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i;
+var AP2_ROLES = /* @__PURE__ */ new Set([
+  "merchant",
+  "shopper",
+  "credentials-provider",
+  "payment-processor",
+  "micropayment-provider",
+  "streaming-payment-consumer"
+]);
+var checkAp2 = (answers) => {
+  const paths = [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy];
+  const responses = paths.map((path) => answerAt(answers, path));
+  const evidence = evidenceOf(...responses);
+  for (const [i, response] of responses.entries()) {
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readJsonAnswer(standing.answer, paths[i]);
+    if ("problem" in read || isErrorBody(read.document) || !isRecord(read.document)) continue;
+    const capabilities = isRecord(read.document.capabilities) ? read.document.capabilities : null;
+    const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
+    const ap2 = extensions.find((each) => isRecord(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
+    if (!isRecord(ap2))
+      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX8.ap2);
+    const params = isRecord(ap2.params) ? ap2.params : null;
+    const roles = Array.isArray(params?.roles) ? params.roles.filter((role) => typeof role === "string") : [];
+    const known = roles.filter((role) => AP2_ROLES.has(role));
+    if (known.length === 0)
+      return verdict(
+        "fail",
+        `the A2A agent card at ${paths[i]} declares the AP2 extension without an AP2 role (params.roles)`,
+        evidence,
+        FIX8.ap2
+      );
+    if (known.length < roles.length)
+      return verdict(
+        "warn",
+        `the A2A agent card at ${paths[i]} declares AP2 (${known.join(", ")}) with roles AP2 does not define (${roles.filter((role) => !AP2_ROLES.has(role)).join(", ")})`,
+        evidence,
+        FIX8.ap2
+      );
+    return verdict("pass", `the A2A agent card at ${paths[i]} declares AP2 as ${known.join(", ")}`, evidence);
+  }
+  for (const response of responses) {
+    const standing = standingOf(response, answers);
+    if (response && (standing.kind === "blocked" || standing.kind === "error"))
+      return verdict(standing.kind, standing.clause, evidence, FIX8.ap2);
+  }
+  return missing("no A2A agent card, so no AP2 extension", evidence, FIX8.ap2);
+};
+
+// src/domain/checklist/families/content.ts
+var FIX9 = {
+  markdown: fixWith(
+    "Answer GET / with Accept: text/markdown with a Markdown version of the page, Content-Type: text/markdown and Vary: Accept.",
+    "HTTP/1.1 200 OK\nContent-Type: text/markdown; charset=utf-8\nVary: Accept\n\n# Example\n\nWhat this site offers, in Markdown."
+  ),
+  llms: fixWith(
+    "Publish /llms.txt: Markdown that opens with an H1 naming the site, then links to your key pages.",
+    "# Example\n\n> What Example does, in one line.\n\n## Docs\n\n- [Quick start](https://example.com/docs/start.md)"
+  ),
+  llmsFull: fixWith(
+    "Publish /llms-full.txt (your documentation in one Markdown file) and link it from /llms.txt.",
+    "# Example\n\n> Everything about Example in one file.\n\n## Getting started\n\nInstall with \u2026"
+  ),
+  schemaOrg: fixWith(
+    "Describe the site with schema.org JSON-LD in the home page's <head>.",
+    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "Organization", "name": "Example", "url": "https://example.com"}\n</script>'
+  ),
+  schemaActions: fixWith(
+    "Declare what agents can do on the site with a schema.org potentialAction whose target is an EntryPoint.",
+    '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "WebSite", "url": "https://example.com/",\n "potentialAction": {"@type": "SearchAction",\n  "target": {"@type": "EntryPoint", "urlTemplate": "https://example.com/search?q={query}"},\n  "query-input": "required name=query"}}\n</script>'
+  )
+};
+var checkMarkdownNegotiation = (answers) => {
+  const response = answers.markdownHome;
+  const early = unanswered(response ?? void 0, answers, FIX9.markdown);
+  if (early)
+    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX9.markdown) : early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  const type = answer.contentType ?? "";
+  const isMarkdownType = type === "text/markdown" || type === "text/x-markdown";
+  if (isMarkdownType && isHtmlAnswer(answer)) {
+    return verdict(
+      "fail",
+      "GET / with Accept: text/markdown answered an HTML page labelled text/markdown",
+      evidence,
+      FIX9.markdown
+    );
+  }
+  if (!isMarkdownType) {
+    return missing(
+      `GET / with Accept: text/markdown answered ${type || "no content type"}, not Markdown`,
+      evidence,
+      FIX9.markdown
+    );
+  }
+  const vary = (answer.headers.get("vary") ?? "").toLowerCase().split(",").map((part) => part.trim());
+  if (!vary.includes("accept") && !vary.includes("*")) {
+    return verdict(
+      "warn",
+      "GET / with Accept: text/markdown answers Markdown, but without Vary: Accept, so caches may serve it to browsers",
+      evidence,
+      FIX9.markdown
+    );
+  }
+  return verdict("pass", "GET / with Accept: text/markdown answers Markdown (text/markdown, Vary: Accept)", evidence);
+};
+var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX9.llms);
+function looksLikeMarkdown(body) {
+  const head = body.slice(0, 16384);
+  return /^\s{0,3}#{1,6}\s+\S/m.test(head) || /^\s*[-*+]\s+\S/m.test(head) || /\[[^\]]+\]\([^)]+\)/.test(head);
+}
+var checkLlmsFullTxt = (answers) => {
+  const response = answerAt(answers, CHECKLIST_PATHS.llmsFull);
+  const early = unanswered(response, answers, FIX9.llmsFull);
+  if (early) return early;
+  const answer = response;
+  const evidence = evidenceOf(response);
+  if (isHtmlAnswer(answer))
+    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX9.llmsFull);
+  if (parseJson(answer.body) !== void 0)
+    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX9.llmsFull);
+  if (!looksLikeMarkdown(answer.body))
+    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX9.llmsFull);
+  const llms = answerAt(answers, CHECKLIST_PATHS.llmsTxt);
+  const llmsAnswer = llms?.ok && llms.status === 200 && !isHtmlAnswer(llms) ? llms : null;
+  if (!llmsAnswer || !/llms-full\.txt/i.test(llmsAnswer.body)) {
+    return verdict(
+      "warn",
+      "/llms-full.txt is Markdown, but /llms.txt does not link to it",
+      evidenceOf(response, llms),
+      FIX9.llmsFull
+    );
+  }
+  return verdict("pass", "/llms-full.txt is Markdown and /llms.txt links to it", evidenceOf(response, llms));
+};
+var checkSchemaOrg = mirrorSignal("has_schema_org", FIX9.schemaOrg);
+function collectActions(node2, found, depth = 0) {
+  if (depth > 12 || found.length > 20) return;
+  if (Array.isArray(node2)) {
+    for (const item of node2) collectActions(item, found, depth + 1);
+    return;
+  }
+  if (!isRecord(node2)) return;
+  const actions = node2.potentialAction;
+  for (const action of Array.isArray(actions) ? actions : actions === void 0 ? [] : [actions]) {
+    if (!isRecord(action)) continue;
+    const type = typeof action["@type"] === "string" ? action["@type"] : "Action";
+    const targets = Array.isArray(action.target) ? action.target : [action.target];
+    for (const target of targets) {
+      let url2 = null;
+      let entryPoint = false;
+      if (typeof target === "string") url2 = target;
+      else if (isRecord(target)) {
+        const template = target.urlTemplate ?? target.url;
+        url2 = typeof template === "string" ? template : null;
+        entryPoint = typeof target.urlTemplate === "string" || typeof target.httpMethod === "string";
+      }
+      const queryInput = action["query-input"] !== void 0 || Object.keys(action).some((key) => key.endsWith("-input"));
+      found.push({ type, target: url2, entryPoint, queryInput });
+    }
+  }
+  for (const [key, value] of Object.entries(node2)) {
+    if (key !== "potentialAction" && typeof value === "object" && value !== null)
+      collectActions(value, found, depth + 1);
+  }
+}
+function findSchemaActions(html) {
+  const found = [];
+  walkHtml(html, (tag) => {
+    if (tag.name !== "script" || !tag.content) return;
+    const type = (tag.attributes.type ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/ld+json") return;
+    collectActions(parseJson(tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
+  });
+  return found;
+}
+var checkSchemaOrgActions = (answers) => {
+  const home = answerAt(answers, "/");
+  const early = unanswered(home, answers, FIX9.schemaActions);
+  if (early) return early;
+  const answer = home;
+  const evidence = evidenceOf(home);
+  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX9.schemaActions);
+  const actions = findSchemaActions(answer.body);
+  if (actions.length === 0)
+    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX9.schemaActions);
+  const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
+  const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
+  const good = usable.filter(
+    (action) => action.target && !isPlaceholder(action.target, answers.origin) && resolveHttpUrl(action.target.replace(/\{[^}]*\}/g, "x"), answer.url)
+  );
+  if (good.length > 0) {
+    const types = [...new Set(good.map((action) => action.type))].join(", ");
+    return verdict("pass", `the home page declares ${types} with an entry point (${good[0].target})`, evidence);
+  }
+  if (placeholder) {
+    return verdict(
+      "fail",
+      `the home page's potentialAction targets an unfilled template (${placeholder.target})`,
+      evidence,
+      FIX9.schemaActions
+    );
+  }
+  return verdict(
+    "fail",
+    "the home page declares a potentialAction without an EntryPoint (no urlTemplate, httpMethod or query-input)",
+    evidence,
+    FIX9.schemaActions
+  );
+};
+
+// src/domain/checklist/families/legacy.ts
+var FIX10 = {
+  aiPlugin: fixWith(
+    "ChatGPT plugins were retired in April 2024: publish an MCP server and an OpenAPI document instead."
+  )
+};
+var checkAiPlugin = mirrorSignal(
+  "has_ai_plugin",
+  FIX10.aiPlugin,
+  " ChatGPT plugins were retired in April 2024: agents no longer read this manifest."
+);
+
+// src/domain/checklist/checks.ts
+var SYNC_CHECKS = {
+  robots_txt: checkRobotsTxt,
+  sitemap: checkSitemap,
+  link_headers: checkLinkHeaders,
+  markdown_negotiation: checkMarkdownNegotiation,
+  llms_txt: checkLlmsTxt,
+  llms_full_txt: checkLlmsFullTxt,
+  schema_org: checkSchemaOrg,
+  schema_org_actions: checkSchemaOrgActions,
+  ai_bot_rules: checkAiBotRules,
+  content_signals: checkContentSignals,
+  content_usage: checkContentUsage,
+  web_bot_auth: checkWebBotAuth,
+  api_catalog: checkApiCatalog,
+  openapi: checkOpenApi,
+  structured_api: checkStructuredApi,
+  ai_catalog: checkAiCatalog,
+  mcp_server_card: checkMcpServerCard,
+  mcp_server: checkMcpServer,
+  a2a_agent_card: checkA2aAgentCard,
+  webmcp: checkWebMcp,
+  oauth_protected_resource: checkOauthProtectedResource,
+  oauth_authorization_server: checkOauthAuthorizationServer,
+  ai_plugin: checkAiPlugin,
+  ap2: checkAp2
+};
 
 // src/domain/checklist/run-checklist.ts
 var STORE_TYPES = /* @__PURE__ */ new Set([
@@ -24416,7 +24453,7 @@ async function detectOpenApi(context) {
     ...first.commonResponses.map((response) => [response, "common path"]),
     ...discoveredResponses.map((response, i) => [response, discovered[i][1]])
   ];
-  const judged = await judgeWithFrameworkFallback(context, first.commonResponses, documents, seen);
+  const judged = await judgeWithFrameworkFallback(context, first.home, first.commonResponses, documents, seen);
   const fetched = [
     ...first.commonResponses,
     first.catalog,
@@ -24457,13 +24494,13 @@ function pickDiscovered(first, seen) {
   }
   return discovered;
 }
-async function judgeWithFrameworkFallback(context, commonResponses, documents, seen) {
+async function judgeWithFrameworkFallback(context, home, commonResponses, documents, seen) {
   const controls = [];
   let verdicts = await judgeDocuments(context, documents, controls);
   const siteAnswers = commonResponses.some(
     (response) => classifyResponse(response) !== "error" && classifyResponse(response) !== "blocked"
   );
-  const frameworkTried = !verdicts.some((verdict2) => verdict2.status === "present") && siteAnswers;
+  const frameworkTried = !verdicts.some((verdict2) => verdict2.status === "present") && siteAnswers && await showsApplicationServer(context, home, commonResponses);
   if (!frameworkTried) return { documents, verdicts, controls, frameworkTried, frameworkResponses: [] };
   const frameworkUrls = OPENAPI_FRAMEWORK_PATHS.map((path) => siteUrl(context.origin, path)).filter(
     (url2) => !seen.has(url2)
@@ -24472,6 +24509,26 @@ async function judgeWithFrameworkFallback(context, commonResponses, documents, s
   const frameworkDocuments = frameworkResponses.map((response) => [response, "framework default"]);
   verdicts = [...verdicts, ...await judgeDocuments(context, frameworkDocuments, controls)];
   return { documents: [...documents, ...frameworkDocuments], verdicts, controls, frameworkTried, frameworkResponses };
+}
+function answersJson(response) {
+  if (!response.ok || response.status >= 500 || isHtmlAnswer(response)) return false;
+  const type = response.contentType ?? "";
+  return /^application\/(?:[\w.+-]*\+)?json$/.test(type);
+}
+async function showsApplicationServer(context, home, commonResponses) {
+  const htmlHome = home.ok && home.status >= 200 && home.status < 300 && isHtmlAnswer(home);
+  if (!htmlHome) return true;
+  if (commonResponses.some(answersJson)) return true;
+  const [apiRoots, llms] = await Promise.all([
+    Promise.all(JSON_API_PATHS.map((path) => context.fetch(siteUrl(context.origin, path)))),
+    Promise.all(LLMS_TXT_PATHS.map((path) => context.fetch(siteUrl(context.origin, path))))
+  ]);
+  if (apiRoots.some(answersJson)) return true;
+  return llms.some(
+    (response) => response.ok && response.status === 200 && !isHtmlAnswer(response) && OPENAPI_FRAMEWORK_PATHS.some(
+      (path) => response.body.includes(`(${path})`) || response.body.includes(siteUrl(context.origin, path))
+    )
+  );
 }
 function judgeDocuments(context, batch, controls) {
   return Promise.all(
@@ -24771,17 +24828,17 @@ async function crawlSite({
   const context = { origin, fetch: fetch2, ...mcpLeads?.length ? { mcpLeads } : {} };
   const homeProbe = probeHome(fetch2, origin);
   const state = crawlStateOf(context);
-  const probe = await probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist });
+  const probe2 = await probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist });
   const { home, faviconUrl } = await homeProbe;
-  const answers = probe.checklistAnswers ? await probe.checklistAnswers : null;
-  const discovery = await findDiscovery(state, probe.probed);
-  const site = describeSite(origin, home, probe.signals);
+  const answers = probe2.checklistAnswers ? await probe2.checklistAnswers : null;
+  const discovery = await findDiscovery(state, probe2.probed);
+  const site = describeSite(origin, home, probe2.signals);
   const checklist = answers ? await judgeChecklist(answers, site.category) : null;
   return {
     origin,
     crawlStatus: site.status,
     crawlNote: site.note,
-    signals: probe.signals,
+    signals: probe2.signals,
     flags: site.flags,
     agenticScore: agenticScore(site.flags),
     scoreVersion: SCORE_VERSION,
@@ -24813,12 +24870,13 @@ function startChecklist(context, fetch2, state, detected) {
     { shared: fetch2, budgeted: fetch2.budgeted, reserve: fetch2.reserve, requestsMade: fetch2.requestsMade },
     context.origin,
     findings,
-    followUpUrls,
+    { probes: probePaths(CHECKLIST_REQUESTS), followUps: (answers) => followUpUrls(CHECKLIST_REQUESTS, answers) },
     {
       judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
       prepare: (shape) => state.controls.answer(shape)
     },
-    CRAWL_REQUEST_BUDGET
+    CRAWL_REQUEST_BUDGET,
+    FOLLOW_UP_ROUNDS
   );
 }
 async function findDiscovery(state, probed) {
