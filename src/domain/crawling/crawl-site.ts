@@ -16,12 +16,12 @@ import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
 import { checkCatchAll } from "../signals/catch-all.ts";
 import { type CrawlDiscovery, type CrawlState, crawlStateOf } from "../signals/crawl-state.ts";
 import { AI_PLUGIN_PATH, detectAiPlugin } from "../signals/detect-ai-plugin.ts";
-import { detectLlmsTxt } from "../signals/detect-llms-txt.ts";
+import { detectLlmsTxt, LLMS_TXT_PATHS } from "../signals/detect-llms-txt.ts";
 import { DEFAULT_MCP_PATH, detectMcpServer, MCP_DISCOVERY_PATHS } from "../signals/detect-mcp-server.ts";
 import { detectOpenApi, OPENAPI_COMMON_PATHS } from "../signals/detect-openapi.ts";
 import { detectRobotsAi } from "../signals/detect-robots-ai.ts";
 import { detectSchemaOrg } from "../signals/detect-schema-org.ts";
-import { API_CATALOG_PATH, detectStructuredApi } from "../signals/detect-structured-api.ts";
+import { API_CATALOG_PATH, detectStructuredApi, JSON_API_PATHS } from "../signals/detect-structured-api.ts";
 import type {
   FetchFailureKind,
   ProbeAnswer,
@@ -179,6 +179,9 @@ function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "
       API_CATALOG_PATH,
       AI_PLUGIN_PATH,
       ...OPENAPI_COMMON_PATHS,
+      // The answers that decide whether the framework default paths are guessed (detect-openapi.ts).
+      ...JSON_API_PATHS,
+      ...LLMS_TXT_PATHS,
       // The checklist's documents that name one more document to fetch.
       CHECKLIST_PATHS.robots,
       CHECKLIST_PATHS.aiCatalog,
