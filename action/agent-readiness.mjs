@@ -24787,6 +24787,9 @@ function roleOfRequests(origin) {
       API_CATALOG_PATH,
       AI_PLUGIN_PATH,
       ...OPENAPI_COMMON_PATHS,
+      // The answers that decide whether the framework default paths are guessed (detect-openapi.ts).
+      ...JSON_API_PATHS,
+      ...LLMS_TXT_PATHS,
       // The checklist's documents that name one more document to fetch.
       CHECKLIST_PATHS.robots,
       CHECKLIST_PATHS.aiCatalog,
