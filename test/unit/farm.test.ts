@@ -167,6 +167,24 @@ describe("the crawl on the farm, with the full checklist", () => {
     });
   }
 
+  it("reads RFC 9728 metadata where the 401 points (path-suffixed), and the OpenID Provider it names", () => {
+    const checks = (name: FarmSiteName) => new Map(crawls.get(name)!.crawl.checklist!.checks.map((c) => [c.id, c]));
+    const gated = checks("oauth-gated");
+    const resource = gated.get("oauth_protected_resource")!;
+    expect(resource.status, resource.reason).toBe("pass");
+    expect(resource.reason).toContain("/.well-known/oauth-protected-resource/mcp");
+    expect(resource.reason).toContain("named by the MCP endpoint's 401");
+    expect(resource.evidence.map((record) => record.url)).toContain(
+      `${farm.origins["oidc-as"]}/.well-known/openid-configuration`,
+    );
+    expect(crawls.get("oauth-gated")!.crawl.signals.has_mcp_server.details).toMatchObject({
+      resource_metadata: `${farm.origins["oauth-gated"]}/.well-known/oauth-protected-resource/mcp`,
+    });
+    const server = checks("oidc-as").get("oauth_authorization_server")!;
+    expect(server.status, server.reason).toBe("pass");
+    expect(server.reason).toContain("does not say it supports Client ID Metadata Documents");
+  });
+
   it("records the era in the MCP evidence", () => {
     expect(crawls.get("sdk2-modern")!.crawl.signals.has_mcp_server.details).toMatchObject({ era: "2026-07-28" });
     expect(crawls.get("sdk1-stateful")!.crawl.signals.has_mcp_server.details).toMatchObject({ era: "2025" });

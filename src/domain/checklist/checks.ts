@@ -19,6 +19,7 @@ import {
   authorizationServerMetadataUrl,
   checkOauthAuthorizationServer,
   checkOauthProtectedResource,
+  openidConfigurationUrl,
   protectedResourceServers,
   protectedResourceUrls,
 } from "./families/auth.ts";
@@ -65,9 +66,13 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
   for (const url of skillArtifactUrls(answers)) urls.add(url);
   // RFC 9728: the metadata the MCP endpoint's 401 names, and the endpoint's path-suffixed URL.
   for (const { url } of protectedResourceUrls(answers)) urls.add(url);
+  // The authorization server it names, at both of its metadata paths in one round: servers built
+  // as OpenID Providers (oidc-provider) publish only the OpenID Connect Discovery one.
   const server = protectedResourceServers(answers)[0];
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);
+  const openidUrl = server ? openidConfigurationUrl(server) : null;
+  if (openidUrl) urls.add(openidUrl);
   for (const url of urls) if (answers.get.has(url)) urls.delete(url);
   return [...urls].filter((url) => !isPlaceholder(url, answers.origin));
 }
