@@ -194,10 +194,9 @@ const readX402Answer: ReadPayment = (answer, where) => {
   const first = reading.options[0]!;
   const offer = `${first.scheme} on ${first.network}: ${first.amount} of ${first.asset.slice(0, 42)} to ${first.payTo.slice(0, 42)}`;
   const others = reading.options.length > 1 ? ` (and ${reading.options.length - 1} more options)` : "";
-  const legacy = reading.version < 2 && reading.where === "body";
   return {
-    kind: legacy ? "warn" : "pass",
-    clause: `${where} answers 402 with an x402 v${reading.version} payment requirement in its ${reading.where} (${offer})${others}${legacy ? "; x402 v2 carries it in the PAYMENT-REQUIRED header" : ""}`,
+    kind: "pass",
+    clause: `${where} answers 402 with an x402 v${reading.version} payment requirement in its ${reading.where} (${offer})${others}`,
   };
 };
 
