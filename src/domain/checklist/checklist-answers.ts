@@ -45,8 +45,8 @@ export const MCP_CARD_PATHS = [
 
 /**
  * The first round: the documents of the checklist's own, fetched beside the signal detectors.
- * Kept to eleven requests so a crawl stays within its budget whatever the detectors ask (see
- * CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
+ * Kept to ten requests (nine documents and the Markdown home page) so a crawl stays within its
+ * budget whatever the detectors ask (see CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
  * are asked for only when the current one gave nothing, after the detectors are done.
  */
 const FIRST_ROUND = [
