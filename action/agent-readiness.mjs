@@ -680,12 +680,12 @@ var require_directives = __commonJS({
        * Given a fully resolved tag, returns its printable string form,
        * taking into account current tag prefixes and defaults.
        */
-      tagString(tag) {
+      tagString(tag2) {
         for (const [handle, prefix] of Object.entries(this.tags)) {
-          if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
+          if (tag2.startsWith(prefix))
+            return handle + escapeTagName(tag2.substring(prefix.length));
         }
-        return tag[0] === "!" ? tag : `!<${tag}>`;
+        return tag2[0] === "!" ? tag2 : `!<${tag2}>`;
       }
       toString(doc) {
         const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
@@ -1664,7 +1664,7 @@ ${indent2}${start}${value}${end}`;
       const str = value.replace(/\n+/g, `$&
 ${indent2}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
@@ -1794,9 +1794,9 @@ var require_stringify = __commonJS({
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
-      if (tag)
-        props.push(doc.directives.tagString(tag));
+      const tag2 = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag2)
+        props.push(doc.directives.tagString(tag2));
       return props.join(" ");
     }
     function stringify(item, ctx, onComment, onChompKeep) {
@@ -2004,7 +2004,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag2) => tag2.tag === merge2.tag && tag2.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -2671,14 +2671,14 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+    function stringifyNumber({ format, minFractionDigits, tag: tag2, value }) {
       if (typeof value === "bigint")
         return String(value);
       const num = typeof value === "number" ? value : Number(value);
       if (!isFinite(num))
         return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+      if (!format && minFractionDigits && (!tag2 || tag2 === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
           i = n.length;
@@ -3553,17 +3553,17 @@ var require_tags = __commonJS({
         }
       }
       if (Array.isArray(customTags)) {
-        for (const tag of customTags)
-          tags = tags.concat(tag);
+        for (const tag2 of customTags)
+          tags = tags.concat(tag2);
       } else if (typeof customTags === "function") {
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
         tags = tags.concat(merge2.merge);
-      return tags.reduce((tags2, tag) => {
-        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+      return tags.reduce((tags2, tag2) => {
+        const tagObj = typeof tag2 === "string" ? tagsByName[tag2] : tag2;
         if (!tagObj) {
-          const tagName = JSON.stringify(tag);
+          const tagName = JSON.stringify(tag2);
           const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
@@ -3803,7 +3803,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag: tag2 } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -3818,7 +3818,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
+        const node2 = createNode.createNode(value, tag2, ctx);
         if (flow && identity.isCollection(node2))
           node2.flow = true;
         setAnchors();
@@ -4003,22 +4003,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
+      constructor(name, pos, code, message2) {
         super();
         this.name = name;
         this.code = code;
-        this.message = message;
+        this.message = message2;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code, message2) {
+        super("YAMLParseError", pos, code, message2);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code, message2) {
+        super("YAMLWarning", pos, code, message2);
       }
     };
     var prettifyError2 = (src, lc) => (error62) => {
@@ -4077,7 +4077,7 @@ var require_resolve_props = __commonJS({
       let reqSpace = false;
       let tab = null;
       let anchor2 = null;
-      let tag = null;
+      let tag2 = null;
       let newlineAfterProp = null;
       let comma = null;
       let found = null;
@@ -4123,7 +4123,7 @@ var require_resolve_props = __commonJS({
               commentSep += token.source;
             atNewline = true;
             hasNewline = true;
-            if (anchor2 || tag)
+            if (anchor2 || tag2)
               newlineAfterProp = token;
             hasSpace = true;
             break;
@@ -4139,9 +4139,9 @@ var require_resolve_props = __commonJS({
             reqSpace = true;
             break;
           case "tag": {
-            if (tag)
+            if (tag2)
               onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token;
+            tag2 = token;
             start ?? (start = token.offset);
             atNewline = false;
             hasSpace = false;
@@ -4149,7 +4149,7 @@ var require_resolve_props = __commonJS({
             break;
           }
           case indicator:
-            if (anchor2 || tag)
+            if (anchor2 || tag2)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
@@ -4187,7 +4187,7 @@ var require_resolve_props = __commonJS({
         comment,
         hasNewline,
         anchor: anchor2,
-        tag,
+        tag: tag2,
         newlineAfterProp,
         end,
         start: start ?? end
@@ -4284,8 +4284,8 @@ var require_resolve_block_map = __commonJS({
     var utilFlowIndentCheck = require_util_flow_indent_check();
     var utilMapIncludes = require_util_map_includes();
     var startColMsg = "All mapping items must start at the same column";
-    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag2) {
+      const NodeClass = tag2?.nodeClass ?? YAMLMap.YAMLMap;
       const map2 = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
@@ -4388,8 +4388,8 @@ var require_resolve_block_seq = __commonJS({
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
     var utilFlowIndentCheck = require_util_flow_indent_check();
-    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag2) {
+      const NodeClass = tag2?.nodeClass ?? YAMLSeq.YAMLSeq;
       const seq = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
@@ -4489,10 +4489,10 @@ var require_resolve_flow_collection = __commonJS({
     var utilMapIncludes = require_util_map_includes();
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
-    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag2) {
       const isMap = fc.start.source === "{";
       const fcName = isMap ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const NodeClass = tag2?.nodeClass ?? (isMap ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4680,8 +4680,8 @@ var require_compose_collection = __commonJS({
     var resolveBlockMap = require_resolve_block_map();
     var resolveBlockSeq = require_resolve_block_seq();
     var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
-      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+    function resolveCollection(CN, ctx, token, onError, tagName, tag2) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag2) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag2) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag2);
       const Coll = coll.constructor;
       if (tagName === "!" || tagName === Coll.tagName) {
         coll.tag = Coll.tagName;
@@ -4698,20 +4698,20 @@ var require_compose_collection = __commonJS({
         const { anchor: anchor2, newlineAfterProp: nl } = props;
         const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message);
+          const message2 = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message2);
         }
       }
       const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
-      if (!tag) {
+      let tag2 = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag2) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
           ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
-          tag = kt;
+          tag2 = kt;
         } else {
           if (kt) {
             onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
@@ -4721,13 +4721,13 @@ var require_compose_collection = __commonJS({
           return resolveCollection(CN, ctx, token, onError, tagName);
         }
       }
-      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
-      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag2);
+      const res = tag2.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
       const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
       node2.range = coll.range;
       node2.tag = tagName;
-      if (tag?.format)
-        node2.format = tag.format;
+      if (tag2?.format)
+        node2.format = tag2.format;
       return node2;
     }
     exports2.composeCollection = composeCollection;
@@ -4771,15 +4771,15 @@ var require_resolve_block_scalar = __commonJS({
             trimIndent = indent2.length;
         } else {
           if (indent2.length < trimIndent) {
-            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent2.length, "MISSING_CHAR", message);
+            const message2 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent2.length, "MISSING_CHAR", message2);
           }
           if (header.indent === 0)
             trimIndent = indent2.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
-            const message = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message);
+            const message2 = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message2);
           }
           break;
         }
@@ -4802,8 +4802,8 @@ var require_resolve_block_scalar = __commonJS({
           content = content.slice(0, -1);
         if (content && indent2.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          const message2 = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
           indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
@@ -4881,8 +4881,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           case "comment":
             if (strict && !hasSpace) {
-              const message = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message);
+              const message2 = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message2);
             }
             length += token.source.length;
             comment = token.source.substring(1);
@@ -4893,8 +4893,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           /* istanbul ignore next should not happen */
           default: {
-            const message = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message);
+            const message2 = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message2);
             const ts = token.source;
             if (ts && typeof ts === "string")
               length += ts.length;
@@ -5149,18 +5149,18 @@ var require_compose_scalar = __commonJS({
     function composeScalar(ctx, token, tagToken, onError) {
       const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
-      let tag;
+      let tag2;
       if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity.SCALAR];
+        tag2 = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+        tag2 = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
+        tag2 = findScalarTagByTest(ctx, value, token, onError);
       else
-        tag = ctx.schema[identity.SCALAR];
+        tag2 = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag2.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
@@ -5173,8 +5173,8 @@ var require_compose_scalar = __commonJS({
         scalar.type = type;
       if (tagName)
         scalar.tag = tagName;
-      if (tag.format)
-        scalar.format = tag.format;
+      if (tag2.format)
+        scalar.format = tag2.format;
       if (comment)
         scalar.comment = comment;
       return scalar;
@@ -5183,17 +5183,17 @@ var require_compose_scalar = __commonJS({
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
-      for (const tag of schema.tags) {
-        if (!tag.collection && tag.tag === tagName) {
-          if (tag.default && tag.test)
-            matchWithTest.push(tag);
+      for (const tag2 of schema.tags) {
+        if (!tag2.collection && tag2.tag === tagName) {
+          if (tag2.default && tag2.test)
+            matchWithTest.push(tag2);
           else
-            return tag;
+            return tag2;
         }
       }
-      for (const tag of matchWithTest)
-        if (tag.test?.test(value))
-          return tag;
+      for (const tag2 of matchWithTest)
+        if (tag2.test?.test(value))
+          return tag2;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
         schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
@@ -5203,17 +5203,17 @@ var require_compose_scalar = __commonJS({
       return schema[identity.SCALAR];
     }
     function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+      const tag2 = schema.tags.find((tag3) => (tag3.default === true || atKey && tag3.default === "key") && tag3.test?.test(value)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
-        if (tag.tag !== compat.tag) {
-          const ts = directives.tagString(tag.tag);
+        const compat = schema.compat.find((tag3) => tag3.default && tag3.test?.test(value)) ?? schema[identity.SCALAR];
+        if (tag2.tag !== compat.tag) {
+          const ts = directives.tagString(tag2.tag);
           const cs = directives.tagString(compat.tag);
           const msg = `Value may be parsed as either ${ts} or ${cs}`;
           onError(token, "TAG_RESOLVE_FAILED", msg, true);
         }
       }
-      return tag;
+      return tag2;
     }
     exports2.composeScalar = composeScalar;
   }
@@ -5262,20 +5262,20 @@ var require_compose_node = __commonJS({
     var CN = { composeNode, composeEmptyNode };
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      const { spaceBefore, comment, anchor: anchor2, tag: tag2 } = props;
       let node2;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
           node2 = composeAlias(ctx, token, onError);
-          if (anchor2 || tag)
+          if (anchor2 || tag2)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node2 = composeScalar.composeScalar(ctx, token, tag2, onError);
           if (anchor2)
             node2.anchor = anchor2.source.substring(1);
           break;
@@ -5287,13 +5287,13 @@ var require_compose_node = __commonJS({
             if (anchor2)
               node2.anchor = anchor2.source.substring(1);
           } catch (error62) {
-            const message = error62 instanceof Error ? error62.message : String(error62);
-            onError(token, "RESOURCE_EXHAUSTION", message);
+            const message2 = error62 instanceof Error ? error62.message : String(error62);
+            onError(token, "RESOURCE_EXHAUSTION", message2);
           }
           break;
         default: {
-          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message);
+          const message2 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message2);
           isSrcToken = false;
         }
       }
@@ -5302,7 +5302,7 @@ var require_compose_node = __commonJS({
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
       if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token, "NON_STRING_KEY", msg);
+        onError(tag2 ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
         node2.spaceBefore = true;
@@ -5316,14 +5316,14 @@ var require_compose_node = __commonJS({
         node2.srcToken = token;
       return node2;
     }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag: tag2, end }, onError) {
       const token = {
         type: "scalar",
         offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node2 = composeScalar.composeScalar(ctx, token, tag2, onError);
       if (anchor2) {
         node2.anchor = anchor2.source.substring(1);
         if (node2.anchor === "")
@@ -5449,12 +5449,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning) => {
+        this.onError = (source, code, message2, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code, message2));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code, message2));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -5524,10 +5524,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message, warning) => {
+            this.directives.add(token.source, (offset, message2, warning) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+              this.onError(pos, "BAD_DIRECTIVE", message2, warning);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -5616,12 +5616,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code, message2) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code, message2);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code, message2);
         };
         switch (token.type) {
           case "scalar":
@@ -6781,8 +6781,8 @@ var require_parser = __commonJS({
         }
         const type = cst.tokenType(source);
         if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          const message2 = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message: message2, source });
           this.offset += source.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
@@ -6872,8 +6872,8 @@ var require_parser = __commonJS({
       *pop(error62) {
         const token = error62 ?? this.stack.pop();
         if (!token) {
-          const message = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message };
+          const message2 = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message: message2 };
         } else if (this.stack.length === 0) {
           yield token;
         } else {
@@ -8188,13 +8188,13 @@ var require_dist2 = __commonJS({
       }
     };
     var ZodToOpenAPIError = class {
-      constructor(message) {
-        this.message = message;
+      constructor(message2) {
+        this.message = message2;
       }
     };
     var ConflictError = class extends ZodToOpenAPIError {
-      constructor(message, data) {
-        super(message);
+      constructor(message2, data) {
+        super(message2);
         this.data = data;
       }
     };
@@ -9584,8 +9584,8 @@ var CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 var RUNTIME_HEADERS = ["host", "accept-encoding", "content-length"];
 var DEFAULT_TIMEOUT_MS = 5e3;
 var ProbeStop = class extends Error {
-  constructor(failure2, message, unresolvedHost) {
-    super(message);
+  constructor(failure2, message2, unresolvedHost) {
+    super(message2);
     this.failure = failure2;
     this.unresolvedHost = unresolvedHost;
   }
@@ -9598,13 +9598,13 @@ function createGuardedFetch(options) {
   return async (url2, request = {}) => {
     const redirects = [];
     let current = url2;
-    const fail = (failure2, message, unresolvedHost) => ({
+    const fail = (failure2, message2, unresolvedHost) => ({
       ok: false,
       url: url2,
       finalUrl: current,
       redirects,
       failure: failure2,
-      message,
+      message: message2,
       ...unresolvedHost === void 0 ? {} : { unresolvedHost }
     });
     const remaining = options.deadline === void 0 ? Number.POSITIVE_INFINITY : options.deadline - Date.now();
@@ -9726,7 +9726,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
   const chunks = request.keepBytes ? [] : null;
   if (response.body) {
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
+    const decoder2 = new TextDecoder();
     let received = 0;
     try {
       for (; ; ) {
@@ -9737,7 +9737,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
           cancelQuietly(reader);
           return tooLarge();
         }
-        text2 += decoder.decode(value, { stream: true });
+        text2 += decoder2.decode(value, { stream: true });
         chunks?.push(value);
         if (request.readUntil?.(text2)) {
           cancelQuietly(reader);
@@ -9748,7 +9748,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
       cancelQuietly(reader);
       throw error62;
     }
-    text2 += decoder.decode();
+    text2 += decoder2.decode();
   }
   return {
     ok: true,
@@ -9912,8 +9912,8 @@ function is(value, type) {
 
 // node_modules/drizzle-orm/column.js
 var Column = class {
-  constructor(table, config2) {
-    this.table = table;
+  constructor(table2, config2) {
+    this.table = table2;
     this.config = config2;
     this.name = config2.name;
     this.keyAsName = config2.keyAsName;
@@ -10095,13 +10095,13 @@ var ForeignKeyBuilder = class {
     return this;
   }
   /** @internal */
-  build(table) {
-    return new ForeignKey(table, this);
+  build(table2) {
+    return new ForeignKey(table2, this);
   }
 };
 var ForeignKey = class {
-  constructor(table, builder) {
-    this.table = table;
+  constructor(table2, builder) {
+    this.table = table2;
     this.reference = builder.reference;
     this.onUpdate = builder._onUpdate;
     this.onDelete = builder._onDelete;
@@ -10130,8 +10130,8 @@ function iife(fn, ...args) {
 }
 
 // node_modules/drizzle-orm/pg-core/unique-constraint.js
-function uniqueKeyName(table, columns) {
-  return `${table[TableName]}_${columns.join("_")}_unique`;
+function uniqueKeyName(table2, columns) {
+  return `${table2[TableName]}_${columns.join("_")}_unique`;
 }
 var UniqueConstraintBuilder = class {
   constructor(columns, name) {
@@ -10148,8 +10148,8 @@ var UniqueConstraintBuilder = class {
     return this;
   }
   /** @internal */
-  build(table) {
-    return new UniqueConstraint(table, this.columns, this.nullsNotDistinctConfig, this.name);
+  build(table2) {
+    return new UniqueConstraint(table2, this.columns, this.nullsNotDistinctConfig, this.name);
   }
 };
 var UniqueOnConstraintBuilder = class {
@@ -10164,8 +10164,8 @@ var UniqueOnConstraintBuilder = class {
   }
 };
 var UniqueConstraint = class {
-  constructor(table, columns, nullsNotDistinct, name) {
-    this.table = table;
+  constructor(table2, columns, nullsNotDistinct, name) {
+    this.table = table2;
     this.columns = columns;
     this.name = name ?? uniqueKeyName(this.table, this.columns.map((column) => column.name));
     this.nullsNotDistinct = nullsNotDistinct;
@@ -10281,7 +10281,7 @@ var PgColumnBuilder = class extends ColumnBuilder {
     return this;
   }
   /** @internal */
-  buildForeignKeys(column, table) {
+  buildForeignKeys(column, table2) {
     return this.foreignKeyConfigs.map(({ ref, actions }) => {
       return iife(
         (ref2, actions2) => {
@@ -10295,7 +10295,7 @@ var PgColumnBuilder = class extends ColumnBuilder {
           if (actions2.onDelete) {
             builder.onDelete(actions2.onDelete);
           }
-          return builder.build(table);
+          return builder.build(table2);
         },
         ref,
         actions
@@ -10303,17 +10303,17 @@ var PgColumnBuilder = class extends ColumnBuilder {
     });
   }
   /** @internal */
-  buildExtraConfigColumn(table) {
-    return new ExtraConfigColumn(table, this.config);
+  buildExtraConfigColumn(table2) {
+    return new ExtraConfigColumn(table2, this.config);
   }
 };
 var PgColumn = class extends Column {
-  constructor(table, config2) {
+  constructor(table2, config2) {
     if (!config2.uniqueName) {
-      config2.uniqueName = uniqueKeyName(table, [config2.name]);
+      config2.uniqueName = uniqueKeyName(table2, [config2.name]);
     }
-    super(table, config2);
-    this.table = table;
+    super(table2, config2);
+    this.table = table2;
   }
   static [entityKind] = "PgColumn";
 };
@@ -10403,18 +10403,18 @@ var PgArrayBuilder = class extends PgColumnBuilder {
     this.config.size = size;
   }
   /** @internal */
-  build(table) {
-    const baseColumn = this.config.baseBuilder.build(table);
+  build(table2) {
+    const baseColumn = this.config.baseBuilder.build(table2);
     return new PgArray(
-      table,
+      table2,
       this.config,
       baseColumn
     );
   }
 };
 var PgArray = class _PgArray extends PgColumn {
-  constructor(table, config2, baseColumn, range) {
-    super(table, config2);
+  constructor(table2, config2, baseColumn, range) {
+    super(table2, config2);
     this.baseColumn = baseColumn;
     this.range = range;
     this.size = config2.size;
@@ -10447,9 +10447,9 @@ var PgEnumObjectColumnBuilder = class extends PgColumnBuilder {
     this.config.enum = enumInstance;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgEnumObjectColumn(
-      table,
+      table2,
       this.config
     );
   }
@@ -10458,8 +10458,8 @@ var PgEnumObjectColumn = class extends PgColumn {
   static [entityKind] = "PgEnumObjectColumn";
   enum;
   enumValues = this.config.enum.enumValues;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.enum = config2.enum;
   }
   getSQLType() {
@@ -10477,9 +10477,9 @@ var PgEnumColumnBuilder = class extends PgColumnBuilder {
     this.config.enum = enumInstance;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgEnumColumn(
-      table,
+      table2,
       this.config
     );
   }
@@ -10488,8 +10488,8 @@ var PgEnumColumn = class extends PgColumn {
   static [entityKind] = "PgEnumColumn";
   enum = this.config.enum;
   enumValues = this.config.enum.enumValues;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.enum = config2.enum;
   }
   getSQLType() {
@@ -10829,8 +10829,8 @@ var SQL = class _SQL {
     }
     return new _SQL.Aliased(this, alias);
   }
-  mapWith(decoder) {
-    this.decoder = typeof decoder === "function" ? { mapFromDriverValue: decoder } : decoder;
+  mapWith(decoder2) {
+    this.decoder = typeof decoder2 === "function" ? { mapFromDriverValue: decoder2 } : decoder2;
     return this;
   }
   inlineParams() {
@@ -10872,9 +10872,9 @@ var Param = class {
    * @param value - Parameter value
    * @param encoder - Encoder to convert the value to a driver parameter
    */
-  constructor(value, encoder = noopEncoder) {
+  constructor(value, encoder2 = noopEncoder) {
     this.value = value;
-    this.encoder = encoder;
+    this.encoder = encoder2;
   }
   static [entityKind] = "Param";
   brand;
@@ -10882,13 +10882,13 @@ var Param = class {
     return new SQL([this]);
   }
 };
-function sql(strings, ...params) {
+function sql(strings2, ...params) {
   const queryChunks = [];
-  if (params.length > 0 || strings.length > 0 && strings[0] !== "") {
-    queryChunks.push(new StringChunk(strings[0]));
+  if (params.length > 0 || strings2.length > 0 && strings2[0] !== "") {
+    queryChunks.push(new StringChunk(strings2[0]));
   }
   for (const [paramIndex, param2] of params.entries()) {
-    queryChunks.push(param2, new StringChunk(strings[paramIndex + 1]));
+    queryChunks.push(param2, new StringChunk(strings2[paramIndex + 1]));
   }
   return new SQL(queryChunks);
 }
@@ -10924,8 +10924,8 @@ function sql(strings, ...params) {
     return new Placeholder(name2);
   }
   sql2.placeholder = placeholder2;
-  function param2(value, encoder) {
-    return new Param(value, encoder);
+  function param2(value, encoder2) {
+    return new Param(value, encoder2);
   }
   sql2.param = param2;
 })(sql || (sql = {}));
@@ -11044,8 +11044,8 @@ var PgBigInt53Builder = class extends PgIntColumnBaseBuilder {
     super(name, "number", "PgBigInt53");
   }
   /** @internal */
-  build(table) {
-    return new PgBigInt53(table, this.config);
+  build(table2) {
+    return new PgBigInt53(table2, this.config);
   }
 };
 var PgBigInt53 = class extends PgColumn {
@@ -11066,9 +11066,9 @@ var PgBigInt64Builder = class extends PgIntColumnBaseBuilder {
     super(name, "bigint", "PgBigInt64");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBigInt64(
-      table,
+      table2,
       this.config
     );
   }
@@ -11100,9 +11100,9 @@ var PgBigSerial53Builder = class extends PgColumnBuilder {
     this.config.notNull = true;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBigSerial53(
-      table,
+      table2,
       this.config
     );
   }
@@ -11126,9 +11126,9 @@ var PgBigSerial64Builder = class extends PgColumnBuilder {
     this.config.hasDefault = true;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBigSerial64(
-      table,
+      table2,
       this.config
     );
   }
@@ -11158,8 +11158,8 @@ var PgBooleanBuilder = class extends PgColumnBuilder {
     super(name, "boolean", "PgBoolean");
   }
   /** @internal */
-  build(table) {
-    return new PgBoolean(table, this.config);
+  build(table2) {
+    return new PgBoolean(table2, this.config);
   }
 };
 var PgBoolean = class extends PgColumn {
@@ -11181,9 +11181,9 @@ var PgCharBuilder = class extends PgColumnBuilder {
     this.config.enumValues = config2.enum;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgChar(
-      table,
+      table2,
       this.config
     );
   }
@@ -11208,8 +11208,8 @@ var PgCidrBuilder = class extends PgColumnBuilder {
     super(name, "string", "PgCidr");
   }
   /** @internal */
-  build(table) {
-    return new PgCidr(table, this.config);
+  build(table2) {
+    return new PgCidr(table2, this.config);
   }
 };
 var PgCidr = class extends PgColumn {
@@ -11231,9 +11231,9 @@ var PgCustomColumnBuilder = class extends PgColumnBuilder {
     this.config.customTypeParams = customTypeParams;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgCustomColumn(
-      table,
+      table2,
       this.config
     );
   }
@@ -11243,8 +11243,8 @@ var PgCustomColumn = class extends PgColumn {
   sqlName;
   mapTo;
   mapFrom;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.sqlName = config2.customTypeParams.dataType(config2.fieldConfig);
     this.mapTo = config2.customTypeParams.toDriver;
     this.mapFrom = config2.customTypeParams.fromDriver;
@@ -11281,8 +11281,8 @@ var PgDateBuilder = class extends PgDateColumnBaseBuilder {
     super(name, "date", "PgDate");
   }
   /** @internal */
-  build(table) {
-    return new PgDate(table, this.config);
+  build(table2) {
+    return new PgDate(table2, this.config);
   }
 };
 var PgDate = class extends PgColumn {
@@ -11304,9 +11304,9 @@ var PgDateStringBuilder = class extends PgDateColumnBaseBuilder {
     super(name, "string", "PgDateString");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgDateString(
-      table,
+      table2,
       this.config
     );
   }
@@ -11336,9 +11336,9 @@ var PgDoublePrecisionBuilder = class extends PgColumnBuilder {
     super(name, "number", "PgDoublePrecision");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgDoublePrecision(
-      table,
+      table2,
       this.config
     );
   }
@@ -11366,8 +11366,8 @@ var PgInetBuilder = class extends PgColumnBuilder {
     super(name, "string", "PgInet");
   }
   /** @internal */
-  build(table) {
-    return new PgInet(table, this.config);
+  build(table2) {
+    return new PgInet(table2, this.config);
   }
 };
 var PgInet = class extends PgColumn {
@@ -11387,8 +11387,8 @@ var PgIntegerBuilder = class extends PgIntColumnBaseBuilder {
     super(name, "number", "PgInteger");
   }
   /** @internal */
-  build(table) {
-    return new PgInteger(table, this.config);
+  build(table2) {
+    return new PgInteger(table2, this.config);
   }
 };
 var PgInteger = class extends PgColumn {
@@ -11415,8 +11415,8 @@ var PgIntervalBuilder = class extends PgColumnBuilder {
     this.config.intervalConfig = intervalConfig;
   }
   /** @internal */
-  build(table) {
-    return new PgInterval(table, this.config);
+  build(table2) {
+    return new PgInterval(table2, this.config);
   }
 };
 var PgInterval = class extends PgColumn {
@@ -11441,14 +11441,14 @@ var PgJsonBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgJson");
   }
   /** @internal */
-  build(table) {
-    return new PgJson(table, this.config);
+  build(table2) {
+    return new PgJson(table2, this.config);
   }
 };
 var PgJson = class extends PgColumn {
   static [entityKind] = "PgJson";
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
   }
   getSQLType() {
     return "json";
@@ -11478,14 +11478,14 @@ var PgJsonbBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgJsonb");
   }
   /** @internal */
-  build(table) {
-    return new PgJsonb(table, this.config);
+  build(table2) {
+    return new PgJsonb(table2, this.config);
   }
 };
 var PgJsonb = class extends PgColumn {
   static [entityKind] = "PgJsonb";
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
   }
   getSQLType() {
     return "jsonb";
@@ -11515,9 +11515,9 @@ var PgLineBuilder = class extends PgColumnBuilder {
     super(name, "array", "PgLine");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgLineTuple(
-      table,
+      table2,
       this.config
     );
   }
@@ -11541,9 +11541,9 @@ var PgLineABCBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgLineABC");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgLineABC(
-      table,
+      table2,
       this.config
     );
   }
@@ -11576,8 +11576,8 @@ var PgMacaddrBuilder = class extends PgColumnBuilder {
     super(name, "string", "PgMacaddr");
   }
   /** @internal */
-  build(table) {
-    return new PgMacaddr(table, this.config);
+  build(table2) {
+    return new PgMacaddr(table2, this.config);
   }
 };
 var PgMacaddr = class extends PgColumn {
@@ -11597,8 +11597,8 @@ var PgMacaddr8Builder = class extends PgColumnBuilder {
     super(name, "string", "PgMacaddr8");
   }
   /** @internal */
-  build(table) {
-    return new PgMacaddr8(table, this.config);
+  build(table2) {
+    return new PgMacaddr8(table2, this.config);
   }
 };
 var PgMacaddr8 = class extends PgColumn {
@@ -11620,16 +11620,16 @@ var PgNumericBuilder = class extends PgColumnBuilder {
     this.config.scale = scale;
   }
   /** @internal */
-  build(table) {
-    return new PgNumeric(table, this.config);
+  build(table2) {
+    return new PgNumeric(table2, this.config);
   }
 };
 var PgNumeric = class extends PgColumn {
   static [entityKind] = "PgNumeric";
   precision;
   scale;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.precision = config2.precision;
     this.scale = config2.scale;
   }
@@ -11655,9 +11655,9 @@ var PgNumericNumberBuilder = class extends PgColumnBuilder {
     this.config.scale = scale;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgNumericNumber(
-      table,
+      table2,
       this.config
     );
   }
@@ -11666,8 +11666,8 @@ var PgNumericNumber = class extends PgColumn {
   static [entityKind] = "PgNumericNumber";
   precision;
   scale;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.precision = config2.precision;
     this.scale = config2.scale;
   }
@@ -11694,9 +11694,9 @@ var PgNumericBigIntBuilder = class extends PgColumnBuilder {
     this.config.scale = scale;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgNumericBigInt(
-      table,
+      table2,
       this.config
     );
   }
@@ -11705,8 +11705,8 @@ var PgNumericBigInt = class extends PgColumn {
   static [entityKind] = "PgNumericBigInt";
   precision;
   scale;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.precision = config2.precision;
     this.scale = config2.scale;
   }
@@ -11735,9 +11735,9 @@ var PgPointTupleBuilder = class extends PgColumnBuilder {
     super(name, "array", "PgPointTuple");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgPointTuple(
-      table,
+      table2,
       this.config
     );
   }
@@ -11764,9 +11764,9 @@ var PgPointObjectBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgPointObject");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgPointObject(
-      table,
+      table2,
       this.config
     );
   }
@@ -11841,9 +11841,9 @@ var PgGeometryBuilder = class extends PgColumnBuilder {
     super(name, "array", "PgGeometry");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgGeometry(
-      table,
+      table2,
       this.config
     );
   }
@@ -11866,9 +11866,9 @@ var PgGeometryObjectBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgGeometryObject");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgGeometryObject(
-      table,
+      table2,
       this.config
     );
   }
@@ -11902,14 +11902,14 @@ var PgRealBuilder = class extends PgColumnBuilder {
     this.config.length = length;
   }
   /** @internal */
-  build(table) {
-    return new PgReal(table, this.config);
+  build(table2) {
+    return new PgReal(table2, this.config);
   }
 };
 var PgReal = class extends PgColumn {
   static [entityKind] = "PgReal";
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
   }
   getSQLType() {
     return "real";
@@ -11934,8 +11934,8 @@ var PgSerialBuilder = class extends PgColumnBuilder {
     this.config.notNull = true;
   }
   /** @internal */
-  build(table) {
-    return new PgSerial(table, this.config);
+  build(table2) {
+    return new PgSerial(table2, this.config);
   }
 };
 var PgSerial = class extends PgColumn {
@@ -11955,8 +11955,8 @@ var PgSmallIntBuilder = class extends PgIntColumnBaseBuilder {
     super(name, "number", "PgSmallInt");
   }
   /** @internal */
-  build(table) {
-    return new PgSmallInt(table, this.config);
+  build(table2) {
+    return new PgSmallInt(table2, this.config);
   }
 };
 var PgSmallInt = class extends PgColumn {
@@ -11984,9 +11984,9 @@ var PgSmallSerialBuilder = class extends PgColumnBuilder {
     this.config.notNull = true;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgSmallSerial(
-      table,
+      table2,
       this.config
     );
   }
@@ -12009,8 +12009,8 @@ var PgTextBuilder = class extends PgColumnBuilder {
     this.config.enumValues = config2.enum;
   }
   /** @internal */
-  build(table) {
-    return new PgText(table, this.config);
+  build(table2) {
+    return new PgText(table2, this.config);
   }
 };
 var PgText = class extends PgColumn {
@@ -12036,16 +12036,16 @@ var PgTimeBuilder = class extends PgDateColumnBaseBuilder {
   }
   static [entityKind] = "PgTimeBuilder";
   /** @internal */
-  build(table) {
-    return new PgTime(table, this.config);
+  build(table2) {
+    return new PgTime(table2, this.config);
   }
 };
 var PgTime = class extends PgColumn {
   static [entityKind] = "PgTime";
   withTimezone;
   precision;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.withTimezone = config2.withTimezone;
     this.precision = config2.precision;
   }
@@ -12068,16 +12068,16 @@ var PgTimestampBuilder = class extends PgDateColumnBaseBuilder {
     this.config.precision = precision;
   }
   /** @internal */
-  build(table) {
-    return new PgTimestamp(table, this.config);
+  build(table2) {
+    return new PgTimestamp(table2, this.config);
   }
 };
 var PgTimestamp = class extends PgColumn {
   static [entityKind] = "PgTimestamp";
   withTimezone;
   precision;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.withTimezone = config2.withTimezone;
     this.precision = config2.precision;
   }
@@ -12101,9 +12101,9 @@ var PgTimestampStringBuilder = class extends PgDateColumnBaseBuilder {
     this.config.precision = precision;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgTimestampString(
-      table,
+      table2,
       this.config
     );
   }
@@ -12112,8 +12112,8 @@ var PgTimestampString = class extends PgColumn {
   static [entityKind] = "PgTimestampString";
   withTimezone;
   precision;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.withTimezone = config2.withTimezone;
     this.precision = config2.precision;
   }
@@ -12153,8 +12153,8 @@ var PgUUIDBuilder = class extends PgColumnBuilder {
     return this.default(sql`gen_random_uuid()`);
   }
   /** @internal */
-  build(table) {
-    return new PgUUID(table, this.config);
+  build(table2) {
+    return new PgUUID(table2, this.config);
   }
 };
 var PgUUID = class extends PgColumn {
@@ -12176,9 +12176,9 @@ var PgVarcharBuilder = class extends PgColumnBuilder {
     this.config.enumValues = config2.enum;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgVarchar(
-      table,
+      table2,
       this.config
     );
   }
@@ -12204,9 +12204,9 @@ var PgBinaryVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBinaryVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12231,9 +12231,9 @@ var PgHalfVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgHalfVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12264,9 +12264,9 @@ var PgSparseVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgSparseVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12291,9 +12291,9 @@ var PgVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12393,16 +12393,16 @@ function pgTableWithSchema(name, columns, extraConfig, schema, baseName = name) 
       return [name2, column];
     })
   );
-  const table = Object.assign(rawTable, builtColumns);
-  table[Table.Symbol.Columns] = builtColumns;
-  table[Table.Symbol.ExtraConfigColumns] = builtColumnsForExtraConfig;
+  const table2 = Object.assign(rawTable, builtColumns);
+  table2[Table.Symbol.Columns] = builtColumns;
+  table2[Table.Symbol.ExtraConfigColumns] = builtColumnsForExtraConfig;
   if (extraConfig) {
-    table[PgTable.Symbol.ExtraConfigBuilder] = extraConfig;
+    table2[PgTable.Symbol.ExtraConfigBuilder] = extraConfig;
   }
-  return Object.assign(table, {
+  return Object.assign(table2, {
     enableRLS: () => {
-      table[PgTable.Symbol.EnableRLS] = true;
-      return table;
+      table2[PgTable.Symbol.EnableRLS] = true;
+      return table2;
     }
   });
 }
@@ -12419,13 +12419,13 @@ var CheckBuilder = class {
   static [entityKind] = "PgCheckBuilder";
   brand;
   /** @internal */
-  build(table) {
-    return new Check(table, this);
+  build(table2) {
+    return new Check(table2, this);
   }
 };
 var Check = class {
-  constructor(table, builder) {
-    this.table = table;
+  constructor(table2, builder) {
+    this.table = table2;
     this.name = builder.name;
     this.value = builder.value;
   }
@@ -12531,15 +12531,15 @@ var IndexBuilder = class {
     return this;
   }
   /** @internal */
-  build(table) {
-    return new Index(this.config, table);
+  build(table2) {
+    return new Index(this.config, table2);
   }
 };
 var Index = class {
   static [entityKind] = "PgIndex";
   config;
-  constructor(config2, table) {
-    this.config = { ...config2, table };
+  constructor(config2, table2) {
+    this.config = { ...config2, table: table2 };
   }
 };
 function index(name) {
@@ -12670,43 +12670,43 @@ var sites = pgTable(
       sql`setweight(to_tsvector('english'::regconfig, search_text_words(name, '', '{}')), 'A') || setweight(to_tsvector('english'::regconfig, search_text_words('', '', tags)) || search_domain_vector(domain), 'B') || setweight(to_tsvector('english'::regconfig, search_text_words('', search_opening_sentence(description), '{}')), 'C')`
     )
   },
-  (table) => [
-    check("sites_agentic_score_range", sql`${table.agenticScore} between 0 and 100`),
-    check("sites_category_known", sql`${table.category} in (${categoryList})`),
-    check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
-    check("sites_mcp_endpoint_health_known", sql`${table.mcpEndpointHealth} between 0 and 3`),
-    check("sites_unresolved_crawls_range", sql`${table.unresolvedCrawls} >= 0`),
-    check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
+  (table2) => [
+    check("sites_agentic_score_range", sql`${table2.agenticScore} between 0 and 100`),
+    check("sites_category_known", sql`${table2.category} in (${categoryList})`),
+    check("sites_domain_normalised", sql`${table2.domain} = lower(${table2.domain}) and ${table2.domain} !~ '\\.$'`),
+    check("sites_mcp_endpoint_health_known", sql`${table2.mcpEndpointHealth} between 0 and 3`),
+    check("sites_unresolved_crawls_range", sql`${table2.unresolvedCrawls} >= 0`),
+    check("sites_favicon_consistent", sql`${table2.hasFavicon} = (${table2.faviconUrl} is not null)`),
     // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
     // The domain column has the "C" collation (migration 0005): byte order on every server.
-    index("sites_score_order").on(table.agenticScore.desc(), table.organicTiebreak, table.domain),
+    index("sites_score_order").on(table2.agenticScore.desc(), table2.organicTiebreak, table2.domain),
     index("sites_category_score_order").on(
-      table.category,
-      table.agenticScore.desc(),
-      table.organicTiebreak,
-      table.domain
+      table2.category,
+      table2.agenticScore.desc(),
+      table2.organicTiebreak,
+      table2.domain
     ),
     // The top list (src/domain/search/top-sites.ts) reads each signal pattern of a category, or
     // of the discovery inventory, from its own range in organic order: every entry it meets is a
     // match. The expressions must read exactly as the top list's conditions for Postgres to use them.
     index("sites_category_signals_order").on(
-      table.category,
-      sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
-      table.agenticScore.desc().nullsLast(),
-      table.organicTiebreak,
-      table.domain
+      table2.category,
+      sql`search_signal_bits(${table2.hasStructuredApi}, ${table2.hasMcpServer}, ${table2.hasOpenapi}, ${table2.hasLlmsTxt})`,
+      table2.agenticScore.desc().nullsLast(),
+      table2.organicTiebreak,
+      table2.domain
     ),
     index("sites_discovery_signals_order").on(
-      sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
-      table.agenticScore.desc().nullsLast(),
-      table.organicTiebreak,
-      table.domain
-    ).where(sql`not search_is_audit(${table.category})`),
+      sql`search_signal_bits(${table2.hasStructuredApi}, ${table2.hasMcpServer}, ${table2.hasOpenapi}, ${table2.hasLlmsTxt})`,
+      table2.agenticScore.desc().nullsLast(),
+      table2.organicTiebreak,
+      table2.domain
+    ).where(sql`not search_is_audit(${table2.category})`),
     // The ARD registry lists the sites with resources in domain order (migration 0038).
-    index("sites_agent_resources_listing").on(table.domain).where(sql`${table.agentResources} is not null`),
-    index("sites_agent_resources_identifiers").using("gin", sql`${table.agentResources} jsonb_path_ops`).where(sql`${table.agentResources} is not null`),
+    index("sites_agent_resources_listing").on(table2.domain).where(sql`${table2.agentResources} is not null`),
+    index("sites_agent_resources_identifiers").using("gin", sql`${table2.agentResources} jsonb_path_ops`).where(sql`${table2.agentResources} is not null`),
     // The recrawl cron takes the stalest sites first.
-    index("sites_last_crawled_at").on(table.lastCrawledAt)
+    index("sites_last_crawled_at").on(table2.lastCrawledAt)
   ]
 );
 
@@ -13062,7 +13062,9 @@ var CHECKLIST_PATHS = {
   skillsLegacy: "/.well-known/skills/index.json",
   protectedResource: "/.well-known/oauth-protected-resource",
   authorizationServer: "/.well-known/oauth-authorization-server",
-  openidConfiguration: "/.well-known/openid-configuration"
+  openidConfiguration: "/.well-known/openid-configuration",
+  ucp: "/.well-known/ucp",
+  acp: "/.well-known/acp.json"
 };
 var MCP_CARD_PATHS = [
   "/.well-known/mcp.json",
@@ -13076,7 +13078,9 @@ var FIRST_ROUND = [
   CHECKLIST_PATHS.a2aCard,
   CHECKLIST_PATHS.skills,
   CHECKLIST_PATHS.protectedResource,
-  CHECKLIST_PATHS.authorizationServer
+  CHECKLIST_PATHS.authorizationServer,
+  CHECKLIST_PATHS.ucp,
+  CHECKLIST_PATHS.acp
 ];
 var MARKDOWN_REQUEST = { headers: { accept: "text/markdown" } };
 var FOLLOW_UP_CAP = 2;
@@ -13201,14 +13205,14 @@ function replaceCodePointXML(codePoint) {
 
 // node_modules/htmlparser2/node_modules/entities/dist/internal/decode-shared.js
 var BASE91_INVERSE = /* @__PURE__ */ (() => {
-  const table = new Uint8Array(127);
+  const table2 = new Uint8Array(127);
   let code = 0;
   for (let char2 = 33; char2 <= 126; char2++) {
     if (char2 !== 34 && char2 !== 36 && char2 !== 92) {
-      table[char2] = code++;
+      table2[char2] = code++;
     }
   }
-  return table;
+  return table2;
 })();
 function decodeTrieDict(input2, resultLength, atomCount, dict1AtomCount, ngramCount, dictSize) {
   const base = 91;
@@ -15338,13 +15342,13 @@ function walkHtml(html, onTag, onText) {
     {
       onopentag(name, attributes) {
         if (raw) return;
-        const tag = { name, attributes: { ...attributes } };
+        const tag2 = { name, attributes: { ...attributes } };
         if (RAW_TEXT_ELEMENTS.has(name)) {
-          raw = tag;
+          raw = tag2;
           rawText = "";
           return;
         }
-        onTag(tag);
+        onTag(tag2);
       },
       ontext(text2) {
         if (raw) rawText += text2;
@@ -15352,9 +15356,9 @@ function walkHtml(html, onTag, onText) {
       },
       onclosetag(name) {
         if (!raw || raw.name !== name) return;
-        const tag = raw;
+        const tag2 = raw;
         raw = null;
-        onTag({ ...tag, content: rawText });
+        onTag({ ...tag2, content: rawText });
       }
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }
@@ -15368,13 +15372,13 @@ function relationsOf(value) {
 function htmlLinks(html, pageUrl, resolve) {
   let base = pageUrl;
   const links = [];
-  walkHtml(html, (tag) => {
-    if (tag.name === "base" && tag.attributes.href) base = resolve(tag.attributes.href, base) ?? base;
-    if (tag.name !== "link" || !tag.attributes.href || tag.attributes.rel === void 0) return;
-    const href = resolve(tag.attributes.href, base);
+  walkHtml(html, (tag2) => {
+    if (tag2.name === "base" && tag2.attributes.href) base = resolve(tag2.attributes.href, base) ?? base;
+    if (tag2.name !== "link" || !tag2.attributes.href || tag2.attributes.rel === void 0) return;
+    const href = resolve(tag2.attributes.href, base);
     if (!href) return;
-    const type = tag.attributes.type?.trim().toLowerCase();
-    links.push({ href, rels: relationsOf(tag.attributes.rel), ...type ? { type } : {} });
+    const type = tag2.attributes.type?.trim().toLowerCase();
+    links.push({ href, rels: relationsOf(tag2.attributes.rel), ...type ? { type } : {} });
   });
   return links;
 }
@@ -15462,8 +15466,8 @@ function parseDictionary(input2) {
   return parser.parseDictionary();
 }
 var ParseError = class extends Error {
-  constructor(position, message) {
-    super(`Parse error: ${message} at offset ${position}`);
+  constructor(position, message2) {
+    super(`Parse error: ${message2} at offset ${position}`);
   }
 };
 var Parser2 = class {
@@ -16007,7 +16011,7 @@ function isPlaceholder(value, origin) {
 }
 function sameHost(value, origin) {
   try {
-    return new URL(value).host === new URL(origin).host;
+    return new URL(value).hostname === new URL(origin).hostname;
   } catch {
     return false;
   }
@@ -16091,6 +16095,666 @@ function linkedOutcome(response, scope) {
   return { state: standing.kind === "absent" ? "dead" : "undecided", clause: standing.clause };
 }
 
+// node_modules/canonicalize/lib/canonicalize.js
+function hasLoneSurrogate(value) {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 55296 && code <= 56319) {
+      if (i === value.length - 1) {
+        return true;
+      }
+      const next = value.charCodeAt(i + 1);
+      if (!(next >= 56320 && next <= 57343)) {
+        return true;
+      }
+      i++;
+    } else if (code >= 56320 && code <= 57343) {
+      return true;
+    }
+  }
+  return false;
+}
+function canonicalize(object2, seen = /* @__PURE__ */ new Set()) {
+  if (typeof object2 === "number" && isNaN(object2)) {
+    throw new Error("NaN is not allowed");
+  }
+  if (typeof object2 === "number" && !isFinite(object2)) {
+    throw new Error("Infinity is not allowed");
+  }
+  if (typeof object2 === "string" && hasLoneSurrogate(object2)) {
+    throw new Error("Lone surrogate is not allowed");
+  }
+  if (object2 === null || typeof object2 !== "object") {
+    return JSON.stringify(object2);
+  }
+  if (typeof object2.toJSON === "function") {
+    if (seen.has(object2)) {
+      throw new Error("Circular reference detected");
+    }
+    seen.add(object2);
+    const result2 = canonicalize(object2.toJSON(), seen);
+    seen.delete(object2);
+    return result2;
+  }
+  if (seen.has(object2)) {
+    throw new Error("Circular reference detected");
+  }
+  seen.add(object2);
+  let result;
+  if (Array.isArray(object2)) {
+    const values = object2.map((cv) => {
+      const value = cv === void 0 || typeof cv === "symbol" ? null : cv;
+      return canonicalize(value, seen);
+    });
+    result = `[${values.join(",")}]`;
+  } else {
+    const parts = [];
+    for (const key of Object.keys(object2).sort()) {
+      if (object2[key] === void 0 || typeof object2[key] === "symbol") {
+        continue;
+      }
+      parts.push(`${canonicalize(key)}:${canonicalize(object2[key], seen)}`);
+    }
+    result = `{${parts.join(",")}}`;
+  }
+  seen.delete(object2);
+  return result;
+}
+
+// node_modules/jose/dist/webapi/lib/buffer_utils.js
+var encoder = new TextEncoder();
+var decoder = new TextDecoder();
+var strictDecoder = new TextDecoder("utf-8", { fatal: true });
+var UINT32_RANGE = 2 ** 32;
+function concat(...buffers) {
+  const size = buffers.reduce((acc, { length }) => acc + length, 0), buf = new Uint8Array(size);
+  let i = 0;
+  for (const buffer of buffers)
+    buf.set(buffer, i), i += buffer.length;
+  return buf;
+}
+var NON_ASCII = /[^\x00-\x7f]/;
+function encode(string4) {
+  if (typeof string4 == "string" && string4.length >= 128) {
+    if (NON_ASCII.test(string4))
+      throw new TypeError("non-ASCII string encountered in encode()");
+    return encoder.encode(string4);
+  }
+  const bytes = new Uint8Array(string4.length);
+  for (let i = 0; i < string4.length; i++) {
+    const code = string4.charCodeAt(i);
+    if (code > 127)
+      throw new TypeError("non-ASCII string encountered in encode()");
+    bytes[i] = code;
+  }
+  return bytes;
+}
+function encodeBase64(input2, url2 = false) {
+  if (Uint8Array.prototype.toBase64)
+    return input2.toBase64({ alphabet: url2 ? "base64url" : "base64", omitPadding: url2 });
+  const CHUNK_SIZE = 32768, arr = [];
+  for (let i = 0; i < input2.length; i += CHUNK_SIZE)
+    arr.push(String.fromCharCode.apply(null, input2.subarray(i, i + CHUNK_SIZE)));
+  const encoded = btoa(arr.join(""));
+  return url2 ? encoded.replace(/=/g, "").replace(/\+/g, "-").replace(/\//g, "_") : encoded;
+}
+function decodeBase64(encoded, url2 = false) {
+  if (Uint8Array.fromBase64)
+    return Uint8Array.fromBase64(encoded, { alphabet: url2 ? "base64url" : "base64" });
+  if (url2) {
+    if (encoded.includes("+") || encoded.includes("/"))
+      throw new TypeError("Invalid base64url");
+    encoded = encoded.replace(/-/g, "+").replace(/_/g, "/");
+  }
+  const binary = atob(encoded), bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++)
+    bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// node_modules/jose/dist/webapi/util/errors.js
+var JOSEError = class extends Error {
+  static code = "ERR_JOSE_GENERIC";
+  code = "ERR_JOSE_GENERIC";
+  constructor(message2, options) {
+    super(message2, options), this.name = this.constructor.name, Error.captureStackTrace?.(this, this.constructor);
+  }
+};
+var JOSEAlgNotAllowed = class extends JOSEError {
+  static code = "ERR_JOSE_ALG_NOT_ALLOWED";
+  code = "ERR_JOSE_ALG_NOT_ALLOWED";
+};
+var JOSENotSupported = class extends JOSEError {
+  static code = "ERR_JOSE_NOT_SUPPORTED";
+  code = "ERR_JOSE_NOT_SUPPORTED";
+};
+var JWSInvalid = class extends JOSEError {
+  static code = "ERR_JWS_INVALID";
+  code = "ERR_JWS_INVALID";
+};
+var JWSSignatureVerificationFailed = class extends JOSEError {
+  static code = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+  code = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+  constructor(message2 = "signature verification failed", options) {
+    super(message2, options);
+  }
+};
+
+// node_modules/jose/dist/webapi/util/base64url.js
+var base64url_exports = {};
+__export(base64url_exports, {
+  decode: () => decode,
+  encode: () => encode2
+});
+var invalid = "The input to be decoded is not correctly encoded.";
+function decode(input2) {
+  try {
+    return decodeBase64(typeof input2 == "string" ? input2 : decoder.decode(input2), true);
+  } catch (cause) {
+    throw new TypeError(invalid, { cause });
+  }
+}
+function encode2(input2) {
+  return encodeBase64(typeof input2 == "string" ? encoder.encode(input2) : input2, true);
+}
+
+// node_modules/jose/dist/webapi/lib/validate.js
+function isObject(input2) {
+  if (typeof input2 != "object" || input2 === null || Object.prototype.toString.call(input2) !== "[object Object]")
+    return false;
+  const prototype = Object.getPrototypeOf(input2);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+function isDisjoint(...headers) {
+  const parameters = /* @__PURE__ */ new Set();
+  for (const header of headers)
+    if (header)
+      for (const parameter of Object.keys(header)) {
+        if (parameters.has(parameter))
+          return false;
+        parameters.add(parameter);
+      }
+  return true;
+}
+function decodeBase64url(value, label, ErrorClass) {
+  try {
+    return decode(value);
+  } catch (cause) {
+    throw new ErrorClass(`Failed to base64url decode the ${label}`, { cause });
+  }
+}
+function encodeAsciiMember(value, label, ErrorClass) {
+  try {
+    return encode(value);
+  } catch (cause) {
+    throw new ErrorClass(`The ${label} is not a valid base64url string`, { cause });
+  }
+}
+function parseJoseHeader(encodedProtectedHeader, ErrorClass, message2) {
+  let parsed;
+  try {
+    parsed = JSON.parse(strictDecoder.decode(decode(encodedProtectedHeader)));
+  } catch (cause) {
+    throw new ErrorClass(message2, { cause });
+  }
+  if (!isObject(parsed))
+    throw new ErrorClass(message2);
+  return parsed;
+}
+var JWS_RECOGNIZED = { __proto__: null, b64: true };
+function validateAlgorithms(option, algorithms) {
+  if (algorithms !== void 0 && (!Array.isArray(algorithms) || algorithms.some((s) => typeof s != "string")))
+    throw new TypeError(`"${option}" option must be an array of strings`);
+  return algorithms === void 0 ? void 0 : new Set(algorithms);
+}
+function validateCrit(Err, recognizedDefault, recognizedOption, protectedHeader, joseHeader) {
+  if (joseHeader.crit !== void 0 && protectedHeader?.crit === void 0)
+    throw new Err('"crit" (Critical) Header Parameter MUST be integrity protected');
+  if (!protectedHeader || protectedHeader.crit === void 0)
+    return [];
+  if (!Array.isArray(protectedHeader.crit) || protectedHeader.crit.length === 0 || protectedHeader.crit.some((input2) => typeof input2 != "string" || input2.length === 0))
+    throw new Err('"crit" (Critical) Header Parameter MUST be an array of non-empty strings when present');
+  const recognized = recognizedOption === void 0 ? recognizedDefault : { __proto__: null, ...recognizedOption, ...recognizedDefault };
+  for (const parameter of protectedHeader.crit) {
+    if (!(parameter in recognized))
+      throw new JOSENotSupported(`Extension Header Parameter "${parameter}" is not recognized`);
+    if (!Object.hasOwn(joseHeader, parameter) || joseHeader[parameter] === void 0)
+      throw new Err(`Extension Header Parameter "${parameter}" is missing`);
+    if (recognized[parameter] && (!Object.hasOwn(protectedHeader, parameter) || protectedHeader[parameter] === void 0))
+      throw new Err(`Extension Header Parameter "${parameter}" MUST be integrity protected`);
+  }
+  return protectedHeader.crit;
+}
+function validateB64(protectedHeader, extensions) {
+  if (extensions.includes("b64")) {
+    const b64 = protectedHeader.b64;
+    if (typeof b64 != "boolean")
+      throw new JWSInvalid('The "b64" (base64url-encode payload) Header Parameter must be a boolean');
+    return b64;
+  }
+  return true;
+}
+
+// node_modules/jose/dist/webapi/lib/key.js
+var tag = (key) => key[Symbol.toStringTag];
+var jwkMatchesOp = (entry, key, usage) => {
+  const { alg } = entry;
+  if (key.use !== void 0) {
+    const expected = usage === "sign" || usage === "verify" ? "sig" : "enc";
+    if (key.use !== expected)
+      throw new TypeError(`Invalid key for this operation, its "use" must be "${expected}" when present`);
+  }
+  if (key.alg !== void 0 && key.alg !== alg)
+    throw new TypeError(`Invalid key for this operation, its "alg" must be "${alg}" when present`);
+  if (Array.isArray(key.key_ops)) {
+    const expectedKeyOp = usage === "encrypt" || usage === "decrypt" ? entry.ops?.[usage === "encrypt" ? 0 : 1] : usage;
+    if (expectedKeyOp && !key.key_ops.includes(expectedKeyOp))
+      throw new TypeError(`Invalid key for this operation, its "key_ops" must include "${expectedKeyOp}" when present`);
+  }
+};
+async function prepareKey(entry, key, usage) {
+  const { alg, secret } = entry, requiresPrivateKey = usage === "decrypt" || usage === "sign";
+  if (secret && key instanceof Uint8Array)
+    return key;
+  let normalized, keyObject;
+  if (isObject(key)) {
+    if (normalized = normalizeJwk(key), typeof normalized.kty != "string")
+      throw invalidKeyType(alg, key, secret);
+    if (!(secret ? normalized.kty === "oct" && typeof normalized.k == "string" : normalized.kty !== "oct" && (requiresPrivateKey ? normalized.kty === "AKP" && typeof normalized.priv == "string" || typeof normalized.d == "string" : normalized.d === void 0 && normalized.priv === void 0)))
+      throw new TypeError(secret ? 'JSON Web Key for symmetric algorithms must have JWK "kty" (Key Type) equal to "oct" and the JWK "k" (Key Value) present' : `JSON Web Key for this operation must be a ${requiresPrivateKey ? "private" : "public"} JWK`);
+    if (jwkMatchesOp(entry, normalized, usage), normalized.kty === "oct")
+      return decode(normalized.k);
+    if (!Object.isFrozen(key)) {
+      const { key_ops } = key;
+      Array.isArray(key_ops) && Object.freeze(key_ops), Object.freeze(key);
+    }
+  } else {
+    if (!isKeyLike(key))
+      throw invalidKeyType(alg, key, secret);
+    const expectedType = secret ? "secret" : requiresPrivateKey ? "private" : "public";
+    if (key.type !== expectedType && (secret || ["secret", "public", "private"].includes(key.type)))
+      throw new TypeError(`${tag(key)} instances must be of type "${expectedType}" for the ${alg} algorithm`);
+    if (isCryptoKey(key))
+      return key;
+    if (keyObject = key, keyObject.type === "secret")
+      return keyObject.export();
+  }
+  cache ||= /* @__PURE__ */ new WeakMap();
+  const cacheKey = key;
+  let cached2 = cache.get(cacheKey);
+  if (cached2?.[alg])
+    return cached2[alg];
+  if (cached2 || cache.set(cacheKey, cached2 = {}), keyObject && typeof keyObject.toCryptoKey == "function") {
+    const isPublic = keyObject.type === "public", crv = nist[keyObject.asymmetricKeyDetails?.namedCurve], params = entry.resolve?.({ crv, asymmetricKeyType: keyObject.asymmetricKeyType }) ?? entry.subtle;
+    return cached2[alg] = keyObject.toCryptoKey(params, isPublic, entry.usages[isPublic ? 0 : 1]);
+  }
+  return normalized ??= keyObject.export({ format: "jwk" }), normalized.alg = alg, cached2[alg] = await jwkToKey(entry, normalized);
+}
+var cache;
+var nist = {
+  __proto__: null,
+  prime256v1: "P-256",
+  secp384r1: "P-384",
+  secp521r1: "P-521"
+};
+var isCryptoKey = (key) => {
+  if (key?.[Symbol.toStringTag] === "CryptoKey")
+    return true;
+  try {
+    return key instanceof CryptoKey;
+  } catch {
+    return false;
+  }
+};
+var isKeyObject = (key) => key?.[Symbol.toStringTag] === "KeyObject";
+var isKeyLike = (key) => isCryptoKey(key) || isKeyObject(key);
+function message(msg, actual, ...types) {
+  if (types.length > 2) {
+    const last = types.pop();
+    msg += `one of type ${types.join(", ")}, or ${last}.`;
+  } else types.length === 2 ? msg += `one of type ${types[0]} or ${types[1]}.` : msg += `of type ${types[0]}.`;
+  return actual == null ? msg += ` Received ${actual}` : typeof actual == "function" && actual.name ? msg += ` Received function ${actual.name}` : typeof actual == "object" && actual != null && actual.constructor?.name && (msg += ` Received an instance of ${actual.constructor.name}`), msg;
+}
+function invalidKeyType(alg, actual, secret) {
+  const types = ["CryptoKey", "KeyObject", "JSON Web Key"];
+  return secret && types.push("Uint8Array"), new TypeError(message(`Key for the ${alg} algorithm must be `, actual, ...types));
+}
+var unusable = (name, prop = "algorithm.name") => new TypeError(`CryptoKey does not support this operation, its ${prop} must be ${name}`);
+function checkUsage(key, usage) {
+  if (usage && !key.usages.includes(usage))
+    throw new TypeError(`CryptoKey does not support this operation, its usages must include ${usage}.`);
+}
+function checkModulusLength(alg, key) {
+  const { modulusLength } = key.algorithm;
+  if (typeof modulusLength != "number" || modulusLength < 2048)
+    throw new TypeError(`${alg} requires key modulusLength to be 2048 bits or larger`);
+}
+function checkCryptoKey(key, expected, usage) {
+  const algorithm = key.algorithm;
+  if (algorithm.name !== expected.name)
+    throw unusable(expected.name);
+  if (expected.hash && algorithm.hash?.name !== expected.hash)
+    throw unusable(expected.hash, "algorithm.hash");
+  if (expected.namedCurve && algorithm.namedCurve !== expected.namedCurve)
+    throw unusable(expected.namedCurve, "algorithm.namedCurve");
+  if (expected.length !== void 0 && algorithm.length !== expected.length)
+    throw unusable(expected.length, "algorithm.length");
+  checkUsage(key, usage);
+}
+function snapshotJwk(jwk) {
+  return { __proto__: null, ...jwk };
+}
+function normalizeJwk(jwk) {
+  const normalized = snapshotJwk(jwk);
+  if (normalized.ext !== void 0 && typeof normalized.ext != "boolean")
+    throw new TypeError('"ext" (Extractable) Parameter must be a boolean');
+  if (normalized.key_ops !== void 0) {
+    const value = normalized.key_ops, keyOps = Array.isArray(value) ? [...value] : void 0;
+    if (!keyOps || keyOps.some((operation) => typeof operation != "string") || new Set(keyOps).size !== keyOps.length)
+      throw new TypeError('"key_ops" (Key Operations) Parameter must be an array of unique strings');
+    normalized.key_ops = keyOps;
+  }
+  return normalized;
+}
+function validateExtractableOption(extractable) {
+  if (extractable !== void 0 && typeof extractable != "boolean")
+    throw new TypeError('"extractable" option must be a boolean');
+  return extractable;
+}
+async function jwkToKey(entry, jwk, extractable) {
+  if (!entry.kty.includes(jwk.kty))
+    throw new JOSENotSupported('Invalid or unsupported JWK "alg" (Algorithm) Parameter value');
+  const algorithm = entry.resolve?.({ kty: jwk.kty, crv: jwk.crv }) ?? entry.subtle, isPrivate = !!(jwk.d || jwk.priv), keyData = { ...jwk, ext: extractable ?? jwk.ext };
+  return keyData.kty !== "AKP" && delete keyData.alg, delete keyData.use, crypto.subtle.importKey("jwk", keyData, algorithm, keyData.ext ?? !isPrivate, jwk.key_ops ?? entry.usages[isPrivate ? 1 : 0]);
+}
+async function rawKey(key, expected, usage, extractable = false) {
+  return key instanceof Uint8Array && (key = await crypto.subtle.importKey("raw", key, expected, extractable, [usage])), checkCryptoKey(key, expected, usage), key;
+}
+
+// node_modules/jose/dist/webapi/lib/key_descriptor.js
+function table(entries) {
+  const out = { __proto__: null };
+  for (const alg in entries)
+    out[alg] = { ...entries[alg], alg };
+  return out;
+}
+
+// node_modules/jose/dist/webapi/lib/jwe_algorithms.js
+var wrap = [
+  ["encrypt", "wrapKey"],
+  ["decrypt", "unwrapKey"]
+];
+var derive = [[], ["deriveBits"]];
+var none = [[], []];
+function rsaes(bits) {
+  return {
+    kty: ["RSA"],
+    mode: "key-encryption",
+    subtle: { name: "RSA-OAEP", hash: `SHA-${bits}` },
+    usages: wrap,
+    ops: ["wrapKey", "unwrapKey"]
+  };
+}
+function ecdh(mode) {
+  return {
+    kty: ["EC", "OKP"],
+    mode,
+    subtle: { name: "ECDH" },
+    resolve: ({ kty, crv, asymmetricKeyType }) => {
+      if (crv === "X25519" || asymmetricKeyType === "x25519")
+        return { name: "X25519" };
+      if (kty === "OKP")
+        throw new JOSENotSupported('Invalid or unsupported JWK "alg" (Algorithm) Parameter value');
+      return { name: "ECDH", namedCurve: crv };
+    },
+    usages: derive,
+    ops: [void 0, "deriveBits"]
+  };
+}
+function aeskw(bits, gcm = false) {
+  return {
+    kty: ["oct"],
+    mode: "key-wrapping",
+    secret: true,
+    subtle: { name: gcm ? "AES-GCM" : "AES-KW", length: bits },
+    usages: none,
+    ops: gcm ? ["encrypt", "decrypt"] : ["wrapKey", "unwrapKey"]
+  };
+}
+function pbes2() {
+  return {
+    kty: ["oct"],
+    mode: "key-wrapping",
+    secret: true,
+    subtle: { name: "PBKDF2" },
+    usages: none,
+    ops: ["deriveBits", "deriveBits"]
+  };
+}
+var JWE = table({
+  dir: {
+    kty: ["oct"],
+    mode: "direct-encryption",
+    secret: true,
+    subtle: { name: "AES-GCM" },
+    usages: none,
+    ops: ["encrypt", "decrypt"]
+  },
+  "RSA-OAEP": rsaes(1),
+  "RSA-OAEP-256": rsaes(256),
+  "RSA-OAEP-384": rsaes(384),
+  "RSA-OAEP-512": rsaes(512),
+  "ECDH-ES": ecdh("direct-key-agreement"),
+  "ECDH-ES+A128KW": ecdh("key-agreement-with-key-wrapping"),
+  "ECDH-ES+A192KW": ecdh("key-agreement-with-key-wrapping"),
+  "ECDH-ES+A256KW": ecdh("key-agreement-with-key-wrapping"),
+  A128KW: aeskw(128),
+  A192KW: aeskw(192),
+  A256KW: aeskw(256),
+  A128GCMKW: aeskw(128, true),
+  A192GCMKW: aeskw(192, true),
+  A256GCMKW: aeskw(256, true),
+  "PBES2-HS256+A128KW": pbes2(),
+  "PBES2-HS384+A192KW": pbes2(),
+  "PBES2-HS512+A256KW": pbes2()
+});
+var contentOps = ["encrypt", "decrypt"];
+function contentEncryption(bits, cbc = false) {
+  return {
+    kty: ["oct"],
+    secret: true,
+    subtle: { name: cbc ? "AES-CBC" : "AES-GCM", length: bits },
+    usages: none,
+    ops: contentOps,
+    cekBits: bits,
+    ivBits: cbc ? 128 : 96,
+    cbc
+  };
+}
+var ENC = table({
+  A128GCM: contentEncryption(128),
+  A192GCM: contentEncryption(192),
+  A256GCM: contentEncryption(256),
+  "A128CBC-HS256": contentEncryption(256, true),
+  "A192CBC-HS384": contentEncryption(384, true),
+  "A256CBC-HS512": contentEncryption(512, true)
+});
+
+// node_modules/jose/dist/webapi/lib/jws_algorithms.js
+var sig = [["verify"], ["sign"]];
+function hmac(bits) {
+  const subtle = { name: "HMAC", hash: `SHA-${bits}` };
+  return { kty: ["oct"], secret: true, subtle, signing: subtle, usages: sig };
+}
+function rsa(bits, saltLength) {
+  const subtle = { name: saltLength ? "RSA-PSS" : "RSASSA-PKCS1-v1_5", hash: `SHA-${bits}` };
+  return {
+    kty: ["RSA"],
+    subtle,
+    signing: saltLength ? { ...subtle, saltLength } : subtle,
+    usages: sig,
+    minRsaBits: 2048
+  };
+}
+function ecdsa(crv, bits) {
+  return {
+    kty: ["EC"],
+    crv,
+    subtle: { name: "ECDSA", namedCurve: crv },
+    signing: { name: "ECDSA", hash: `SHA-${bits}` },
+    usages: sig
+  };
+}
+function eddsa() {
+  const subtle = { name: "Ed25519" };
+  return {
+    kty: ["OKP"],
+    crv: "Ed25519",
+    subtle,
+    signing: subtle,
+    usages: sig
+  };
+}
+function mldsa(parameterSet) {
+  const subtle = { name: `ML-DSA-${parameterSet}` };
+  return {
+    kty: ["AKP"],
+    subtle,
+    signing: subtle,
+    usages: sig
+  };
+}
+var JWS = table({
+  HS256: hmac(256),
+  HS384: hmac(384),
+  HS512: hmac(512),
+  RS256: rsa(256),
+  RS384: rsa(384),
+  RS512: rsa(512),
+  PS256: rsa(256, 32),
+  PS384: rsa(384, 48),
+  PS512: rsa(512, 64),
+  ES256: ecdsa("P-256", 256),
+  ES384: ecdsa("P-384", 384),
+  ES512: ecdsa("P-521", 512),
+  EdDSA: eddsa(),
+  Ed25519: eddsa(),
+  "ML-DSA-44": mldsa(44),
+  "ML-DSA-65": mldsa(65),
+  "ML-DSA-87": mldsa(87)
+});
+function jwsAlgorithm(alg) {
+  const entry = typeof alg == "string" ? JWS[alg] : void 0;
+  if (!entry)
+    throw new JOSENotSupported(`alg ${alg} is not supported either by JOSE or your javascript runtime`);
+  return entry;
+}
+
+// node_modules/jose/dist/webapi/lib/jws_verify.js
+function snapshotJws(jws, sharedPayload) {
+  const encodedProtectedHeader = jws.protected, inputHeader = jws.header, header = isObject(inputHeader) ? { ...inputHeader } : inputHeader;
+  let payload = sharedPayload ? sharedPayload[0] : jws.payload;
+  !sharedPayload && payload instanceof Uint8Array && (payload = new Uint8Array(payload));
+  const signature = jws.signature, snapshot = { payload, signature };
+  if (encodedProtectedHeader !== void 0 && (snapshot.protected = encodedProtectedHeader), inputHeader !== void 0 && (snapshot.header = header), encodedProtectedHeader === void 0 && header === void 0)
+    throw new JWSInvalid('Flattened JWS must have either of the "protected" or "header" members');
+  if (encodedProtectedHeader !== void 0 && typeof encodedProtectedHeader != "string")
+    throw new JWSInvalid("JWS Protected Header incorrect type");
+  if (payload === void 0)
+    throw new JWSInvalid("JWS Payload missing");
+  if (typeof signature != "string")
+    throw new JWSInvalid("JWS Signature missing or incorrect type");
+  if (header !== void 0 && !isObject(header))
+    throw new JWSInvalid("JWS Unprotected Header incorrect type");
+  return snapshot;
+}
+function prepareVerify(options) {
+  return [options && validateAlgorithms("algorithms", options.algorithms), options?.crit];
+}
+function parseProtectedHeader(encodedProtectedHeader) {
+  return encodedProtectedHeader === void 0 ? {} : parseJoseHeader(encodedProtectedHeader, JWSInvalid, "JWS Protected Header is invalid");
+}
+function encodeJsonUnencodedPayload(payload) {
+  const invalid2 = /[\p{Cs}\p{Cn}]/u.exec(payload)?.[0];
+  if (invalid2 !== void 0)
+    throw new JWSInvalid(new RegExp("\\p{Cs}", "u").test(invalid2) ? "JWS Payload must be a well-formed Unicode string" : "JWS Payload must not contain unassigned Unicode code points");
+  return encoder.encode(payload);
+}
+async function verifySignature(jws, shared, key, encodeUnencodedPayload, parsedProtected) {
+  const { protected: encodedProtectedHeader, header, payload: inputPayload } = jws, protectedHeader = parsedProtected ?? parseProtectedHeader(encodedProtectedHeader);
+  if (!isDisjoint(protectedHeader, header))
+    throw new JWSInvalid("JWS Protected and JWS Unprotected Header Parameter names must be disjoint");
+  const joseHeader = { ...protectedHeader, ...header }, b64 = validateB64(protectedHeader, validateCrit(JWSInvalid, JWS_RECOGNIZED, shared[1], protectedHeader, joseHeader)), { alg } = joseHeader;
+  if (typeof alg != "string" || !alg)
+    throw new JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
+  if (shared[0] && !shared[0].has(alg))
+    throw new JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+  if (b64) {
+    if (typeof inputPayload != "string")
+      throw new JWSInvalid("JWS Payload must be a string");
+  } else if (typeof inputPayload != "string" && !(inputPayload instanceof Uint8Array))
+    throw new JWSInvalid("JWS Payload must be a string or an Uint8Array instance");
+  const signingPayload = b64 || typeof inputPayload != "string" ? inputPayload : encodeUnencodedPayload(inputPayload);
+  let resolvedKey = false;
+  typeof key == "function" && (key = await key(protectedHeader, jws), resolvedKey = true);
+  const entry = jwsAlgorithm(alg), signingInput = concat(encodedProtectedHeader !== void 0 ? encode(encodedProtectedHeader) : new Uint8Array(), encode("."), typeof signingPayload == "string" ? shared[2] ??= encodeAsciiMember(signingPayload, "payload", JWSInvalid) : signingPayload), signature = decodeBase64url(jws.signature, "signature", JWSInvalid), verificationKey = await prepareKey(entry, key, "verify"), cryptoKey = await rawKey(verificationKey, entry.subtle, "verify");
+  entry.minRsaBits && checkModulusLength(entry.alg, cryptoKey);
+  let verified = false;
+  try {
+    verified = await crypto.subtle.verify(entry.signing, cryptoKey, signature, signingInput);
+  } catch (cause) {
+    throw new JWSSignatureVerificationFailed(void 0, { cause });
+  }
+  if (!verified)
+    throw new JWSSignatureVerificationFailed();
+  const result = { payload: typeof signingPayload == "string" ? decodeBase64url(signingPayload, "payload", JWSInvalid) : signingPayload };
+  return encodedProtectedHeader !== void 0 && (result.protectedHeader = protectedHeader), header !== void 0 && (result.unprotectedHeader = header), resolvedKey ? [{ ...result, key: verificationKey }, b64] : [result, b64];
+}
+
+// node_modules/jose/dist/webapi/jws/flattened/verify.js
+async function flattenedVerify(jws, key, options) {
+  if (!isObject(jws))
+    throw new JWSInvalid("Flattened JWS must be an object");
+  const snapshot = snapshotJws(jws), [result] = await verifySignature(snapshot, prepareVerify(options), key, encodeJsonUnencodedPayload);
+  return result;
+}
+
+// node_modules/jose/dist/webapi/lib/key_algorithm.js
+function unsupportedAlg(source = 'JWK "alg" (Algorithm) Parameter') {
+  throw new JOSENotSupported(`Invalid or unsupported ${source} value`);
+}
+function keyAlgorithm(alg, source) {
+  return (typeof alg == "string" ? JWS[alg] ?? JWE[alg] : void 0) ?? unsupportedAlg(source);
+}
+
+// node_modules/jose/dist/webapi/key/import.js
+async function importJWK(jwk, alg, options) {
+  if (!isObject(jwk))
+    throw new TypeError("JWK must be an object");
+  const normalized = normalizeJwk(jwk), extractable = validateExtractableOption(options?.extractable), { alg: jwkAlg } = normalized;
+  if (alg ??= jwkAlg, normalized.kty !== "oct" && !alg)
+    throw new TypeError('"alg" argument is required when "jwk.alg" is not present');
+  switch (normalized.kty) {
+    case "oct":
+      if (typeof normalized.k != "string")
+        throw new TypeError('missing "k" (Key Value) Parameter value');
+      return decode(normalized.k);
+    case "AKP": {
+      if (typeof jwkAlg != "string" || !jwkAlg)
+        throw new TypeError('missing "alg" (Algorithm) Parameter value');
+      if (alg !== jwkAlg)
+        throw new TypeError("JWK alg and alg option value mismatch");
+      return jwkToKey(keyAlgorithm(alg), normalized, extractable);
+    }
+    case "RSA":
+    case "EC":
+    case "OKP":
+      return jwkToKey(keyAlgorithm(alg), normalized, extractable);
+    default:
+      throw new JOSENotSupported('Unsupported "kty" (Key Type) Parameter value');
+  }
+}
+
 // src/domain/readers/a2a-card.ts
 function readAgentCard(document) {
   if (!isRecord(document)) return { problem: "is not a JSON object" };
@@ -16100,10 +16764,307 @@ function readAgentCard(document) {
   if (!isRecord(document.capabilities)) return { problem: "has no capabilities object" };
   const interfaces = Array.isArray(document.supportedInterfaces) ? document.supportedInterfaces : [];
   const fromInterfaces = interfaces.find((item) => isRecord(item) && typeof item.url === "string");
-  if (fromInterfaces && isRecord(fromInterfaces))
-    return { name: document.name, interfaceUrl: fromInterfaces.url, version: "1.0" };
-  if (typeof document.url === "string") return { name: document.name, interfaceUrl: document.url, version: "0.3" };
+  if (fromInterfaces && isRecord(fromInterfaces)) {
+    const unbound = interfaces.filter((item) => isRecord(item) && typeof item.url === "string").filter((item) => typeof item.protocolBinding !== "string" || !item.protocolBinding.trim()).map((item) => item.url);
+    return { name: document.name, interfaceUrl: fromInterfaces.url, version: "1.0", unbound };
+  }
+  if (typeof document.url === "string")
+    return { name: document.name, interfaceUrl: document.url, version: "0.3", unbound: [] };
   return { problem: "names no interface URL (supportedInterfaces[].url or url)" };
+}
+function decodeBase64UrlJson(text2) {
+  try {
+    const compact = text2.replace(/-/g, "+").replace(/_/g, "/");
+    const binary = atob(compact.padEnd(compact.length + (4 - compact.length % 4) % 4, "="));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (char2) => char2.charCodeAt(0))));
+  } catch {
+    return void 0;
+  }
+}
+function readCardSignatures(document, cardUrl) {
+  if (!isRecord(document) || document.signatures === void 0) return null;
+  if (!Array.isArray(document.signatures) || document.signatures.length === 0)
+    return { problem: "has a signatures member that is not a list of JWS objects" };
+  const signatures = [];
+  for (const [i, each] of document.signatures.entries()) {
+    if (!isRecord(each) || typeof each.protected !== "string" || typeof each.signature !== "string")
+      return { problem: `has signatures[${i}] without protected and signature` };
+    const decoded = decodeBase64UrlJson(each.protected);
+    if (!isRecord(decoded)) return { problem: `has signatures[${i}] whose protected header is not base64url JSON` };
+    const header = { ...isRecord(each.header) ? each.header : {}, ...decoded };
+    let jku = null;
+    if (typeof header.jku === "string") {
+      try {
+        jku = new URL(header.jku, cardUrl).href;
+      } catch {
+        jku = null;
+      }
+    }
+    signatures.push({
+      protected: each.protected,
+      signature: each.signature,
+      header,
+      jku,
+      kid: typeof header.kid === "string" ? header.kid : null,
+      alg: typeof header.alg === "string" ? header.alg : null,
+      jwk: isRecord(header.jwk) ? header.jwk : null
+    });
+  }
+  return { signatures };
+}
+function withoutDefaults(value) {
+  if (Array.isArray(value)) return value.map(withoutDefaults);
+  if (!isRecord(value)) return value;
+  const kept = {};
+  for (const [key, member] of Object.entries(value)) {
+    const reduced = withoutDefaults(member);
+    const empty = reduced === false || reduced === 0 || reduced === "" || reduced === null || Array.isArray(reduced) && reduced.length === 0 || isRecord(reduced) && Object.keys(reduced).length === 0;
+    if (!empty) kept[key] = reduced;
+  }
+  return kept;
+}
+
+// src/domain/readers/commerce-profiles.ts
+var DATE_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+function isHttpsOrLocal(url2, origin) {
+  try {
+    const parsed = new URL(url2);
+    if (parsed.protocol === "https:") return true;
+    return parsed.protocol === "http:" && parsed.hostname === new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+}
+function bindingsOf(value) {
+  if (Array.isArray(value))
+    return value.filter(isRecord).map((binding) => ({
+      transport: typeof binding.transport === "string" ? binding.transport : "rest",
+      endpoint: binding.endpoint
+    }));
+  if (!isRecord(value)) return [];
+  if ("endpoint" in value)
+    return [{ transport: typeof value.transport === "string" ? value.transport : "rest", endpoint: value.endpoint }];
+  return Object.entries(value).filter(([, binding]) => isRecord(binding) && "endpoint" in binding).map(([transport, binding]) => ({ transport, endpoint: binding.endpoint }));
+}
+function readUcpProfile(document, origin) {
+  const reading = { version: null, endpoints: [], keys: [], keysField: null, problems: [], warnings: [] };
+  if (!isRecord(document) || !isRecord(document.ucp)) {
+    reading.problems.push("has no ucp object");
+    return reading;
+  }
+  const ucp = document.ucp;
+  if (typeof ucp.version !== "string") reading.problems.push("has no ucp.version");
+  else {
+    reading.version = ucp.version;
+    if (!DATE_VERSION.test(ucp.version)) reading.warnings.push(`ucp.version ${ucp.version} is not a YYYY-MM-DD date`);
+  }
+  if (!isRecord(ucp.services) || Object.keys(ucp.services).length === 0) reading.problems.push("names no services");
+  else {
+    for (const [service, value] of Object.entries(ucp.services)) {
+      const bindings = bindingsOf(value);
+      if (bindings.length === 0) reading.problems.push(`service ${service} has no transport binding`);
+      for (const { transport, endpoint } of bindings) {
+        if (typeof endpoint !== "string") {
+          reading.problems.push(`service ${service} (${transport}) has no endpoint`);
+          continue;
+        }
+        if (!isHttpsOrLocal(endpoint, origin))
+          reading.problems.push(`service ${service} (${transport}) has an endpoint that is not https (${endpoint})`);
+        reading.endpoints.push({ service, transport, url: endpoint });
+      }
+    }
+  }
+  for (const [holder, field] of [
+    [document, "signing_keys"],
+    [document, "keys"],
+    [ucp, "signing_keys"],
+    [ucp, "keys"]
+  ]) {
+    const keys = holder[field];
+    if (keys === void 0) continue;
+    reading.keysField = holder === ucp ? `ucp.${field}` : field;
+    if (!Array.isArray(keys)) {
+      reading.problems.push(`${reading.keysField} is not an array`);
+      break;
+    }
+    for (const [i, key] of keys.entries()) {
+      if (!isRecord(key)) reading.problems.push(`${reading.keysField}[${i}] is not an object`);
+      else {
+        if (typeof key.kid !== "string" || typeof key.kty !== "string")
+          reading.problems.push(`${reading.keysField}[${i}] lacks kid or kty`);
+        if ("d" in key) reading.problems.push(`${reading.keysField}[${i}] carries private key material (d)`);
+        reading.keys.push(key);
+      }
+    }
+    break;
+  }
+  if (reading.keysField === null) reading.warnings.push("publishes no signing keys (signing_keys)");
+  return reading;
+}
+var ACP_TRANSPORTS = /* @__PURE__ */ new Set(["rest", "mcp"]);
+var ACP_SERVICES = /* @__PURE__ */ new Set(["checkout", "orders", "delegate_payment"]);
+var strings = (value) => Array.isArray(value) && value.every((each) => typeof each === "string") ? value : null;
+function readAcpDiscovery(document, origin) {
+  const reading = {
+    version: null,
+    apiBaseUrl: null,
+    transports: [],
+    services: [],
+    problems: [],
+    warnings: []
+  };
+  if (!isRecord(document)) {
+    reading.problems.push("is not a JSON object");
+    return reading;
+  }
+  const protocol = isRecord(document.protocol) ? document.protocol : null;
+  if (!protocol) reading.problems.push("has no protocol object");
+  else {
+    if (protocol.name !== "acp") reading.problems.push('has a protocol.name other than "acp"');
+    if (typeof protocol.version !== "string") reading.problems.push("has no protocol.version");
+    else {
+      reading.version = protocol.version;
+      if (!DATE_VERSION.test(protocol.version))
+        reading.warnings.push(`protocol.version ${protocol.version} is not a YYYY-MM-DD date`);
+    }
+    const supported = strings(protocol.supported_versions);
+    if (!supported) reading.warnings.push("has no protocol.supported_versions list");
+    else if (reading.version && supported[supported.length - 1] !== reading.version)
+      reading.warnings.push("protocol.supported_versions does not end with protocol.version");
+  }
+  if (typeof document.api_base_url !== "string") reading.problems.push("has no api_base_url");
+  else if (!isHttpsOrLocal(document.api_base_url, origin))
+    reading.problems.push(`has an api_base_url that is not https (${document.api_base_url})`);
+  else reading.apiBaseUrl = document.api_base_url;
+  const transports = strings(document.transports);
+  if (!transports || transports.length === 0) reading.problems.push("lists no transports");
+  else {
+    reading.transports = transports;
+    const unknown2 = transports.filter((each) => !ACP_TRANSPORTS.has(each));
+    if (unknown2.length > 0) reading.warnings.push(`lists transports ACP does not define (${unknown2.join(", ")})`);
+  }
+  const capabilities = isRecord(document.capabilities) ? document.capabilities : null;
+  const services = strings(capabilities?.services);
+  if (!services || services.length === 0) reading.problems.push("lists no capabilities.services");
+  else {
+    reading.services = services;
+    const unknown2 = services.filter((each) => !ACP_SERVICES.has(each));
+    if (unknown2.length > 0) reading.warnings.push(`lists services ACP does not define (${unknown2.join(", ")})`);
+  }
+  return reading;
+}
+
+// src/domain/checklist/checklist-proofs.ts
+function algorithmFor(jwk) {
+  if (typeof jwk.alg === "string") return jwk.alg;
+  if (jwk.kty === "EC") return { "P-256": "ES256", "P-384": "ES384", "P-521": "ES512" }[jwk.crv];
+  if (jwk.kty === "OKP") return jwk.crv === "Ed25519" ? "EdDSA" : null;
+  if (jwk.kty === "RSA") return "RS256";
+  return null;
+}
+async function importProblem(jwk) {
+  const known = jwk.kty === "EC" && ["P-256", "P-384", "P-521"].includes(String(jwk.crv)) || jwk.kty === "OKP" && jwk.crv === "Ed25519" || jwk.kty === "RSA";
+  const alg = known ? algorithmFor(jwk) : null;
+  if (!alg) return `a key type this checker does not verify (kty ${String(jwk.kty)}, crv ${String(jwk.crv)})`;
+  try {
+    await importJWK(jwk, alg);
+    return null;
+  } catch (error62) {
+    return `does not parse as a JWK (${error62 instanceof Error ? error62.message.slice(0, 80) : "rejected"})`;
+  }
+}
+function jwkKey(jwk) {
+  return canonicalize(jwk) ?? "";
+}
+function cardKeySetUrls(answers) {
+  const urls = [];
+  for (const path of [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy]) {
+    const response = answerAt(answers, path);
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readCardSignatures(parseJson(standing.answer.body), standing.answer.finalUrl || standing.answer.url);
+    if (read && "signatures" in read) {
+      for (const each of read.signatures) if (each.jku) urls.push(each.jku);
+    }
+  }
+  return [...new Set(urls)];
+}
+function keyFor(signature, answers) {
+  if (signature.jwk) return { key: signature.jwk };
+  if (!signature.jku) return { state: "failed", clause: "the signature names no key (no jwk, no jku)" };
+  const outcome = linkedOutcome(answers.get.get(signature.jku), answers);
+  if (outcome.state !== "answer")
+    return {
+      state: outcome.state === "dead" ? "failed" : "undecided",
+      clause: `its key set (jku) ${outcome.clause}`
+    };
+  const read = readJsonAnswer(outcome.answer, signature.jku);
+  const keys = "document" in read && isRecord(read.document) && Array.isArray(read.document.keys) ? read.document.keys : null;
+  if (!keys) return { state: "failed", clause: `its key set (jku) at ${signature.jku} is not a JWK Set` };
+  const match2 = keys.filter(isRecord).find((key) => signature.kid === null || key.kid === signature.kid);
+  if (!match2) return { state: "failed", clause: `its key set (jku) holds no key with kid ${signature.kid}` };
+  return { key: match2 };
+}
+async function proveCard(document, cardUrl, answers) {
+  const read = readCardSignatures(document, cardUrl);
+  if (!read) return null;
+  if ("problem" in read) return { state: "failed", clause: `the card ${read.problem}` };
+  const { signatures: _signatures, ...unsigned } = document;
+  const forms = [
+    ["as served", canonicalize(unsigned)],
+    ["defaults omitted", canonicalize(withoutDefaults(unsigned))]
+  ];
+  let undecided = null;
+  let failed = null;
+  for (const signature of read.signatures) {
+    const found = keyFor(signature, answers);
+    if (!("key" in found)) {
+      if (found.state === "undecided") undecided ??= found.clause;
+      else failed ??= found.clause;
+      continue;
+    }
+    const alg = signature.alg ?? algorithmFor(found.key);
+    let key;
+    try {
+      key = await importJWK(found.key, alg ?? void 0);
+    } catch {
+      failed ??= `its key (kid ${signature.kid}) does not parse as a JWK`;
+      continue;
+    }
+    for (const [form, payload] of forms) {
+      if (!payload) continue;
+      try {
+        await flattenedVerify(
+          { protected: signature.protected, signature: signature.signature, payload: base64url_exports.encode(payload) },
+          key
+        );
+        return { state: "verified", kid: signature.kid, form };
+      } catch {
+      }
+    }
+    failed ??= `the signature (kid ${signature.kid}) does not verify over the canonical card`;
+  }
+  if (undecided && !failed) return { state: "undecided", clause: undecided };
+  return { state: "failed", clause: failed ?? undecided ?? "no signature verifies" };
+}
+async function proveChecklist(answers) {
+  const proofs = { jwks: /* @__PURE__ */ new Map(), cardSignatures: /* @__PURE__ */ new Map() };
+  const profile = answerAt(answers, CHECKLIST_PATHS.ucp);
+  const standing = standingOf(profile, answers);
+  if (standing.kind === "answer") {
+    const reading = readUcpProfile(parseJson(standing.answer.body), answers.origin);
+    for (const key of reading.keys) proofs.jwks.set(jwkKey(key), await importProblem(key));
+  }
+  for (const path of [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy]) {
+    const response = answerAt(answers, path);
+    const card = standingOf(response, answers);
+    if (card.kind !== "answer") continue;
+    const document = parseJson(card.answer.body);
+    if (!isRecord(document)) continue;
+    const proof = await proveCard(document, card.answer.finalUrl || card.answer.url, answers);
+    if (proof) proofs.cardSignatures.set(card.answer.url, proof);
+  }
+  return proofs;
 }
 
 // src/domain/readers/agent-skills.ts
@@ -16131,6 +17092,10 @@ var FIX = {
   a2a: fixWith(
     "Publish an A2A 1.0 agent card at /.well-known/agent-card.json.",
     '{"name": "Example Agent", "description": "What the agent does", "version": "1.0.0",\n "supportedInterfaces": [{"url": "https://example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],\n "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],\n "skills": [{"id": "answer", "name": "Answer", "description": "Answers questions", "tags": ["support"]}]}'
+  ),
+  a2aSigned: fixWith(
+    "Sign the agent card as A2A 1.0 section 8.4 says: a JWS (alg, kid, typ JOSE; jku naming your JWK Set) over the RFC 8785 canonical card without its signatures member, and sign again whenever the card changes.",
+    '"signatures": [{"protected": "<base64url of the JWS header: alg ES256, kid card-key, typ JOSE,\n  jku https://example.com/.well-known/jwks.json>", "signature": "<base64url JWS signature>"}]'
   ),
   skills: fixWith(
     "Publish an Agent Skills index at /.well-known/agent-skills/index.json whose digests match the files they name.",
@@ -16173,11 +17138,17 @@ var checkA2aAgentCard = (answers) => {
       );
     const older = card.version === "0.3" ? " in the 0.3 shape (url instead of supportedInterfaces)" : "";
     if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX.a2a);
-    return verdict(
-      "pass",
-      `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`,
-      evidence
-    );
+    if (card.unbound.length > 0)
+      return verdict(
+        "warn",
+        `${path} is an A2A agent card (${card.name}), but its interface ${card.unbound[0]} names no protocolBinding (A2A 1.0 asks one of each)`,
+        evidence,
+        FIX.a2a
+      );
+    const described = `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`;
+    const signed = judgeCardSignatures(answers, response, judged.document, described, evidence);
+    if (signed) return signed;
+    return verdict("pass", described, evidence);
   }
   for (const response of [current, legacy]) {
     if (!response) continue;
@@ -16187,6 +17158,27 @@ var checkA2aAgentCard = (answers) => {
   }
   return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX.a2a);
 };
+function judgeCardSignatures(answers, response, document, described, evidence) {
+  if (!isRecord(document) || document.signatures === void 0) return null;
+  const proof = answers.proofs?.cardSignatures.get(response.url);
+  const keySets = cardKeySetUrls(answers).map((url2) => answers.get.get(url2));
+  const withKeys = evidenceOf(response, ...keySets).concat(evidence.filter((record2) => record2.url !== response.url));
+  if (!proof) return verdict("error", `${described}; its signatures could not be checked`, withKeys, FIX.a2aSigned);
+  if (proof.state === "verified")
+    return verdict(
+      "pass",
+      `${described}, signed: the signature (kid ${proof.kid}) verifies over the canonical card (RFC 8785${proof.form === "defaults omitted" ? ", default values omitted" : ""})`,
+      withKeys
+    );
+  if (proof.state === "undecided")
+    return verdict(
+      "error",
+      `${described}; whether its signature verifies could not be decided: ${proof.clause}`,
+      withKeys,
+      FIX.a2aSigned
+    );
+  return verdict("warn", `${described}, but its signature does not verify: ${proof.clause}`, withKeys, FIX.a2aSigned);
+}
 function skillsIndexAt(answers) {
   return [
     { path: CHECKLIST_PATHS.skills, legacy: false, response: answerAt(answers, CHECKLIST_PATHS.skills) },
@@ -16319,10 +17311,10 @@ function judgeNoSkillsIndex(answers, indexes, evidenceBase) {
 function findWebMcpForms(html) {
   const complete = [];
   const partial2 = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "form") return;
-    const name = tag.attributes.toolname?.trim();
-    const description = tag.attributes.tooldescription?.trim();
+  walkHtml(html, (tag2) => {
+    if (tag2.name !== "form") return;
+    const name = tag2.attributes.toolname?.trim();
+    const description = tag2.attributes.tooldescription?.trim();
     if (name && description) complete.push(name);
     else if (name || description) partial2.push(name || "(unnamed)");
   });
@@ -16330,11 +17322,11 @@ function findWebMcpForms(html) {
 }
 function findWebMcpScripts(html) {
   const found = { current: false, removed: false };
-  walkHtml(html, (tag) => {
-    if (tag.name !== "script" || !tag.content) return;
-    if (/\bdocument\s*\.\s*modelContext\s*\.\s*(?:registerTool|provideContext)\s*\(/.test(tag.content))
+  walkHtml(html, (tag2) => {
+    if (tag2.name !== "script" || !tag2.content) return;
+    if (/\bdocument\s*\.\s*modelContext\s*\.\s*(?:registerTool|provideContext)\s*\(/.test(tag2.content))
       found.current = true;
-    if (/\bnavigator\s*\.\s*modelContext\b/.test(tag.content)) found.removed = true;
+    if (/\bnavigator\s*\.\s*modelContext\b/.test(tag2.content)) found.removed = true;
   });
   return found;
 }
@@ -16546,8 +17538,8 @@ async function readLinkedAiCatalog(context, wellKnown) {
 }
 async function readCatalogAnswer(context, response, source, seen) {
   const where = displayUrl(response.url, context.origin);
-  const unusable = describeUnusable(response, context.origin);
-  const none = (status, reason, control2 = null) => ({
+  const unusable2 = describeUnusable(response, context.origin);
+  const none2 = (status, reason, control2 = null) => ({
     url: response.url,
     source,
     status,
@@ -16557,12 +17549,12 @@ async function readCatalogAnswer(context, response, source, seen) {
     control: control2,
     nested: []
   });
-  if (!response.ok || unusable) return none(unusable.status, unusable.reason);
-  if (response.status !== 200) return none("absent", `${where} answered ${response.status}, not 200`);
+  if (!response.ok || unusable2) return none2(unusable2.status, unusable2.reason);
+  if (response.status !== 200) return none2("absent", `${where} answered ${response.status}, not 200`);
   const read = readAiCatalog(response);
-  if ("problem" in read) return none("absent", `${where} ${read.problem}`);
+  if ("problem" in read) return none2("absent", `${where} ${read.problem}`);
   const control = await checkCatchAll(context, response);
-  if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
+  if (control.catchAll) return none2("absent", `${where} is ${control.clause}`, control);
   const nested = await followNestedCatalogs(context, read, [response.url, ...seen]);
   return {
     url: read.url,
@@ -16647,8 +17639,8 @@ async function readNestedCatalog(context, { entry, parent, depth }, response, vi
     findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
     return null;
   };
-  const unusable = describeUnusable(response, context.origin);
-  if (!response.ok || unusable) return finding(unusable.status, unusable.reason);
+  const unusable2 = describeUnusable(response, context.origin);
+  if (!response.ok || unusable2) return finding(unusable2.status, unusable2.reason);
   const finalUrl = response.finalUrl || response.url;
   if (finalUrl !== entry.url && visited.has(finalUrl)) {
     return finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
@@ -16971,8 +17963,8 @@ function parseSseEvents(text2) {
   }
   return events;
 }
-function findRpcResponse(message, id) {
-  const candidates = Array.isArray(message) ? message : [message];
+function findRpcResponse(message2, id) {
+  const candidates = Array.isArray(message2) ? message2 : [message2];
   for (const candidate of candidates) {
     if (!isRecord(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
     if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
@@ -16993,8 +17985,8 @@ function untilRpcResponse(id) {
 }
 function readReply(answer, id) {
   if (answer.contentType === "text/event-stream") {
-    const message2 = findRpcResponseInSse(answer.body, id);
-    if (message2) return { kind: "response", message: message2, format: "SSE" };
+    const message3 = findRpcResponseInSse(answer.body, id);
+    if (message3) return { kind: "response", message: message3, format: "SSE" };
     const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
     return { kind: "sse_without_response", endpointEvent };
   }
@@ -17003,8 +17995,8 @@ function readReply(answer, id) {
   const parsed = parseJson(answer.body);
   if (parsed === void 0)
     return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
-  const message = findRpcResponse(parsed, id);
-  if (message) return { kind: "response", message, format: "JSON" };
+  const message2 = findRpcResponse(parsed, id);
+  if (message2) return { kind: "response", message: message2, format: "JSON" };
   return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
 }
 function quoteTarget(value, limit = ECHO_LIMIT) {
@@ -17017,8 +18009,8 @@ function clampNote(note) {
 function describeRpcError(error62) {
   if (!isRecord(error62)) return "an error that is not an object";
   const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
-  const message = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
-  return message ? `${code} (${message})` : code;
+  const message2 = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
+  return message2 ? `${code} (${message2})` : code;
 }
 function describeFailure(failure2) {
   return quoteTarget(failure2.message, NOTE_LIMIT);
@@ -17472,13 +18464,13 @@ var MAX_CATALOG_ENTRIES = 4;
 var MAX_PROBED_LEADS = 3;
 async function readDiscovery(context, response, followReference = true) {
   const { origin } = context;
-  const unusable = describeUnusable(response, origin);
-  if (unusable || !response.ok) {
-    return { response, verdict: unusable, endpoint: null, card: null, control: null, referred: null };
+  const unusable2 = describeUnusable(response, origin);
+  if (unusable2 || !response.ok) {
+    return { response, verdict: unusable2, endpoint: null, card: null, control: null, referred: null };
   }
   const answer = response;
   const where = displayUrl(answer.url, origin);
-  const none = (reason2, control2 = null) => ({
+  const none2 = (reason2, control2 = null) => ({
     response,
     verdict: { status: "absent", reason: reason2 },
     endpoint: null,
@@ -17486,13 +18478,13 @@ async function readDiscovery(context, response, followReference = true) {
     control: control2,
     referred: null
   });
-  if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
-  if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
+  if (answer.status !== 200) return none2(`${where} answered ${answer.status}`);
+  if (isHtmlAnswer(answer)) return none2(`${where} is an HTML page`);
   const document = parseJson(answer.body);
-  if (document === void 0) return none(`${where} is not JSON`);
-  if (!isRecord(document)) return none(`${where} is not a JSON object`);
+  if (document === void 0) return none2(`${where} is not JSON`);
+  if (!isRecord(document)) return none2(`${where} is not a JSON object`);
   const control = await checkCatchAll(context, answer);
-  if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
+  if (control.catchAll) return none2(`${where} is ${control.clause}`, control.control);
   const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
   const target = endpoint ? null : referenceOf(document, answer.finalUrl || answer.url, origin);
   if (target && followReference) {
@@ -17646,7 +18638,9 @@ async function detectMcpServer(context) {
       server_name: probe.serverName ?? null,
       tool_count: probe.toolCount ?? null,
       discovery_url: discoveryUrlOf(lead, found.discoveries),
-      route: lead.route
+      route: lead.route,
+      // RFC 9728 section 5.1: the 401's resource_metadata, which the checklist reads first.
+      resource_metadata: probe.gate?.resourceMetadata ?? null
     }
   };
 }
@@ -17855,6 +18849,40 @@ function readOpenApiDocument(text2) {
   }
   const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
   return { version: version3, title, pathCount };
+}
+var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+function readPaidOperations(document, documentUrl) {
+  if (!isRecord(document) || !isRecord(document.paths)) return [];
+  let base = new URL(documentUrl).origin;
+  const server = Array.isArray(document.servers) && isRecord(document.servers[0]) ? document.servers[0] : null;
+  try {
+    if (server && typeof server.url === "string" && !server.url.includes("{"))
+      base = new URL(server.url, documentUrl).href;
+    else if (typeof document.host === "string")
+      base = new URL(typeof document.basePath === "string" ? document.basePath : "/", `https://${document.host}`).href;
+  } catch {
+  }
+  const operations = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isRecord(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      const responses = isRecord(operation.responses) ? operation.responses : {};
+      const marker = "402" in responses ? "402 response" : "x-payment-info" in operation ? "x-payment-info" : null;
+      if (!marker) continue;
+      let url2 = null;
+      if (method === "get" && !path.includes("{")) {
+        try {
+          url2 = new URL(`${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`).href;
+        } catch {
+          url2 = null;
+        }
+      }
+      operations.push({ method, path, url: url2, marker });
+    }
+  }
+  return operations;
 }
 
 // src/domain/checklist/families/ard.ts
@@ -18089,6 +19117,13 @@ function authorizationServerMetadataUrl(issuer) {
     return null;
   }
 }
+function openidConfigurationUrl(issuer) {
+  try {
+    return `${new URL(issuer).origin}${CHECKLIST_PATHS.openidConfiguration}`;
+  } catch {
+    return null;
+  }
+}
 function sameResource(resource, origin, endpoint) {
   const strip = (value) => value.replace(/\/+$/, "");
   return strip(resource) === strip(origin) || endpoint !== null && strip(resource) === strip(endpoint);
@@ -18145,7 +19180,8 @@ var checkOauthProtectedResource = (answers) => {
   }
   const metadataUrl = authorizationServerMetadataUrl(servers[0]);
   const serverMetadata = metadataUrl ? answers.get.get(metadataUrl) : void 0;
-  const openid = metadataUrl ? answers.get.get(`${new URL(servers[0]).origin}/.well-known/openid-configuration`) : void 0;
+  const openidUrl = openidConfigurationUrl(servers[0]);
+  const openid = openidUrl ? answers.get.get(openidUrl) : void 0;
   const evidence = evidenceOf(response, serverMetadata, openid);
   const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
   const outcomes = [serverMetadata, openid].map((each) => linkedOutcome(each, answers));
@@ -18409,11 +19445,158 @@ var checkWebBotAuth = (answers) => {
   );
 };
 
+// src/domain/readers/payment-required.ts
+var TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
+function parseAuthChallenges(value) {
+  const challenges = [];
+  let rest = value ?? "";
+  const skip = (pattern) => {
+    rest = rest.replace(pattern, "");
+  };
+  while (rest.trim()) {
+    skip(/^[\s,]+/);
+    const scheme = TOKEN.exec(rest)?.[0];
+    if (!scheme) break;
+    rest = rest.slice(scheme.length);
+    const challenge = { scheme, params: {} };
+    challenges.push(challenge);
+    skip(/^[ \t]+/);
+    const token68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(?:,|$))/.exec(rest);
+    if (token68 && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*=[^=]/.test(rest)) {
+      challenge.token68 = token68[0];
+      rest = rest.slice(token68[0].length);
+      continue;
+    }
+    while (true) {
+      skip(/^[\s,]+/);
+      const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*/.exec(rest);
+      if (!name) break;
+      rest = rest.slice(name[0].length);
+      let paramValue;
+      if (rest.startsWith('"')) {
+        const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(rest);
+        if (!quoted) return challenges;
+        paramValue = quoted[1].replace(/\\(.)/g, "$1");
+        rest = rest.slice(quoted[0].length);
+      } else {
+        const token = TOKEN.exec(rest)?.[0] ?? "";
+        paramValue = token;
+        rest = rest.slice(token.length);
+      }
+      challenge.params[name[1].toLowerCase()] = paramValue;
+    }
+  }
+  return challenges;
+}
+function decodeBase642(text2) {
+  const compact = text2.trim().replace(/-/g, "+").replace(/_/g, "/");
+  if (!compact || !/^[A-Za-z0-9+/]+=*$/.test(compact)) return null;
+  try {
+    const padded = compact.padEnd(compact.length + (4 - compact.length % 4) % 4, "=");
+    const binary = atob(padded);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      Uint8Array.from(binary, (char2) => char2.charCodeAt(0))
+    );
+  } catch {
+    return null;
+  }
+}
+var OPTION_FIELDS = ["scheme", "network", "asset", "payTo"];
+function readOptions(document) {
+  if (!Array.isArray(document.accepts)) return "has no accepts array";
+  if (document.accepts.length === 0) return "offers no payment option (accepts is empty)";
+  const options = [];
+  for (const [i, each] of document.accepts.entries()) {
+    if (!isRecord(each)) return `accepts[${i}] is not an object`;
+    const absent = OPTION_FIELDS.filter(
+      (field) => typeof each[field] !== "string" || !each[field].trim()
+    );
+    const amount = each.amount ?? each.maxAmountRequired;
+    const amountText = typeof amount === "string" || typeof amount === "number" ? String(amount) : "";
+    if (!/^\d+$/.test(amountText)) absent.push("amount");
+    if (absent.length > 0) return `accepts[${i}] lacks ${absent.join(", ")}`;
+    options.push({
+      scheme: each.scheme,
+      network: each.network,
+      amount: amountText,
+      asset: each.asset,
+      payTo: each.payTo
+    });
+  }
+  return options;
+}
+function readRequirement(document, where) {
+  if (!isRecord(document)) return where === "body" ? null : { where, problem: "is not a JSON object" };
+  const declared = typeof document.x402Version === "number" ? document.x402Version : null;
+  if (where === "body" && declared === null && !Array.isArray(document.accepts)) return null;
+  if (declared === null) return { where, problem: "has no x402Version" };
+  const options = readOptions(document);
+  if (typeof options === "string") return { where, problem: options };
+  return { version: declared, where, options };
+}
+function readX402(answer) {
+  const header = answer.headers.get("payment-required");
+  if (header !== null) {
+    const decoded = decodeBase642(header);
+    if (decoded === null) return { where: "PAYMENT-REQUIRED header", problem: "is not base64" };
+    const document = parseJson(decoded);
+    if (document === void 0) return { where: "PAYMENT-REQUIRED header", problem: "is not base64 of JSON" };
+    return readRequirement(document, "PAYMENT-REQUIRED header");
+  }
+  return readRequirement(parseJson(answer.body), "body");
+}
+function readPaymentChallenges(answer) {
+  return parseAuthChallenges(answer.headers.get("www-authenticate")).filter((challenge) => challenge.scheme.toLowerCase() === "payment").map((challenge) => {
+    const { params } = challenge;
+    const problems = [];
+    const warnings = [];
+    for (const name of ["id", "realm", "method", "intent", "request"])
+      if (!params[name]?.trim()) problems.push(`no ${name}`);
+    if (params.method && !/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(params.method))
+      problems.push(`a method that is not a lower-case identifier (${params.method.slice(0, 40)})`);
+    let request = null;
+    if (params.request) {
+      const decoded = decodeBase642(params.request);
+      const document = decoded === null ? void 0 : parseJson(decoded);
+      if (isRecord(document)) request = document;
+      else problems.push("a request that is not base64url of a JSON object");
+    }
+    if (request && params.intent === "charge" && (request.amount === void 0 || request.currency === void 0))
+      problems.push("a charge request without amount and currency");
+    if (params.expires !== void 0 && Number.isNaN(Date.parse(params.expires)))
+      warnings.push(`an expires that is not an RFC 3339 time (${params.expires.slice(0, 40)})`);
+    return {
+      id: params.id ?? null,
+      method: params.method ?? null,
+      intent: params.intent ?? null,
+      request,
+      problems,
+      warnings
+    };
+  });
+}
+
 // src/domain/checklist/families/commerce.ts
 var FIX6 = {
   ap2: fixWith(
     "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
     '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
+  ),
+  x402: fixWith(
+    "If you sell to agents per request, answer an unpaid GET of a paid endpoint with 402 and an x402 payment requirement (the PAYMENT-REQUIRED header of x402 v2), and name the endpoint in your OpenAPI document (a 402 response).",
+    'HTTP/1.1 402 Payment Required\nPAYMENT-REQUIRED: <base64 of {"x402Version": 2, "accepts": [{"scheme": "exact",\n  "network": "eip155:8453", "amount": "10000", "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",\n  "payTo": "0xYourAddress", "maxTimeoutSeconds": 60}]}>'
+  ),
+  mpp: fixWith(
+    "If you sell to agents per request, answer an unpaid GET of a paid endpoint with 402 and a Machine Payments Protocol challenge (WWW-Authenticate: Payment with id, realm, method, intent and a base64url request), and name the endpoint in your OpenAPI document (x-payment-info or a 402 response).",
+    'HTTP/1.1 402 Payment Required\nWWW-Authenticate: Payment id="kM9xPqWvT2nJrHsY4aDfEb", realm="api.example.com", method="tempo",\n  intent="charge", request="eyJhbW91bnQiOiIxMDAwIiwiY3VycmVuY3kiOiJ1c2QifQ"'
+  ),
+  ucp: fixWith(
+    "Publish a Universal Commerce Protocol business profile at /.well-known/ucp: its version, each service with an https endpoint, and the public keys (JWK) your signatures verify with.",
+    '{"ucp": {"version": "2026-04-08", "services": {"dev.ucp.shopping": [{"version": "2026-04-08",\n  "transport": "rest", "endpoint": "https://shop.example.com/ucp/v1",\n  "spec": "https://ucp.dev/2026-04-08/specification/overview"}]}},\n "signing_keys": [{"kid": "key-1", "kty": "EC", "crv": "P-256", "x": "<x>", "y": "<y>", "alg": "ES256"}]}'
+  ),
+  acp: fixWith(
+    "Publish an Agentic Commerce Protocol discovery document at /.well-known/acp.json naming your API base (https), the protocol versions, transports and services.",
+    '{"protocol": {"name": "acp", "version": "2026-01-30", "supported_versions": ["2026-01-30"]},\n "api_base_url": "https://shop.example.com/api", "transports": ["rest"],\n "capabilities": {"services": ["checkout"]}}'
   )
 };
 var AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i;
@@ -18464,6 +19647,228 @@ var checkAp2 = (answers) => {
       return verdict(standing.kind, standing.clause, evidence, FIX6.ap2);
   }
   return missing("no A2A agent card, so no AP2 extension", evidence, FIX6.ap2);
+};
+var PAYMENT_ENTRY = /x402|\bmpp\b|payment/i;
+function paymentEndpoints(answers) {
+  const found = [];
+  const home = answerAt(answers, "/");
+  if (home?.ok) {
+    const base = home.finalUrl || home.url;
+    if (home.status === 402) found.push({ url: home.url, via: "the home page" });
+    for (const link of parseLinkHeader(home.headers.get("link"), base))
+      if (link.rels.includes("payment"))
+        found.push({ url: link.href, via: "the home page's Link header (rel=payment)" });
+    if (isHtmlAnswer(home)) {
+      for (const link of htmlLinks(home.body, base, resolveHttpUrl))
+        if (link.rels.includes("payment")) found.push({ url: link.href, via: "the home page (rel=payment)" });
+    }
+  }
+  const openApiUrl = openApiDocumentUrl(answers);
+  const document = openApiUrl ? answers.get.get(openApiUrl) : void 0;
+  if (openApiUrl && document?.ok && document.status === 200)
+    for (const operation of readPaidOperations(parseDocument(document.body), document.finalUrl || openApiUrl))
+      found.push({
+        url: operation.url,
+        via: `the OpenAPI document (${operation.method.toUpperCase()} ${operation.path}, ${operation.marker})`
+      });
+  for (const entry of aiCatalogEntries(answers))
+    if (entry.url && PAYMENT_ENTRY.test(`${entry.type} ${entry.identifier}`))
+      found.push({ url: entry.url, via: `the ARD manifest (${entry.identifier || entry.type})` });
+  const seen = /* @__PURE__ */ new Set();
+  return found.filter((each) => {
+    if (each.url && isPlaceholder(each.url, answers.origin)) return false;
+    const key = each.url ?? each.via;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+}
+function openApiDocumentUrl(answers) {
+  const url2 = answers.signals.has_openapi.details?.url;
+  return answers.signals.has_openapi.status === "present" && typeof url2 === "string" ? url2 : null;
+}
+function paymentEndpointUrls(answers) {
+  return paymentEndpoints(answers).flatMap((each) => each.url ? [each.url] : []).slice(0, FOLLOW_UP_CAP);
+}
+var readX402Answer = (answer, where) => {
+  const reading = readX402(answer);
+  if (!reading) return { kind: "none", clause: `${where} answered 402 without an x402 payment requirement` };
+  if ("problem" in reading)
+    return {
+      kind: "fail",
+      clause: `${where} answered 402, but its x402 payment requirement (${reading.where}) ${reading.problem}`
+    };
+  const first = reading.options[0];
+  const offer = `${first.scheme} on ${first.network}: ${first.amount} of ${first.asset.slice(0, 42)} to ${first.payTo.slice(0, 42)}`;
+  const others = reading.options.length > 1 ? ` (and ${reading.options.length - 1} more options)` : "";
+  return {
+    kind: "pass",
+    clause: `${where} answers 402 with an x402 v${reading.version} payment requirement in its ${reading.where} (${offer})${others}`
+  };
+};
+var readMppAnswer = (answer, where) => {
+  const challenges = readPaymentChallenges(answer);
+  if (challenges.length === 0)
+    return { kind: "none", clause: `${where} answered 402 without a WWW-Authenticate: Payment challenge` };
+  const usable = challenges.filter((challenge) => challenge.problems.length === 0);
+  if (usable.length === 0)
+    return {
+      kind: "fail",
+      clause: `${where} answered 402 with a Payment challenge that has ${challenges[0].problems.join(", ")}`
+    };
+  const offers = usable.map((challenge) => `${challenge.method} ${challenge.intent}`).join(", ");
+  const warned = usable.find((challenge) => challenge.warnings.length > 0);
+  if (warned)
+    return {
+      kind: "warn",
+      clause: `${where} answers 402 with Payment challenges (${offers}), one with ${warned.warnings[0]}`
+    };
+  return { kind: "pass", clause: `${where} answers 402 with MPP Payment challenges (${offers})` };
+};
+function paymentOutcome(answers, url2, read) {
+  const response = answers.get.get(url2);
+  const where = displayUrl(url2, answers.origin);
+  if (!response) return { kind: "undecided", clause: `${where} was not fetched` };
+  if (response.ok && response.status === 402) return read(response, where);
+  const standing = standingOf(response, answers);
+  if (standing.kind === "blocked") return { kind: "blocked", clause: standing.clause };
+  if (standing.kind === "error") return { kind: "undecided", clause: standing.clause };
+  return { kind: "none", clause: `${where} answered ${response.ok ? response.status : "nothing"}, not 402` };
+}
+var OUTCOME_ORDER = ["pass", "warn", "fail", "undecided", "blocked", "none"];
+function judgePayment(answers, read, protocol, fix) {
+  const endpoints = paymentEndpoints(answers);
+  const asked = endpoints.filter((each2) => each2.url).slice(0, FOLLOW_UP_CAP);
+  const evidence = evidenceOf(answerAt(answers, "/"), ...asked.map((each2) => answers.get.get(each2.url)));
+  if (asked.length === 0) {
+    const postOnly = endpoints.length > 0 ? ` (${endpoints[0].via} names one only a POST or a templated path reaches, and a crawl never sends those)` : "";
+    return missing(
+      `no endpoint the site's documents name (the home page, its OpenAPI document, its ARD manifest) could be asked for an unpaid ${protocol} answer${postOnly}`,
+      evidence,
+      fix
+    );
+  }
+  const outcomes = asked.map((each2) => ({ each: each2, outcome: paymentOutcome(answers, each2.url, read) }));
+  outcomes.sort((a, b) => OUTCOME_ORDER.indexOf(a.outcome.kind) - OUTCOME_ORDER.indexOf(b.outcome.kind));
+  const { each, outcome } = outcomes[0];
+  const named = ` (named by ${each.via})`;
+  switch (outcome.kind) {
+    case "pass":
+    case "warn":
+    case "fail":
+      return verdict(outcome.kind, `${outcome.clause}${named}; nothing was paid`, evidence, fix);
+    case "undecided":
+      return verdict(
+        "error",
+        `whether ${protocol} is offered could not be decided: ${outcome.clause}${named}`,
+        evidence,
+        fix
+      );
+    case "blocked":
+      return verdict("blocked", `${outcome.clause}${named}`, evidence, fix);
+    case "none":
+      return missing(
+        outcomes.map((one) => `${one.outcome.clause} (named by ${one.each.via})`).join("; "),
+        evidence,
+        fix
+      );
+  }
+}
+var checkX402 = (answers) => judgePayment(answers, readX402Answer, "x402", FIX6.x402);
+var checkMpp = (answers) => judgePayment(answers, readMppAnswer, "MPP", FIX6.mpp);
+function wellKnownDocument(answers, path, fix) {
+  const response = answerAt(answers, path);
+  const early = unanswered(response, answers, fix);
+  if (early) return early;
+  const read = readJsonAnswer(response, path);
+  if ("problem" in read) return missing(read.problem, evidenceOf(response), fix);
+  if (isErrorBody(read.document)) return missing(`${path} answered a JSON error body`, evidenceOf(response), fix);
+  return { response, document: read.document };
+}
+var checkUcp = (answers) => {
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.ucp, FIX6.ucp);
+  if (!("document" in found)) return found;
+  const where = CHECKLIST_PATHS.ucp;
+  const evidence = evidenceOf(found.response);
+  const profile = readUcpProfile(found.document, answers.origin);
+  if (profile.problems.length > 0)
+    return verdict(
+      "fail",
+      `${where} is not a usable UCP profile: it ${profile.problems.slice(0, 3).join("; ")}`,
+      evidence,
+      FIX6.ucp
+    );
+  const placeholder = findPlaceholder(found.document, answers.origin);
+  if (placeholder)
+    return verdict("fail", `${where} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX6.ucp);
+  const warnings = [...profile.warnings];
+  for (const [i, key] of profile.keys.entries()) {
+    const proof = answers.proofs?.jwks.get(jwkKey(key));
+    const label = `${profile.keysField}[${i}] (kid ${String(key.kid)})`;
+    if (proof === void 0) return verdict("error", `${label} could not be checked`, evidence, FIX6.ucp);
+    if (proof === null) continue;
+    if (proof.startsWith("a key type")) warnings.push(`${label} is ${proof}`);
+    else return verdict("fail", `${where}: ${label} ${proof}`, evidence, FIX6.ucp);
+  }
+  const summary = `a UCP profile (version ${profile.version}) with ${profile.endpoints.length === 1 ? "1 endpoint" : `${profile.endpoints.length} endpoints`} and ${profile.keys.length === 1 ? "1 signing key" : `${profile.keys.length} signing keys`}`;
+  if (warnings.length > 0)
+    return verdict("warn", `${where} is ${summary}, but ${warnings.join("; ")}`, evidence, FIX6.ucp);
+  return verdict("pass", `${where} is ${summary} that parse as JWKs`, evidence);
+};
+function acpApiBase(answers) {
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX6.acp);
+  if (!("document" in found)) return null;
+  const base = readAcpDiscovery(found.document, answers.origin).apiBaseUrl;
+  return base && !isPlaceholder(base, answers.origin) ? base : null;
+}
+var checkAcp = (answers) => {
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX6.acp);
+  if (!("document" in found)) return found;
+  const where = CHECKLIST_PATHS.acp;
+  const discovery = readAcpDiscovery(found.document, answers.origin);
+  if (discovery.problems.length > 0)
+    return verdict(
+      "fail",
+      `${where} is not a usable ACP discovery document: it ${discovery.problems.slice(0, 3).join("; ")}`,
+      evidenceOf(found.response),
+      FIX6.acp
+    );
+  const base = discovery.apiBaseUrl;
+  if (isPlaceholder(base, answers.origin))
+    return verdict(
+      "fail",
+      `${where} names a placeholder API base (${base.slice(0, 80)})`,
+      evidenceOf(found.response),
+      FIX6.acp
+    );
+  const api = answers.get.get(base);
+  const evidence = evidenceOf(found.response, api);
+  if (!api)
+    return verdict(
+      "error",
+      `whether the ACP API base ${base} answers could not be decided: it was not fetched`,
+      evidence,
+      FIX6.acp
+    );
+  if (!api.ok) {
+    if (api.unresolvedHost)
+      return verdict("fail", `the ACP API base ${base} does not resolve (${api.unresolvedHost})`, evidence, FIX6.acp);
+    return verdict(
+      "error",
+      `whether the ACP API base ${base} answers could not be decided: ${api.message}`,
+      evidence,
+      FIX6.acp
+    );
+  }
+  if (isUndecidedStatus(api.status))
+    return verdict(
+      "error",
+      `whether the ACP API base ${base} answers could not be decided: it answered ${api.status}`,
+      evidence,
+      FIX6.acp
+    );
+  const summary = `an ACP discovery document (version ${discovery.version}, ${discovery.services.join(", ")} over ${discovery.transports.join(", ")}) whose API base ${displayUrl(base, answers.origin)} answers (${api.status})`;
+  if (discovery.warnings.length > 0)
+    return verdict("warn", `${where} is ${summary}, but ${discovery.warnings.join("; ")}`, evidence, FIX6.acp);
+  return verdict("pass", `${where} is ${summary}`, evidence);
 };
 
 // src/domain/checklist/families/content.ts
@@ -18586,11 +19991,11 @@ function collectActions(node2, found, depth = 0) {
 }
 function findSchemaActions(html) {
   const found = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "script" || !tag.content) return;
-    const type = (tag.attributes.type ?? "").split(";")[0].trim().toLowerCase();
+  walkHtml(html, (tag2) => {
+    if (tag2.name !== "script" || !tag2.content) return;
+    const type = (tag2.attributes.type ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "application/ld+json") return;
-    collectActions(parseJson(tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
+    collectActions(parseJson(tag2.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
   });
   return found;
 }
@@ -18994,11 +20399,11 @@ function validateAmpersand(xmlData, i) {
   }
   return i;
 }
-function getErrorObject(code, message, lineNumber) {
+function getErrorObject(code, message2, lineNumber) {
   return {
     err: {
       code,
-      msg: message,
+      msg: message2,
       line: lineNumber.line || lineNumber,
       col: lineNumber.col
     }
@@ -20481,7 +21886,7 @@ var Expression = class {
         throw new Error(`Invalid namespace in pattern: ${part}`);
       }
     }
-    let tag = void 0;
+    let tag2 = void 0;
     let positionMatch = null;
     if (tagAndPosition.includes(":")) {
       const colonIndex = tagAndPosition.lastIndexOf(":");
@@ -20489,18 +21894,18 @@ var Expression = class {
       const posPart = tagAndPosition.substring(colonIndex + 1).trim();
       const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
       if (isPositionKeyword) {
-        tag = tagPart;
+        tag2 = tagPart;
         positionMatch = posPart;
       } else {
-        tag = tagAndPosition;
+        tag2 = tagAndPosition;
       }
     } else {
-      tag = tagAndPosition;
+      tag2 = tagAndPosition;
     }
-    if (!tag) {
+    if (!tag2) {
       throw new Error(`Invalid segment pattern: ${part}`);
     }
-    segment.tag = tag;
+    segment.tag = tag2;
     if (namespace) {
       segment.namespace = namespace;
     }
@@ -20594,9 +21999,9 @@ var ExpressionSet = class {
     if (expression.hasDeepWildcard()) {
       const lastSeg2 = expression.segments[expression.segments.length - 1];
       if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
-        const tag2 = lastSeg2.tag;
-        if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
-        this._deepByTerminalTag.get(tag2).push(expression);
+        const tag3 = lastSeg2.tag;
+        if (!this._deepByTerminalTag.has(tag3)) this._deepByTerminalTag.set(tag3, []);
+        this._deepByTerminalTag.get(tag3).push(expression);
       } else {
         this._deepWildcards.push(expression);
       }
@@ -20604,12 +22009,12 @@ var ExpressionSet = class {
     }
     const depth = expression.length;
     const lastSeg = expression.segments[expression.segments.length - 1];
-    const tag = lastSeg?.tag;
-    if (!tag || tag === "*") {
+    const tag2 = lastSeg?.tag;
+    if (!tag2 || tag2 === "*") {
       if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
       this._wildcardByDepth.get(depth).push(expression);
     } else {
-      const key = `${depth}:${tag}`;
+      const key = `${depth}:${tag2}`;
       if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
       this._byDepthAndTag.get(key).push(expression);
     }
@@ -20703,8 +22108,8 @@ var ExpressionSet = class {
   */
   findMatch(matcher) {
     const depth = matcher.getDepth();
-    const tag = matcher.getCurrentTag();
-    const exactKey = `${depth}:${tag}`;
+    const tag2 = matcher.getCurrentTag();
+    const exactKey = `${depth}:${tag2}`;
     const exactBucket = this._byDepthAndTag.get(exactKey);
     if (exactBucket) {
       for (let i = 0; i < exactBucket.length; i++) {
@@ -20717,7 +22122,7 @@ var ExpressionSet = class {
         if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
       }
     }
-    const deepBucket = this._deepByTerminalTag.get(tag);
+    const deepBucket = this._deepByTerminalTag.get(tag2);
     if (deepBucket) {
       for (let i = 0; i < deepBucket.length; i++) {
         if (matcher.matches(deepBucket[i])) return deepBucket[i];
@@ -23168,6 +24573,14 @@ function followUpUrls(answers) {
   const server = protectedResourceServers(answers)[0];
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);
+  const openidUrl = server ? openidConfigurationUrl(server) : null;
+  if (openidUrl) urls.add(openidUrl);
+  const openApi = openApiDocumentUrl(answers);
+  if (openApi) urls.add(openApi);
+  for (const url2 of paymentEndpointUrls(answers)) urls.add(url2);
+  const acpBase = acpApiBase(answers);
+  if (acpBase) urls.add(acpBase);
+  for (const url2 of cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url2);
   for (const url2 of urls) if (answers.get.has(url2)) urls.delete(url2);
   return [...urls].filter((url2) => !isPlaceholder(url2, answers.origin));
 }
@@ -23195,7 +24608,11 @@ var SYNC_CHECKS = {
   oauth_protected_resource: checkOauthProtectedResource,
   oauth_authorization_server: checkOauthAuthorizationServer,
   ai_plugin: checkAiPlugin,
-  ap2: checkAp2
+  ap2: checkAp2,
+  x402: checkX402,
+  mpp: checkMpp,
+  ucp: checkUcp,
+  acp: checkAcp
 };
 
 // src/domain/sha256.ts
@@ -23223,21 +24640,21 @@ function extractSiteMetadata(home, origin) {
   let base = home.finalUrl || home.url || `${origin}/`;
   let baseSeen = false;
   const icons = [];
-  walkHtml(home.body, (tag) => {
-    if (tag.name === "title" && found.title === null) found.title = tag.content ?? "";
-    if (tag.name === "meta") {
-      const key = (tag.attributes.property ?? tag.attributes.name ?? "").trim().toLowerCase();
-      const content = tag.attributes.content;
+  walkHtml(home.body, (tag2) => {
+    if (tag2.name === "title" && found.title === null) found.title = tag2.content ?? "";
+    if (tag2.name === "meta") {
+      const key = (tag2.attributes.property ?? tag2.attributes.name ?? "").trim().toLowerCase();
+      const content = tag2.attributes.content;
       if (key && content !== void 0 && !meta3.has(key) && content.trim() !== "") meta3.set(key, content);
     }
-    if (tag.name === "base" && !baseSeen && tag.attributes.href) {
+    if (tag2.name === "base" && !baseSeen && tag2.attributes.href) {
       baseSeen = true;
-      base = resolveHttpUrl(tag.attributes.href, base) ?? base;
+      base = resolveHttpUrl(tag2.attributes.href, base) ?? base;
     }
-    if (tag.name === "link" && tag.attributes.href) {
-      const relations = (tag.attributes.rel ?? "").toLowerCase().split(/\s+/);
+    if (tag2.name === "link" && tag2.attributes.href) {
+      const relations = (tag2.attributes.rel ?? "").toLowerCase().split(/\s+/);
       const rank = relations.includes("icon") ? 0 : relations.some((rel) => rel === "apple-touch-icon" || rel === "apple-touch-icon-precomposed") ? 1 : -1;
-      if (rank >= 0) icons.push({ rank, href: tag.attributes.href });
+      if (rank >= 0) icons.push({ rank, href: tag2.attributes.href });
     }
   });
   const nameSource = meta3.get("og:site_name") ?? meta3.get("application-name") ?? found.title ?? "";
@@ -23255,8 +24672,8 @@ function extractPageText(html, max = 2e4) {
   let length = 0;
   walkHtml(
     html,
-    (tag) => {
-      if (tag.name === "title" && tag.content) parts.push(" ", tag.content, " ");
+    (tag2) => {
+      if (tag2.name === "title" && tag2.content) parts.push(" ", tag2.content, " ");
       else parts.push(" ");
     },
     (text2) => {
@@ -23322,12 +24739,12 @@ function findSchemaOrgMarkup(html) {
   const rdfaTypes = [];
   const rdfaPrefixes = /* @__PURE__ */ new Set();
   let rdfaVocab = false;
-  walkHtml(html, (tag) => {
-    const { attributes } = tag;
-    if (tag.name === "script") {
+  walkHtml(html, (tag2) => {
+    const { attributes } = tag2;
+    if (tag2.name === "script") {
       const type = (attributes.type ?? "").split(";")[0].trim().toLowerCase();
-      if (type === "application/ld+json" && tag.content) {
-        const text2 = tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "");
+      if (type === "application/ld+json" && tag2.content) {
+        const text2 = tag2.content.trim().replace(/^<!--/, "").replace(/-->$/, "");
         collectJsonLdTypes(parseJson(text2), false, 0, jsonLdTypes);
       }
       return;
@@ -23414,7 +24831,11 @@ var CHECK_IDS = [
   "oauth_protected_resource",
   "oauth_authorization_server",
   "ai_plugin",
-  "ap2"
+  "ap2",
+  "x402",
+  "mpp",
+  "ucp",
+  "acp"
 ];
 var CHECK_CATEGORIES = [
   "discoverability",
@@ -23633,6 +25054,38 @@ var CHECKS = {
     appliesTo: ["store"],
     optIn: false,
     standard: "AP2 v0.1, A2A extension"
+  },
+  x402: {
+    id: "x402",
+    category: "commerce",
+    title: "x402 payment requirements",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "x402 v1 and v2 (HTTP transport)"
+  },
+  mpp: {
+    id: "mpp",
+    category: "commerce",
+    title: "Machine Payments Protocol (MPP)",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "draft-httpauth-payment (the Payment HTTP authentication scheme)"
+  },
+  ucp: {
+    id: "ucp",
+    category: "commerce",
+    title: "Universal Commerce Protocol (UCP) profile",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "UCP business profile (/.well-known/ucp), RFC 7517"
+  },
+  acp: {
+    id: "acp",
+    category: "commerce",
+    title: "Agentic Commerce Protocol (ACP) discovery",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "ACP discovery (/.well-known/acp.json)"
   }
 };
 function tallyFor(checks, kind) {
@@ -23717,6 +25170,7 @@ async function skillDigests(answers) {
 async function judgeChecklist(answers, category) {
   const { kind, reason } = inferSiteKind(answers, category);
   const digests = await skillDigests(answers);
+  answers.proofs ??= await proveChecklist(answers);
   const checks = CHECK_IDS.map(
     (id) => toResult(id, id === "agent_skills" ? checkAgentSkills(answers, digests) : SYNC_CHECKS[id](answers), kind)
   );
@@ -24170,7 +25624,7 @@ function pickCategory(scores) {
 function topicTags(name, description) {
   const text2 = normalise2(`${name} ${description}`);
   return TOPIC_TAGS.filter(([, phrases]) => phrases.some((phrase) => countPhrase(text2, phrase) > 0)).map(
-    ([tag]) => tag
+    ([tag2]) => tag2
   );
 }
 function classifySite(input2) {
@@ -24178,11 +25632,11 @@ function classifySite(input2) {
   const text2 = /<[a-z!/]/i.test(bodyText) ? extractPageText(bodyText, BODY_TEXT_MAX) : bodyText.slice(0, BODY_TEXT_MAX);
   const spam = isSpamSite(input2.name, input2.description, text2);
   const candidates = [
-    ...SIGNAL_TAGS.filter(([field]) => input2.signals[field]).map(([, tag]) => tag),
-    ...(input2.extraTags ?? []).map((tag) => tag.trim().toLowerCase()),
+    ...SIGNAL_TAGS.filter(([field]) => input2.signals[field]).map(([, tag2]) => tag2),
+    ...(input2.extraTags ?? []).map((tag2) => tag2.trim().toLowerCase()),
     ...spam ? [] : topicTags(input2.name, input2.description)
   ];
-  const tags = [...new Set(candidates.filter((tag) => TAG_PATTERN.test(tag)))].slice(0, MAX_TAGS).sort();
+  const tags = [...new Set(candidates.filter((tag2) => TAG_PATTERN.test(tag2)))].slice(0, MAX_TAGS).sort();
   const category = spam ? "spam" : pickCategory(scoreCategories(input2.name, input2.description));
   return { category, tags };
 }
@@ -24856,8 +26310,8 @@ function signalEvidence(crawl) {
 
 // src/domain/errors.ts
 var DomainError = class extends Error {
-  constructor(kind, code, message, details = {}) {
-    super(message);
+  constructor(kind, code, message2, details = {}) {
+    super(message2);
     this.kind = kind;
     this.code = code;
     this.details = details;
@@ -24904,8 +26358,8 @@ function parseCrawlTarget(input2, allowPrivate) {
 function targetRefusalError(refusal) {
   return refusal.malformed ? new DomainError("invalid", "INVALID_URL", `url is not usable: ${refusal.reason}.`) : new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${refusal.reason}.`);
 }
-function refusedTargetError(message) {
-  return new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${message}.`);
+function refusedTargetError(message2) {
+  return new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${message2}.`);
 }
 
 // db/schema/crawl-requests.ts
@@ -25415,13 +26869,13 @@ var bufferToFormData = (arrayBuffer, contentType) => {
 };
 
 // node_modules/hono/dist/utils/url.js
-var tryDecode = (str, decoder) => {
+var tryDecode = (str, decoder2) => {
   try {
-    return decoder(str);
+    return decoder2(str);
   } catch {
     return str.replace(/(?:%[0-9A-Fa-f]{2})+/g, (match2) => {
       try {
-        return decoder(match2);
+        return decoder2(match2);
       } catch {
         return match2;
       }
@@ -25947,7 +27401,7 @@ __export(external_exports, {
   currencyCode: () => currencyCode2,
   custom: () => custom,
   date: () => date3,
-  decode: () => decode2,
+  decode: () => decode3,
   decodeAsync: () => decodeAsync2,
   deepPartial: () => deepPartial,
   describe: () => describe2,
@@ -25955,7 +27409,7 @@ __export(external_exports, {
   e164: () => e1642,
   email: () => email2,
   emoji: () => emoji2,
-  encode: () => encode2,
+  encode: () => encode4,
   encodeAsync: () => encodeAsync2,
   endsWith: () => _endsWith,
   enum: () => _enum2,
@@ -26354,10 +27808,10 @@ __export(core_exports2, {
   config: () => config,
   createStandardJSONSchemaMethod: () => createStandardJSONSchemaMethod,
   createToJSONSchemaMethod: () => createToJSONSchemaMethod,
-  decode: () => decode,
+  decode: () => decode2,
   decodeAsync: () => decodeAsync,
   describe: () => describe,
-  encode: () => encode,
+  encode: () => encode3,
   encodeAsync: () => encodeAsync,
   extractDefs: () => extractDefs,
   finalize: () => finalize,
@@ -26455,7 +27909,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -26611,7 +28065,7 @@ function putProp(target, key, value) {
   else
     target[key] = value;
 }
-function mirrorShape(target, source, keys, wrap) {
+function mirrorShape(target, source, keys, wrap2) {
   const raw = sourceShape(source);
   for (const key of keys) {
     const desc = Object.getOwnPropertyDescriptor(raw, key);
@@ -26620,10 +28074,10 @@ function mirrorShape(target, source, keys, wrap) {
     if (desc.get) {
       deferProp(target, key, () => {
         const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+        return wrap2 ? wrap2(value, key) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key, wrap2 ? wrap2(desc.value, key) : desc.value);
   }
 }
 function mirrorProps(target, source) {
@@ -26680,7 +28134,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -26699,7 +28153,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -26707,7 +28161,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -26999,8 +28453,8 @@ function prefixIssues(path, issues) {
     return iss;
   });
 }
-function unwrapMessage(message) {
-  return typeof message === "string" ? message : message?.message;
+function unwrapMessage(message2) {
+  return typeof message2 === "string" ? message2 : message2?.message;
 }
 function sizeCaps(defChecks) {
   const caps = [];
@@ -27030,7 +28484,7 @@ function finalizeIssue(iss, ctx, config2) {
       iss.schema = iss.inst;
   }
   const schemaError = iss.schema !== iss.inst ? iss.schema?._zod.def?.error : void 0;
-  const message = iss.message ? iss.message : unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(schemaError?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config2.customError?.(iss)) ?? unwrapMessage(config2.localeError?.(iss)) ?? "Invalid input";
+  const message2 = iss.message ? iss.message : unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(schemaError?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config2.customError?.(iss)) ?? unwrapMessage(config2.localeError?.(iss)) ?? "Invalid input";
   const full = {};
   for (const k of Object.keys(iss)) {
     if (k === "inst" || k === "schema" || k === "continue" || k === "input" || k === "__proto__")
@@ -27038,7 +28492,7 @@ function finalizeIssue(iss, ctx, config2) {
     full[k] = iss[k];
   }
   full.path ?? (full.path = []);
-  full.message = message;
+  full.message = message2;
   if (ctx?.reportInput) {
     full.input = iss.input;
   }
@@ -27153,9 +28607,9 @@ var Class = class {
   constructor(..._args) {
   }
 };
-function members(proto, table) {
-  for (const key in table) {
-    const desc = Object.getOwnPropertyDescriptor(table, key);
+function members(proto, table2) {
+  for (const key in table2) {
+    const desc = Object.getOwnPropertyDescriptor(table2, key);
     if (desc.get)
       Object.defineProperty(proto, key, { ...desc, enumerable: false });
     else
@@ -27170,10 +28624,10 @@ function hide(inst, key, value) {
   return own(inst, key, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table) {
+function derived(computes, table2) {
   for (const key in computes) {
     const compute = computes[key];
-    Object.defineProperty(table, key, {
+    Object.defineProperty(table2, key, {
       configurable: true,
       enumerable: true,
       get() {
@@ -27184,7 +28638,7 @@ function derived(computes, table) {
       }
     });
   }
-  return table;
+  return table2;
 }
 function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
@@ -27696,7 +29150,7 @@ var _encode = (_Err) => {
   };
   return fn;
 };
-var encode = /* @__PURE__ */ _encode($ZodRealError);
+var encode3 = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
   const parse4 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
@@ -27704,7 +29158,7 @@ var _decode = (_Err) => {
   };
   return fn;
 };
-var decode = /* @__PURE__ */ _decode($ZodRealError);
+var decode2 = /* @__PURE__ */ _decode($ZodRealError);
 var _encodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
   const fn = async (schema, value, _ctx, _params) => {
@@ -29393,7 +30847,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject2;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -29401,7 +30855,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -29537,7 +30991,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject2 = isObject;
+  const isObject3 = isObject2;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -29546,7 +31000,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -29754,7 +31208,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -38777,8 +40231,8 @@ var globalRegistry = globalThis.__zod_globalRegistry;
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
-  constructor(message = "z.compile does not support async refinements, transforms, or checks") {
-    super(message);
+  constructor(message2 = "z.compile does not support async refinements, transforms, or checks") {
+    super(message2);
     this.name = "ZodCompileAsyncError";
   }
 };
@@ -41478,12 +42932,12 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json3, params, message) {
-  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
+function handleUnrepresentable(schema, ctx, json3, params, message2) {
+  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message: message2 }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
-    throw new Error(message);
+    throw new Error(message2);
   Object.assign(json3, result);
   return true;
 }
@@ -43068,8 +44522,8 @@ var parse3 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
 var safeParseAsync2 = /* @__PURE__ */ _safeParseAsync(ZodRealError);
-var encode2 = /* @__PURE__ */ _encode(ZodRealError);
-var decode2 = /* @__PURE__ */ _decode(ZodRealError);
+var encode4 = /* @__PURE__ */ _encode(ZodRealError);
+var decode3 = /* @__PURE__ */ _decode(ZodRealError);
 var encodeAsync2 = /* @__PURE__ */ _encodeAsync(ZodRealError);
 var decodeAsync2 = /* @__PURE__ */ _decodeAsync(ZodRealError);
 var safeEncode2 = /* @__PURE__ */ _safeEncode(ZodRealError);
@@ -43226,10 +44680,10 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     return validateAsync(this, data, params);
   },
   encode: function _encode2(data, params) {
-    return encode2(this, data, params, { callee: _encode2 });
+    return encode4(this, data, params, { callee: _encode2 });
   },
   decode: function _decode2(data, params) {
-    return decode2(this, data, params, { callee: _decode2 });
+    return decode3(this, data, params, { callee: _decode2 });
   },
   encodeAsync: async function _encodeAsync2(data, params) {
     return await encodeAsync2(this, data, params, { callee: _encodeAsync2 });
@@ -45333,21 +46787,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   function run(s) {
-    const cached2 = cache.get(s);
+    const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache.get(s)
+        getter: () => cache2.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache.set(s, RESOLVING);
+    cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache.set(s, mapped);
+    cache2.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {

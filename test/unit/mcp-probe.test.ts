@@ -421,6 +421,7 @@ describe("detectMcpServer against the fixture web", () => {
       tool_count: 3,
       discovery_url: `${origin}/.well-known/mcp.json`,
       route: "/.well-known/mcp.json names the MCP endpoint /agents/mcp",
+      resource_metadata: null,
     });
     expect(finding.reason).toMatch(/^\/\.well-known\/mcp\.json names the MCP endpoint \/agents\/mcp\. MCP handshake/);
   });

@@ -32,6 +32,8 @@ export const CHECKLIST_PATHS = {
   protectedResource: "/.well-known/oauth-protected-resource",
   authorizationServer: "/.well-known/oauth-authorization-server",
   openidConfiguration: "/.well-known/openid-configuration",
+  ucp: "/.well-known/ucp",
+  acp: "/.well-known/acp.json",
 } as const;
 
 /** The MCP server card paths read (the MCP detector fetches them: they cost nothing more). */
@@ -43,8 +45,8 @@ export const MCP_CARD_PATHS = [
 
 /**
  * The first round: the documents of the checklist's own, fetched beside the signal detectors.
- * Kept to nine requests so a crawl stays within its budget whatever the detectors ask (see
- * CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
+ * Kept to ten requests (nine documents and the Markdown home page) so a crawl stays within its
+ * budget whatever the detectors ask (see CRAWL_REQUEST_BUDGET); the older paths (agent.json, skills/index.json, openid-configuration)
  * are asked for only when the current one gave nothing, after the detectors are done.
  */
 const FIRST_ROUND = [
@@ -55,6 +57,8 @@ const FIRST_ROUND = [
   CHECKLIST_PATHS.skills,
   CHECKLIST_PATHS.protectedResource,
   CHECKLIST_PATHS.authorizationServer,
+  CHECKLIST_PATHS.ucp,
+  CHECKLIST_PATHS.acp,
 ] as const;
 
 /** The home page asked for Markdown: the one request of the checklist with its own headers. */
@@ -78,6 +82,21 @@ export interface ChecklistAnswers {
    * an answer that is the site's catch-all is treated as no document (see standingOf).
    */
   catchAll: Map<string, CatchAllCheck>;
+  /** The cryptographic proofs (checklist-proofs.ts), computed before the checks are judged. */
+  proofs?: ChecklistProofs;
+}
+
+/** What became of a signed agent card's signatures. */
+export type CardSignatureProof =
+  | { state: "verified"; kid: string | null; form: "as served" | "defaults omitted" }
+  | { state: "failed" | "undecided"; clause: string };
+
+/** The proofs the checks read (see checklist-proofs.ts). */
+export interface ChecklistProofs {
+  /** By the JCS of a published JWK: null when jose imports it, else why not. */
+  jwks: Map<string, string | null>;
+  /** By agent card URL, for cards that carry `signatures`. */
+  cardSignatures: Map<string, CardSignatureProof>;
 }
 
 /** The crawl's control requests, shared with the signal detectors (one per shape and crawl). */

@@ -32,6 +32,10 @@ export const CHECK_IDS = [
   "oauth_authorization_server",
   "ai_plugin",
   "ap2",
+  "x402",
+  "mpp",
+  "ucp",
+  "acp",
 ] as const;
 
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -284,6 +288,38 @@ export const CHECKS: Readonly<Record<CheckId, CheckDefinition>> = {
     appliesTo: ["store"],
     optIn: false,
     standard: "AP2 v0.1, A2A extension",
+  },
+  x402: {
+    id: "x402",
+    category: "commerce",
+    title: "x402 payment requirements",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "x402 v1 and v2 (HTTP transport)",
+  },
+  mpp: {
+    id: "mpp",
+    category: "commerce",
+    title: "Machine Payments Protocol (MPP)",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "draft-httpauth-payment (the Payment HTTP authentication scheme)",
+  },
+  ucp: {
+    id: "ucp",
+    category: "commerce",
+    title: "Universal Commerce Protocol (UCP) profile",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "UCP business profile (/.well-known/ucp), RFC 7517",
+  },
+  acp: {
+    id: "acp",
+    category: "commerce",
+    title: "Agentic Commerce Protocol (ACP) discovery",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "ACP discovery (/.well-known/acp.json)",
   },
 };
 

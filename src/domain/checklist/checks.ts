@@ -12,6 +12,7 @@ import { isHtmlAnswer, parseJson } from "../signals/blocking.ts";
 import { isPlaceholder, type Judge } from "./check-helpers.ts";
 import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, FOLLOW_UP_CAP } from "./checklist-answers.ts";
 import type { CheckId } from "./checklist-definition.ts";
+import { cardKeySetUrls } from "./checklist-proofs.ts";
 import { checkA2aAgentCard, checkWebMcp, skillArtifactUrls } from "./families/agents.ts";
 import { apiCatalogLinks, checkApiCatalog, checkOpenApi, checkStructuredApi } from "./families/api.ts";
 import { aiCatalogEntries, checkAiCatalog } from "./families/ard.ts";
@@ -19,11 +20,21 @@ import {
   authorizationServerMetadataUrl,
   checkOauthAuthorizationServer,
   checkOauthProtectedResource,
+  openidConfigurationUrl,
   protectedResourceServers,
   protectedResourceUrls,
 } from "./families/auth.ts";
 import { checkAiBotRules, checkContentSignals, checkContentUsage, checkWebBotAuth } from "./families/bot-access.ts";
-import { checkAp2 } from "./families/commerce.ts";
+import {
+  acpApiBase,
+  checkAcp,
+  checkAp2,
+  checkMpp,
+  checkUcp,
+  checkX402,
+  openApiDocumentUrl,
+  paymentEndpointUrls,
+} from "./families/commerce.ts";
 import {
   checkLlmsFullTxt,
   checkLlmsTxt,
@@ -65,9 +76,22 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
   for (const url of skillArtifactUrls(answers)) urls.add(url);
   // RFC 9728: the metadata the MCP endpoint's 401 names, and the endpoint's path-suffixed URL.
   for (const { url } of protectedResourceUrls(answers)) urls.add(url);
+  // The authorization server it names, at both of its metadata paths in one round: servers built
+  // as OpenID Providers (oidc-provider) publish only the OpenID Connect Discovery one.
   const server = protectedResourceServers(answers)[0];
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);
+  const openidUrl = server ? openidConfigurationUrl(server) : null;
+  if (openidUrl) urls.add(openidUrl);
+  // Commerce: the OpenAPI document the detector read (a memoised repeat, free), then the paid
+  // endpoints it and the other documents name (one GET each, never paid), the ACP API base, and
+  // the key sets signed agent cards name.
+  const openApi = openApiDocumentUrl(answers);
+  if (openApi) urls.add(openApi);
+  for (const url of paymentEndpointUrls(answers)) urls.add(url);
+  const acpBase = acpApiBase(answers);
+  if (acpBase) urls.add(acpBase);
+  for (const url of cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url);
   for (const url of urls) if (answers.get.has(url)) urls.delete(url);
   return [...urls].filter((url) => !isPlaceholder(url, answers.origin));
 }
@@ -97,4 +121,8 @@ export const SYNC_CHECKS: Readonly<Record<Exclude<CheckId, "agent_skills">, Judg
   oauth_authorization_server: checkOauthAuthorizationServer,
   ai_plugin: checkAiPlugin,
   ap2: checkAp2,
+  x402: checkX402,
+  mpp: checkMpp,
+  ucp: checkUcp,
+  acp: checkAcp,
 };

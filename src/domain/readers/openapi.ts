@@ -51,3 +51,56 @@ export function readOpenApiDocument(text: string): OpenApiSummary | { problem: s
   const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
   return { version, title, pathCount };
 }
+
+/** An operation an OpenAPI document marks as paid, with the URL a GET of it would ask. */
+export interface PaidOperation {
+  method: string;
+  path: string;
+  /** The absolute URL, or null when the operation is not a GET or its path has template variables. */
+  url: string | null;
+  /** What marks it paid: a declared `402` response or an `x-payment-info` extension. */
+  marker: "402 response" | "x-payment-info";
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The operations a parsed OpenAPI document marks as paid: a declared `402` response (x402 and MPP
+ * servers describe their challenge so), or the `x-payment-info` extension of MPP's discovery draft
+ * (draft-payment-discovery). URLs are built on the first server (OpenAPI 3) or `host` and
+ * `basePath` (Swagger 2), resolved against the document's own URL.
+ */
+export function readPaidOperations(document: unknown, documentUrl: string): PaidOperation[] {
+  if (!isRecord(document) || !isRecord(document.paths)) return [];
+  let base = new URL(documentUrl).origin;
+  const server = Array.isArray(document.servers) && isRecord(document.servers[0]) ? document.servers[0] : null;
+  try {
+    if (server && typeof server.url === "string" && !server.url.includes("{"))
+      base = new URL(server.url, documentUrl).href;
+    else if (typeof document.host === "string")
+      base = new URL(typeof document.basePath === "string" ? document.basePath : "/", `https://${document.host}`).href;
+  } catch {
+    // An unusable server URL: the document's own origin is the base.
+  }
+  const operations: PaidOperation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isRecord(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      const responses = isRecord(operation.responses) ? operation.responses : {};
+      const marker = "402" in responses ? "402 response" : "x-payment-info" in operation ? "x-payment-info" : null;
+      if (!marker) continue;
+      let url: string | null = null;
+      if (method === "get" && !path.includes("{")) {
+        try {
+          url = new URL(`${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`).href;
+        } catch {
+          url = null;
+        }
+      }
+      operations.push({ method, path, url, marker });
+    }
+  }
+  return operations;
+}

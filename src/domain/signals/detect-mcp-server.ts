@@ -497,6 +497,8 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       tool_count: probe.toolCount ?? null,
       discovery_url: discoveryUrlOf(lead, found.discoveries),
       route: lead.route,
+      // RFC 9728 section 5.1: the 401's resource_metadata, which the checklist reads first.
+      resource_metadata: probe.gate?.resourceMetadata ?? null,
     },
   };
 }
