@@ -33,7 +33,6 @@ export function registerSiteReportPage(app: OpenAPIHono<AppEnv>) {
       throw new HttpProblem(
         400,
         "VALIDATION_FAILED",
-        "Invalid request",
         "The search_id in this address is not one a search gave out; open the site from the search results again.",
       );
     }
