@@ -697,3 +697,11 @@ export function problemStatuses(code: ProblemCode): readonly number[] {
 
 /** Where a problem type is documented, relative to the origin. */
 export const PROBLEMS_PATH = "/problems";
+
+/** The problem type pages a sitemap lists: the index, then one page per code. */
+export function problemPagePaths(): string[] {
+  return [
+    PROBLEMS_PATH,
+    ...Object.keys(PROBLEM_TYPES).map((code) => `${PROBLEMS_PATH}/${problemTypeSlug(code as ProblemCode)}`),
+  ];
+}
