@@ -34,6 +34,15 @@ export const RESERVED_NAME_SUFFIXES = [
   "example.org",
 ] as const;
 
+/**
+ * The reserved suffix a site's domain (a host name, with a port for a local fixture) falls under,
+ * or undefined for a name that may resolve: the same rule as the recrawl cron's.
+ */
+export function reservedNameSuffix(domain: string): string | undefined {
+  const name = domain.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  return RESERVED_NAME_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
 /** The most a recrawl interval grows for a name that does not resolve: 16 times (4 crawls in a row). */
 export const UNRESOLVED_BACKOFF_LIMIT = 16;
 

@@ -51,7 +51,7 @@ export function registerSiteReportPage(app: OpenAPIHono<AppEnv>) {
     const kind = KindSchema.parse(c.req.query("kind"));
     const report = reportFromSiteDetail(detail);
     return c.html(
-      await renderSiteReportPage(origin, kind ? { ...report, kind } : report),
+      await renderSiteReportPage(origin, kind ? { ...report, kind } : report, c.var.deps.trustedHosts),
       200,
       pageHeaders(c, cacheControl, scripts),
     );
