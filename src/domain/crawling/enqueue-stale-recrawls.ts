@@ -35,12 +35,18 @@ export const RESERVED_NAME_SUFFIXES = [
 ] as const;
 
 /**
- * The reserved suffix a site's domain (a host name, with a port for a local fixture) falls under,
- * or undefined for a name that may resolve: the same rule as the recrawl cron's.
+ * The top-level names no live check can reach, which a site's page does not offer to check again:
+ * RFC 2606's `example` (the demo index's names; no public delegation) and `invalid` (never exists,
+ * RFC 6761). The other reserved names stay checkable: `test` names resolve in the local DNS zone
+ * the tests and `npm start` serve, `localhost` is refused by the address rules with its reason,
+ * and example.com/.net/.org resolve publicly.
  */
-export function reservedNameSuffix(domain: string): string | undefined {
+const UNCHECKABLE_NAME_SUFFIXES = ["example", "invalid"] as const;
+
+/** The suffix that makes a site's domain (a host name, with a port for a local fixture) uncheckable, or undefined. */
+export function uncheckableNameSuffix(domain: string): string | undefined {
   const name = domain.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
-  return RESERVED_NAME_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+  return UNCHECKABLE_NAME_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
 }
 
 /** The most a recrawl interval grows for a name that does not resolve: 16 times (4 crawls in a row). */

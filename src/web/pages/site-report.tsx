@@ -3,7 +3,7 @@
  * its evidence and how to fix it, a "check again" action, and the badge to embed. An unknown
  * domain gets a 404 page that offers a live check instead.
  */
-import { reservedNameSuffix } from "../../domain/crawling/enqueue-stale-recrawls.ts";
+import { uncheckableNameSuffix } from "../../domain/crawling/enqueue-stale-recrawls.ts";
 import { badgeUrl, buildSiteLinks, siteReportUrl } from "../../domain/descriptor/site-documents.ts";
 import { BADGE_HEIGHT, BADGE_LABEL, badgeWidth } from "../badge.ts";
 import { CHECK_PROGRESS, Notice, ProgressMessage, ProgressScript, progressId, UrlForm } from "../components.tsx";
@@ -53,7 +53,7 @@ function CheckAgain({
   demoHosts: readonly string[];
 }) {
   const links = buildSiteLinks(origin);
-  const suffix = reservedNameSuffix(report.domain);
+  const suffix = uncheckableNameSuffix(report.domain);
   if (!suffix) {
     return (
       <>
