@@ -152,7 +152,7 @@ describe("GET /api/v1/site/{domain}", () => {
     const get = asClient();
     for (const path of [`missing-${uniqueToken()}.test`, "localhost", "127.0.0.1", "a..b"]) {
       const body = await expectProblem(await get(`/api/v1/site/${path}`), 404, "SITE_NOT_FOUND");
-      expect(body.title).toBe("Not found");
+      expect(body.title).toBe("Site not found");
     }
   });
 });

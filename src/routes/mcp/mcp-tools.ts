@@ -237,7 +237,7 @@ export const MCP_TOOLS: McpTool[] = [
     // GET /verify-mcp's 200 body (verifyMcpRoute's).
     output: createBodyOutputSchema(McpVerificationSchema),
     precheck: (c, { url }) => {
-      parseVerifyTarget(url, c.var.deps.allowPrivate);
+      parseVerifyTarget(url, mayBePrivate(url, c.var.deps));
     },
     limit: VERIFY_MCP_LIMIT,
     run: (c, { url }) => liveChecksOf(c).verifyMcp({ url }),
