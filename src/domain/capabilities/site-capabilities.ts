@@ -27,7 +27,7 @@ import type { McpToolSummary } from "../signals/mcp-probe.ts";
 import type { SignalFinding } from "../signals/types.ts";
 import type { SignalField } from "../sites/site-fields.ts";
 
-export { CAPABILITIES_TEXT_MAX };
+export { CAPABILITIES_TEXT_MAX, type CapabilitySource };
 
 /** The sources in the order their items are taken each round (and shown on the report). */
 export const CAPABILITY_SOURCES: readonly CapabilitySource[] = [
