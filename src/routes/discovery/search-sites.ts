@@ -94,6 +94,28 @@ export const SearchResponseSchema = z
     page: z.number().int().min(1),
     per_page: z.number().int().openapi({ example: SEARCH_PAGE_SIZE }),
     has_next: z.boolean(),
+    no_match: z
+      .object({
+        reason: z.enum(["unknown_words", "filters"]).openapi({
+          description:
+            "unknown_words: a word of q is in no indexed site; filters: every word is indexed, but not on a site these filters (or the other words) allow",
+        }),
+        detail: z.string().openapi({ description: "Why, in one or two plain sentences" }),
+        unknown_words: z.array(z.string()).openapi({ description: "The words of q no indexed site is listed under" }),
+      })
+      .nullable()
+      .openapi({ description: "Null when something matched; else why nothing did" }),
+    suggestions: z
+      .array(
+        z.object({
+          word: z.string().openapi({ description: "A word of the index's vocabulary near an unknown word" }),
+          replaces: z.string().openapi({ description: "The word of q it would replace" }),
+          query: z.string().openapi({ description: "q's words with it in that word's place" }),
+        }),
+      )
+      .openapi({
+        description: "When nothing matched: the nearest indexed words that would match, nearest first; else empty",
+      }),
   })
   .openapi("SearchResponse");
 
