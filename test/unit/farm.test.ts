@@ -4,6 +4,7 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { capabilitiesTextOf } from "../../src/domain/capabilities/site-capabilities.ts";
 import { createConcurrencyLimiter } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { crawlSite, type SiteCrawl } from "../../src/domain/crawling/crawl-site.ts";
 import { detectMcpServer } from "../../src/domain/signals/detect-mcp-server.ts";
@@ -218,6 +219,27 @@ describe("the crawl on the farm, with the full checklist", () => {
     expect(crawls.get("sdk2-modern")!.crawl.signals.has_mcp_server.details).toMatchObject({ era: "2026-07-28" });
     expect(crawls.get("sdk1-stateful")!.crawl.signals.has_mcp_server.details).toMatchObject({ era: "2025" });
     expect(crawls.get("sdk2-modern")!.crawl.signals.has_mcp_server.reason).toContain("2026-07-28 era");
+  });
+
+  it("keeps what each site's own documents say it does: live tools/list in both eras, A2A skills, OpenAPI operations", () => {
+    const textOf = (name: FarmSiteName) => capabilitiesTextOf(crawls.get(name)!.crawl.capabilities);
+    const tools = "add: Adds two numbers.\necho: Returns the text given.";
+    expect(textOf("sdk2-modern")).toBe(tools);
+    expect(textOf("sdk1-stateful")).toBe(tools);
+    expect(crawls.get("sdk2-modern")!.crawl.capabilities).toEqual([
+      {
+        source: "mcp",
+        items: [
+          { name: "add", description: "Adds two numbers." },
+          { name: "echo", description: "Returns the text given." },
+        ],
+      },
+    ]);
+    expect(textOf("a2a-agent")).toBe("Plan a trip: Plans a train trip. travel");
+    expect(textOf("fastify-swagger")).toBe("books\nlistBooks: List the books on loan");
+    // A gated server's tools are not known; an app shell served for every path names nothing.
+    expect(crawls.get("oauth-gated")!.crawl.capabilities).toBeNull();
+    expect(crawls.get("spa")!.crawl.capabilities).toBeNull();
   });
 
   it("counts requests per crawl as the crawl's own counter says", () => {

@@ -4,6 +4,8 @@
  * status are derived from what they found. Nothing here writes anywhere.
  */
 
+import type { StoredCapabilityGroup } from "../../../db/schema/sites.ts";
+import { capabilitiesOf, crawlCapabilityReadings } from "../capabilities/site-capabilities.ts";
 import { CHECKLIST_PATHS, gatherAnswers } from "../checklist/checklist-answers.ts";
 import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
 import { followUpUrls } from "../checklist/checks.ts";
@@ -87,6 +89,11 @@ export interface SiteCrawl {
   checklist: { checks: CheckResult[]; summary: ChecklistSummary } | null;
   /** The requests the crawl made, every detector and check together (at most CRAWL_REQUEST_BUDGET). */
   requestCount: number;
+  /**
+   * What the site's own documents say it does, grouped by source and capped
+   * (site-capabilities.ts); null when they name nothing.
+   */
+  capabilities: StoredCapabilityGroup[] | null;
 }
 
 const UNREACHABLE_FAILURES = new Set(["timeout", "network", "too_many_redirects", "refused", "deadline"]);
@@ -255,6 +262,9 @@ export async function crawlSite({
     durationMs: Date.now() - startedAt.getTime(),
     checklist,
     requestCount: fetch.requestsMade(),
+    capabilities: capabilitiesOf(
+      crawlCapabilityReadings({ signals: probe.signals, discovery, answers, checks: checklist?.checks ?? null }),
+    ),
   };
 }
 

@@ -9,11 +9,55 @@ import { isRecord, parseJson } from "../signals/blocking.ts";
 /** An alias-bomb guard: far above what a real document uses, far below an exponential blow-up. */
 const YAML_MAX_ALIASES = 200;
 
+/** One operation as the document names it: what it is called and how it is grouped. */
+export interface OpenApiOperation {
+  operationId: string | null;
+  summary: string | null;
+  tags: string[];
+}
+
 /** The facts kept about a valid OpenAPI document. */
 export interface OpenApiSummary {
   version: string;
   title: string | null;
   pathCount: number;
+  /** The operations in document order, at most OPENAPI_OPERATIONS_KEPT (those naming nothing left out). */
+  operations: OpenApiOperation[];
+  /** The document's top-level tags (`tags[].name`), then those the operations use, each once. */
+  tags: string[];
+}
+
+/** At most this many operations are read (real documents reach thousands). */
+export const OPENAPI_OPERATIONS_KEPT = 200;
+const OPERATION_TEXT_KEPT = 300;
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+const keptText = (value: unknown): string | null =>
+  typeof value === "string" && value.trim() ? value.trim().slice(0, OPERATION_TEXT_KEPT) : null;
+
+/** The operations of `paths` in document order, and every tag named. */
+function readOperations(document: Record<string, unknown>): Pick<OpenApiSummary, "operations" | "tags"> {
+  const tags = new Set<string>();
+  for (const tag of Array.isArray(document.tags) ? document.tags : []) {
+    const name = isRecord(tag) ? keptText(tag.name) : null;
+    if (name) tags.add(name);
+  }
+  const operations: OpenApiOperation[] = [];
+  const paths = isRecord(document.paths) ? Object.values(document.paths) : [];
+  for (const item of paths) {
+    if (!isRecord(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation) || operations.length >= OPENAPI_OPERATIONS_KEPT) continue;
+      const operationTags = (Array.isArray(operation.tags) ? operation.tags : [])
+        .map(keptText)
+        .filter((tag): tag is string => tag !== null);
+      for (const tag of operationTags) tags.add(tag);
+      const read = { operationId: keptText(operation.operationId), summary: keptText(operation.summary) };
+      if (read.operationId || read.summary) operations.push({ ...read, tags: operationTags });
+    }
+  }
+  return { operations, tags: [...tags] };
 }
 
 /** Parses a JSON or YAML text to a value; undefined when it is neither. */
@@ -49,7 +93,7 @@ export function readOpenApiDocument(text: string): OpenApiSummary | { problem: s
     return { problem: `is an OpenAPI ${version} document ${what}` };
   }
   const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
-  return { version, title, pathCount };
+  return { version, title, pathCount, ...readOperations(document) };
 }
 
 /** An operation an OpenAPI document marks as paid, with the URL a GET of it would ask. */

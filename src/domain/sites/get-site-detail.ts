@@ -57,6 +57,8 @@ export async function getSiteDetail({
     // before the checklist existed.
     checks: (row.checklist?.checks ?? []) as CheckResult[],
     ...(row.checklist ? { checks_summary: row.checklist.summary as ChecklistSummary } : {}),
+    // What the site's own documents say it does (migration 0036); none for a site not crawled since.
+    capabilities: row.capabilities ?? [],
     score_history: historyRows.map((entry) => ({
       agentic_score: entry.agenticScore,
       score_version: entry.scoreVersion,
@@ -90,6 +92,7 @@ async function readSite(ctx: DomainContext, domain: string, searchId: string | u
       signalEvidence: sites.signalEvidence,
       scoreVersion: sites.scoreVersion,
       checklist: sites.checklist,
+      capabilities: sites.capabilities,
     })
     .from(sites)
     .where(eq(sites.domain, domain));
