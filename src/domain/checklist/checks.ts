@@ -12,6 +12,7 @@ import { isHtmlAnswer, parseJson } from "../signals/blocking.ts";
 import { isPlaceholder, type Judge } from "./check-helpers.ts";
 import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, FOLLOW_UP_CAP } from "./checklist-answers.ts";
 import type { CheckId } from "./checklist-definition.ts";
+import { agentDnsFollowUpUrls, checkDnsAgentDiscovery } from "./families/agent-dns.ts";
 import { checkA2aAgentCard, checkWebMcp, skillArtifactUrls } from "./families/agents.ts";
 import { apiCatalogLinks, checkApiCatalog, checkOpenApi, checkStructuredApi } from "./families/api.ts";
 import { aiCatalogEntries, checkAiCatalog } from "./families/ard.ts";
@@ -22,6 +23,7 @@ import {
   protectedResourceServers,
   protectedResourceUrls,
 } from "./families/auth.ts";
+import { checkAuthMd } from "./families/auth-md.ts";
 import { checkAiBotRules, checkContentSignals, checkContentUsage, checkWebBotAuth } from "./families/bot-access.ts";
 import { checkAp2 } from "./families/commerce.ts";
 import {
@@ -34,6 +36,8 @@ import {
 import { checkLinkHeaders, checkRobotsTxt, checkSitemap, sitemapCandidates } from "./families/discoverability.ts";
 import { checkAiPlugin } from "./families/legacy.ts";
 import { checkMcpServer, checkMcpServerCard, liveMcpEndpoint } from "./families/mcp.ts";
+import { checkMcpRegistryAuth } from "./families/mcp-registry.ts";
+import { checkNlweb, nlwebQuery } from "./families/nlweb.ts";
 
 export type { Judgement, Missing } from "./check-helpers.ts";
 export { checkAgentSkills, type DigestsByUrl, skillArtifactUrls } from "./families/agents.ts";
@@ -68,6 +72,10 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
   const server = protectedResourceServers(answers)[0];
   const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
   if (metadataUrl) urls.add(metadataUrl);
+  // NLWeb: one query, only where the site announces an endpoint; DNS: what the records name.
+  const nlweb = nlwebQuery(answers);
+  if (nlweb) urls.add(nlweb.url);
+  for (const url of agentDnsFollowUpUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url);
   for (const url of urls) if (answers.get.has(url)) urls.delete(url);
   return [...urls].filter((url) => !isPlaceholder(url, answers.origin));
 }
@@ -97,4 +105,8 @@ export const SYNC_CHECKS: Readonly<Record<Exclude<CheckId, "agent_skills">, Judg
   oauth_authorization_server: checkOauthAuthorizationServer,
   ai_plugin: checkAiPlugin,
   ap2: checkAp2,
+  auth_md: checkAuthMd,
+  dns_agent_discovery: checkDnsAgentDiscovery,
+  mcp_registry_auth: checkMcpRegistryAuth,
+  nlweb: checkNlweb,
 };
