@@ -17037,6 +17037,14 @@ function stateOf(surface, answers) {
   }
 }
 var checkDnsAgentDiscovery = (answers) => {
+  const absent2 = checkRecords(answers);
+  if (!("missing" in absent2)) return absent2;
+  const home = answerAt(answers, "/");
+  const standing = standingOf(home, answers);
+  if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidenceOf(home), FIX.dns);
+  return absent2;
+};
+var checkRecords = (answers) => {
   if (!answers.dns)
     return missing("DNS records were not looked up: this checker had no DNS-over-HTTPS resolver", [], FIX.dns);
   if (answers.dns.answers.size === 0)

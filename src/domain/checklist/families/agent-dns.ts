@@ -26,8 +26,8 @@ import { readOpenApiDocument } from "../../readers/openapi.ts";
 import { isHtmlAnswer, parseJson } from "../../signals/blocking.ts";
 import type { McpProbeResult } from "../../signals/mcp-probe.ts";
 import type { ProbeResponse } from "../../signals/types.ts";
-import { evidenceOf, fixWith, type Judge, linkedOutcome, missing, verdict } from "../check-helpers.ts";
-import { type ChecklistAnswers, type DnsOutcome, dnsQuestionKey } from "../checklist-answers.ts";
+import { evidenceOf, fixWith, type Judge, linkedOutcome, missing, standingOf, verdict } from "../check-helpers.ts";
+import { answerAt, type ChecklistAnswers, type DnsOutcome, dnsQuestionKey } from "../checklist-answers.ts";
 
 const FIX = {
   dns: fixWith(
@@ -249,6 +249,16 @@ function stateOf(surface: Surface, answers: ChecklistAnswers): SurfaceState {
 }
 
 export const checkDnsAgentDiscovery: Judge = (answers) => {
+  const absent = checkRecords(answers);
+  if (!("missing" in absent)) return absent;
+  // Nothing in DNS: a site that refused the crawler is blocked here too, as every check says.
+  const home = answerAt(answers, "/");
+  const standing = standingOf(home, answers);
+  if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidenceOf(home), FIX.dns);
+  return absent;
+};
+
+const checkRecords: Judge = (answers) => {
   if (!answers.dns)
     return missing("DNS records were not looked up: this checker had no DNS-over-HTTPS resolver", [], FIX.dns);
   if (answers.dns.answers.size === 0)
