@@ -12,9 +12,9 @@
  *   Resolvers give the record data in presentation form (`1 mcp.example.com. alpn="h2" port=443`)
  *   or in RFC 3597's generic form (`\# 23 0001…`); both are read.
  *
- * No maintained TypeScript parser of either record exists that runs in workerd without a DNS
- * client of its own; the AID reference library (`@agentcommunity/aid`) is used in the tests to
- * check that this reader agrees with it.
+ * No parser of these records is a dependency here: the AID reference library on npm
+ * (`@agentcommunity/aid`) brings its own DNS client, and SVCB parsers are wire-format only; the
+ * rules above are the drafts' own.
  */
 
 /** The AID protocol tokens of its registry that a crawler can reach over HTTPS. */
