@@ -9546,6 +9546,30 @@ var DnsLookupError = class extends Error {
 };
 var DnsAnswerChangedError = class extends DnsLookupError {
 };
+var TYPE_NUMBERS = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  DNAME: 39,
+  OPT: 41,
+  DS: 43,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  NSEC3: 50,
+  SVCB: 64,
+  HTTPS: 65,
+  CAA: 257
+};
+var NO_ERROR = 0;
+var NXDOMAIN = 3;
+var RCODE_NAMES = { 1: "FORMERR", 2: "SERVFAIL", 4: "NOTIMP", 5: "REFUSED" };
 function createCheckResolver(lookup2, now = Date.now) {
   const first = /* @__PURE__ */ new Map();
   const reusable = /* @__PURE__ */ new Map();
@@ -9574,6 +9598,102 @@ function createCheckResolver(lookup2, now = Date.now) {
       pending.set(key, query);
     }
     return query;
+  };
+}
+function readRecordType(value) {
+  const number4 = readInteger(value);
+  if (number4 !== null) return number4;
+  if (typeof value !== "string") return null;
+  const text2 = value.trim().toUpperCase();
+  const generic = /^TYPE(\d+)$/.exec(text2);
+  if (generic) return Number(generic[1]);
+  return TYPE_NUMBERS[text2] ?? null;
+}
+function readInteger(value) {
+  if (typeof value === "number") return Number.isInteger(value) ? value : null;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
+  return null;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/adapters/dns-txt.ts
+function readTxtData(data) {
+  const text2 = data.trim();
+  if (!text2.startsWith('"')) return text2;
+  let value = "";
+  let index2 = 0;
+  while (index2 < text2.length) {
+    if (text2[index2] === " ") {
+      index2++;
+      continue;
+    }
+    if (text2[index2] !== '"') throw new DnsLookupError("malformed TXT data");
+    index2++;
+    while (index2 < text2.length && text2[index2] !== '"') {
+      if (text2[index2] === "\\") {
+        const decimal = /^\d{3}/.exec(text2.slice(index2 + 1));
+        if (decimal) {
+          value += String.fromCharCode(Number(decimal[0]));
+          index2 += 4;
+          continue;
+        }
+        index2++;
+      }
+      value += text2[index2] ?? "";
+      index2++;
+    }
+    if (text2[index2] !== '"') throw new DnsLookupError("malformed TXT data");
+    index2++;
+  }
+  return value;
+}
+
+// src/adapters/dns-records.ts
+var TYPE_NUMBERS2 = { TXT: 16, SVCB: 64, HTTPS: 65 };
+function createDohRecordLookup(options) {
+  const fetchImpl = options.fetchImpl ?? globalThis.fetch.bind(globalThis);
+  const timeoutMs = options.timeoutMs ?? 2e3;
+  return async (name, type) => {
+    const url2 = new URL(options.url);
+    url2.searchParams.set("name", name);
+    url2.searchParams.set("type", type);
+    let payload;
+    try {
+      const response = await fetchImpl(url2.href, {
+        headers: { accept: "application/dns-json" },
+        signal: AbortSignal.timeout(timeoutMs)
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new DnsLookupError(`the resolver answered HTTP ${response.status} for ${name} (${type})`);
+      }
+      payload = JSON.parse(await response.text());
+    } catch (error62) {
+      if (error62 instanceof DnsLookupError) throw error62;
+      const timedOut = error62 instanceof Error && (error62.name === "TimeoutError" || error62.name === "AbortError");
+      throw new DnsLookupError(
+        timedOut ? `the DNS lookup of ${name} (${type}) timed out after ${timeoutMs} ms` : `the DNS lookup of ${name} (${type}) failed: the resolver could not be reached or gave no JSON`
+      );
+    }
+    if (!isRecord(payload)) throw new DnsLookupError(`malformed resolver answer for ${name} (${type})`);
+    const status = readInteger(payload.Status);
+    if (status === NXDOMAIN) return [];
+    if (status !== NO_ERROR)
+      throw new DnsLookupError(
+        `the resolver answered ${RCODE_NAMES[status ?? -1] ?? `status ${status}`} for ${name} (${type})`
+      );
+    if (payload.TC === true) throw new DnsLookupError(`truncated resolver answer for ${name} (${type})`);
+    const records = payload.Answer ?? [];
+    if (!Array.isArray(records)) throw new DnsLookupError(`malformed resolver answer for ${name} (${type})`);
+    const values = [];
+    for (const record2 of records) {
+      if (!isRecord(record2) || typeof record2.data !== "string") continue;
+      if (readRecordType(record2.type) !== TYPE_NUMBERS2[type]) continue;
+      values.push(type === "TXT" ? readTxtData(record2.data) : record2.data.trim());
+    }
+    return [...new Set(values)];
   };
 }
 
@@ -9880,7 +10000,8 @@ function createLocalOutbound(options) {
       fetchImpl: options.fetchImpl
     }),
     vetHost: (hostname3) => named !== null && hostname3.toLowerCase() === named.hostname.toLowerCase() ? Promise.resolve(null) : vetHostAddresses(hostname3, { resolver, allowPrivate: false }),
-    allowPrivate: true
+    allowPrivate: true,
+    ...options.dohUrl ? { dnsRecords: createDohRecordLookup({ url: options.dohUrl, fetchImpl: options.fetchImpl }) } : {}
   };
 }
 
@@ -12824,6 +12945,981 @@ function createCrawlFetcher(fetcher, limiter, options = {}) {
   return Object.assign(fetch2, { newBurst, requestsMade: () => made, budgeted, reserve });
 }
 
+// src/domain/readers/agent-dns.ts
+var AID_LOCAL_PROTOCOLS = /* @__PURE__ */ new Set(["local", "zeroconf"]);
+var AID_KEYS = {
+  v: "version",
+  u: "uri",
+  p: "proto",
+  a: "auth",
+  s: "desc",
+  d: "docs",
+  e: "dep",
+  k: "pka",
+  i: "kid"
+};
+function readAidRecord(text2) {
+  const fields = {};
+  const seenAs = /* @__PURE__ */ new Map();
+  for (const part of text2.split(";")) {
+    if (!part.trim()) continue;
+    const equals = part.indexOf("=");
+    if (equals < 0)
+      return { problem: `"${part.trim()}" is not a key=value pair`, isAid: /v(ersion)?\s*=\s*aid/i.test(text2) };
+    const written = part.slice(0, equals).trim().toLowerCase();
+    const key = AID_KEYS[written] ?? written;
+    const earlier = seenAs.get(key);
+    if (earlier !== void 0)
+      return { problem: `the key ${key} is given twice (${earlier} and ${written})`, isAid: true };
+    seenAs.set(key, written);
+    fields[key] = part.slice(equals + 1).trim();
+  }
+  const version3 = fields.version;
+  if (!version3 || !/^aid\d+$/i.test(version3)) return { problem: "it has no v=aid1 version", isAid: false };
+  for (const required2 of ["uri", "proto"]) {
+    if (!fields[required2]) return { problem: `it lacks the required key ${required2}`, isAid: true };
+  }
+  const { version: _v, uri, proto, ...rest } = fields;
+  const token = proto.toLowerCase();
+  if (!AID_LOCAL_PROTOCOLS.has(token) && !/^https:\/\//i.test(uri))
+    return { problem: `its uri (${uri}) is not an https:// URL, which a remote agent's must be`, isAid: true };
+  return { version: version3.toLowerCase(), uri, proto: token, fields: rest };
+}
+var PARAM_NAMES = {
+  0: "mandatory",
+  1: "alpn",
+  2: "no-default-alpn",
+  3: "port",
+  4: "ipv4hint",
+  5: "ech",
+  6: "ipv6hint",
+  7: "dohpath"
+};
+function readGeneric(data) {
+  const match2 = /^\\#\s+(\d+)\s*([0-9a-f\s]*)$/i.exec(data);
+  if (!match2) return null;
+  const hex3 = match2[2].replace(/\s+/g, "");
+  if (hex3.length !== Number(match2[1]) * 2 || hex3.length < 6) return null;
+  const bytes = Uint8Array.from(hex3.match(/../g), (pair) => Number.parseInt(pair, 16));
+  const view = new DataView(bytes.buffer);
+  const priority = view.getUint16(0);
+  let offset = 2;
+  const labels = [];
+  while (offset < bytes.length) {
+    const length = bytes[offset];
+    offset++;
+    if (length === 0) break;
+    if (length > 63 || offset + length > bytes.length) return null;
+    labels.push(String.fromCharCode(...bytes.slice(offset, offset + length)));
+    offset += length;
+  }
+  const params = {};
+  while (offset + 4 <= bytes.length) {
+    const key = view.getUint16(offset);
+    const length = view.getUint16(offset + 2);
+    offset += 4;
+    if (offset + length > bytes.length) return null;
+    const value = bytes.slice(offset, offset + length);
+    offset += length;
+    const name = PARAM_NAMES[key] ?? `key${key}`;
+    if (key === 1) {
+      const ids = [];
+      for (let i = 0; i < value.length; ) {
+        const size = value[i];
+        ids.push(String.fromCharCode(...value.slice(i + 1, i + 1 + size)));
+        i += 1 + size;
+      }
+      params[name] = ids.join(",");
+    } else if (key === 3 && value.length === 2) params[name] = String(value[0] << 8 | value[1]);
+    else params[name] = String.fromCharCode(...value);
+  }
+  return { priority, target: labels.length ? labels.join(".") : ".", params };
+}
+function readSvcbRecord(data) {
+  const text2 = data.trim();
+  if (text2.startsWith("\\#")) return readGeneric(text2);
+  const tokens = text2.match(/(?:[^\s"]+(?:="[^"]*")?|"[^"]*")+/g) ?? [];
+  const [priorityText, targetText, ...rest] = tokens;
+  if (!priorityText || !/^\d+$/.test(priorityText) || !targetText) return null;
+  const params = {};
+  for (const token of rest) {
+    const equals = token.indexOf("=");
+    const key = (equals < 0 ? token : token.slice(0, equals)).toLowerCase();
+    params[key] = equals < 0 ? "" : token.slice(equals + 1).replace(/^"|"$/g, "");
+  }
+  const target = targetText === "." ? "." : targetText.replace(/\.$/, "").toLowerCase();
+  return { priority: Number(priorityText), target, params };
+}
+var DNS_AID_SERVICES = [
+  { label: "_index", proto: "index" },
+  { label: "_mcp", proto: "mcp" },
+  { label: "_a2a", proto: "a2a" }
+];
+function svcbEndpoint(record2, ownerName) {
+  if (record2.priority === 0) return null;
+  const host = record2.target === "." ? ownerName.replace(/\.$/, "") : record2.target;
+  if (!/^[a-z0-9.-]+$/i.test(host) || host.split(".").some((label) => label.startsWith("_"))) return null;
+  const port = record2.params.port && record2.params.port !== "443" ? `:${record2.params.port}` : "";
+  return `https://${host}${port}/`;
+}
+
+// src/domain/signals/blocking.ts
+var CHALLENGE_SCAN_CHARS = 64 * 1024;
+var VENDOR_CHALLENGE_MARKERS = [
+  [/window\._cf_chl_opt|cf-browser-verification|cf_chl_prog/i, "a Cloudflare challenge"],
+  [/<title>\s*(?:just a moment\.\.\.|attention required! \| cloudflare)\s*<\/title>/i, "a Cloudflare challenge"],
+  [/incapsula incident id|request unsuccessful\. incapsula/i, "an Imperva (Incapsula) block page"],
+  [/geo\.captcha-delivery\.com|ct\.captcha-delivery\.com/i, "a DataDome captcha"],
+  [/id=["']px-captcha["']/i, "a PerimeterX captcha"],
+  [/<title>\s*access denied\s*<\/title>[\s\S]{0,2000}you don't have permission to access/i, "an Akamai block page"]
+];
+var GENERIC_CHALLENGE_TITLE = /<title>\s*(?:just a moment|attention required|checking your browser|access denied|security check|are you a robot|captcha|verify you are human|request unsuccessful|pardon our interruption)[^<]*<\/title>/i;
+function describeBlock(answer) {
+  if (answer.headers.get("cf-mitigated")?.toLowerCase() === "challenge") return "a Cloudflare challenge";
+  const awsAction = answer.headers.get("x-amzn-waf-action")?.toLowerCase();
+  if (awsAction === "challenge" || awsAction === "captcha") return "an AWS WAF challenge";
+  const head = answer.body.slice(0, CHALLENGE_SCAN_CHARS);
+  for (const [marker, kind] of VENDOR_CHALLENGE_MARKERS) {
+    if (marker.test(head)) return kind;
+  }
+  if (answer.status === 401) return "401 Unauthorized";
+  if (answer.status === 403) return "403 Forbidden";
+  if (answer.status === 429) return "429 Too Many Requests";
+  if (answer.status >= 400 && GENERIC_CHALLENGE_TITLE.test(head)) return "a bot-challenge page";
+  return null;
+}
+function isUndecidedStatus(status) {
+  return status >= 500 && status !== 501;
+}
+function isBlockedAnswer(answer) {
+  return describeBlock(answer) !== null;
+}
+function classifyResponse(response) {
+  if (!response.ok) return "error";
+  if (isBlockedAnswer(response)) return "blocked";
+  if (response.status >= 200 && response.status < 300) return "answered";
+  if (isUndecidedStatus(response.status)) return "error";
+  return "absent";
+}
+var STATUS_PRIORITY = ["present", "blocked", "error", "absent"];
+function combineStatus(statuses) {
+  for (const status of STATUS_PRIORITY) {
+    if (statuses.includes(status)) return status;
+  }
+  return "absent";
+}
+function decideVerdict(verdicts) {
+  const status = combineStatus(verdicts.map((verdict2) => verdict2.status));
+  if (status !== "absent") {
+    const first = verdicts.find((verdict2) => verdict2.status === status);
+    return { status, reason: toSentence(first.reason) };
+  }
+  return { status, reason: toSentence(verdicts.map((verdict2) => verdict2.reason).join("; ")) };
+}
+function toSentence(clause) {
+  const trimmed = clause.trim().replace(/[.;\s]+$/, "");
+  const firstWord = trimmed.split(/\s/, 1)[0] ?? "";
+  if (firstWord.includes(".")) return `${trimmed}.`;
+  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.`;
+}
+function siteUrl(origin, path) {
+  return `${origin}${path.startsWith("/") ? path : `/${path}`}`;
+}
+function displayUrl(url2, origin) {
+  if (url2 === `${origin}/`) return "the home page";
+  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
+}
+function describeUnusable(response, origin) {
+  const where = displayUrl(response.url, origin);
+  if (!response.ok) {
+    return { status: "error", reason: `${where} could not be fetched: ${response.message}` };
+  }
+  const block = describeBlock(response);
+  if (block) return { status: "blocked", reason: `${where} refused the crawler (${block})` };
+  if (response.status >= 200 && response.status < 300) return null;
+  if (isUndecidedStatus(response.status))
+    return { status: "error", reason: `${where} answered ${response.status} (a server error)` };
+  return { status: "absent", reason: `${where} answered ${response.status}` };
+}
+function judgeProbe(response, origin, judge) {
+  if (!response.ok) return describeUnusable(response, origin);
+  return describeUnusable(response, origin) ?? judge(response, displayUrl(response.url, origin));
+}
+var HTML_OPENING = /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script|style|noscript|div|main|header|nav|h1|p)\b/i;
+function isHtmlAnswer(answer) {
+  if (answer.contentType === "text/html" || answer.contentType === "application/xhtml+xml") return true;
+  return HTML_OPENING.test(answer.body.slice(0, 4096));
+}
+function isJsonContentType(contentType) {
+  if (!contentType) return false;
+  return contentType === "application/json" || contentType === "text/json" || contentType.endsWith("+json");
+}
+function parseJson(text2) {
+  try {
+    return JSON.parse(text2.replace(/^\uFEFF/, ""));
+  } catch {
+    return void 0;
+  }
+}
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function resolveHttpUrl(reference, base) {
+  try {
+    const url2 = new URL(reference.trim(), base);
+    return url2.protocol === "http:" || url2.protocol === "https:" ? url2.href : null;
+  } catch {
+    return null;
+  }
+}
+
+// src/domain/signals/catch-all.ts
+var CATCH_ALL_SIMILARITY = 0.8;
+function randomSegment() {
+  return `${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
+}
+function controlPath(shape) {
+  return shape === "well-known" ? `/.well-known/${randomSegment()}.json` : `/${randomSegment()}.txt`;
+}
+function shapeOf(url2, origin) {
+  if (!url2.startsWith(`${origin}/`)) return null;
+  return new URL(url2).pathname.startsWith("/.well-known/") ? "well-known" : "root";
+}
+function pathSpellings(answer) {
+  const spellings = /* @__PURE__ */ new Set();
+  for (const raw of [answer.url, answer.finalUrl]) {
+    if (!raw) continue;
+    spellings.add(raw);
+    const url2 = new URL(raw);
+    const paths = [url2.pathname];
+    try {
+      paths.push(decodeURIComponent(url2.pathname));
+    } catch {
+    }
+    for (const path of paths) {
+      spellings.add(`${url2.host}${path}`);
+      spellings.add(path);
+      spellings.add(path.replace(/^\/+/, ""));
+      const last = path.split("/").filter(Boolean).pop() ?? "";
+      spellings.add(last);
+      spellings.add(last.replace(/\.[a-z0-9]+$/i, ""));
+    }
+  }
+  return [...spellings].filter((spelling) => spelling.length >= 3).sort((a, b) => b.length - a.length);
+}
+function escapeRegExp(text2) {
+  return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function normaliseBody(answer) {
+  let text2 = answer.body.replace(/^\uFEFF/, "");
+  for (const spelling of pathSpellings(answer)) {
+    text2 = text2.replace(new RegExp(escapeRegExp(spelling), "gi"), " requestedpath ");
+  }
+  return text2.replace(/[0-9a-f]{16,}/gi, "0").replace(/\d+/g, "0").replace(/\s+/g, " ").trim();
+}
+function jsonStructure(value, depth = 0) {
+  if (Array.isArray(value)) return depth > 6 || value.length === 0 ? "[]" : `[${jsonStructure(value[0], depth + 1)}]`;
+  if (isRecord2(value)) {
+    if (depth > 6) return "{}";
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${key}:${jsonStructure(value[key], depth + 1)}`).join(",")}}`;
+  }
+  return value === null ? "null" : typeof value;
+}
+function shingles(text2) {
+  const words = text2.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const size = words.length >= 3 ? 3 : 1;
+  const set2 = /* @__PURE__ */ new Set();
+  for (let i = 0; i + size <= words.length; i++) set2.add(words.slice(i, i + size).join(" "));
+  return set2;
+}
+function textSimilarity(a, b) {
+  const left = shingles(a);
+  const right = shingles(b);
+  if (left.size === 0 && right.size === 0) return 1;
+  let shared = 0;
+  for (const shingle of left) if (right.has(shingle)) shared++;
+  return shared / (left.size + right.size - shared);
+}
+function sameAsCatchAll(answer, control) {
+  if (control.status < 200 || control.status >= 300) return false;
+  if (answer.redirects.length > 0 && control.redirects.length > 0 && answer.finalUrl === control.finalUrl) return true;
+  const left = normaliseBody(answer);
+  const right = normaliseBody(control);
+  if (left === right) return true;
+  const leftJson = parseJson(answer.body);
+  const rightJson = parseJson(control.body);
+  if (leftJson !== void 0 && rightJson !== void 0 && (isRecord2(leftJson) || Array.isArray(leftJson))) {
+    return jsonStructure(leftJson) === jsonStructure(rightJson);
+  }
+  return textSimilarity(left, right) >= CATCH_ALL_SIMILARITY;
+}
+function createControlRequests(context) {
+  const asked = /* @__PURE__ */ new Map();
+  return {
+    answer(shape) {
+      let answer = asked.get(shape);
+      if (!answer) {
+        answer = context.fetch(siteUrl(context.origin, controlPath(shape)));
+        asked.set(shape, answer);
+      }
+      return answer;
+    },
+    async made() {
+      const entries = [...asked.entries()];
+      const responses = await Promise.all(entries.map(([, answer]) => answer));
+      return entries.map(([shape], i) => {
+        const response = responses[i];
+        return {
+          shape,
+          url: response.url,
+          status: response.ok ? response.status : null,
+          contentType: response.ok ? response.contentType : null,
+          catchAll: response.ok && response.status >= 200 && response.status < 300
+        };
+      });
+    }
+  };
+}
+async function checkCatchAll(context, answer) {
+  const shape = shapeOf(answer.url, context.origin);
+  if (!shape) return { catchAll: false, control: null, clause: null };
+  const control = await context.controls.answer(shape);
+  if (!control.ok || control.status < 200 || control.status >= 300) {
+    return { catchAll: false, control, clause: null };
+  }
+  const where = control.url.slice(context.origin.length);
+  if (sameAsCatchAll(answer, control)) {
+    return {
+      catchAll: true,
+      control,
+      clause: `the same as the site's answer to ${where}, a path that cannot exist: a catch-all page, not a document`
+    };
+  }
+  return { catchAll: false, control, clause: `it differs from the site's catch-all answer to ${where}` };
+}
+
+// src/domain/signals/types.ts
+function fetchRecord(response) {
+  return {
+    url: response.finalUrl || response.url,
+    status: response.ok ? response.status : null,
+    content_type: response.ok ? response.contentType : null
+  };
+}
+
+// src/domain/signals/mcp-probe.ts
+var MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+var MCP_MODERN_PROTOCOL_VERSION = "2026-07-28";
+var MCP_META_KEYS = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  serverInfo: "io.modelcontextprotocol/serverInfo"
+};
+var MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" };
+var MCP_TOOLS_KEPT = 64;
+var TOOL_TEXT_KEPT = 1e3;
+function readToolsList(tools) {
+  const kept = [];
+  for (const tool of tools) {
+    if (kept.length >= MCP_TOOLS_KEPT) break;
+    if (!isRecord2(tool) || typeof tool.name !== "string" || !tool.name.trim()) continue;
+    const annotations = isRecord2(tool.annotations) ? tool.annotations : null;
+    const title = typeof tool.title === "string" ? tool.title : annotations?.title;
+    kept.push({
+      name: tool.name.slice(0, TOOL_TEXT_KEPT),
+      ...typeof title === "string" && title.trim() ? { title: title.slice(0, TOOL_TEXT_KEPT) } : {},
+      ...typeof tool.description === "string" && tool.description.trim() ? { description: tool.description.slice(0, TOOL_TEXT_KEPT) } : {}
+    });
+  }
+  return kept;
+}
+var NOTE_LIMIT = 300;
+var ECHO_LIMIT = 80;
+var JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+var LEGACY_SSE_SCAN_CHARS = 8192;
+function parseSseEvents(text2) {
+  const events = [];
+  const lines = text2.split(/\r\n|\r|\n/);
+  let event = "";
+  let data = [];
+  for (const line2 of lines.slice(0, -1)) {
+    if (line2 === "") {
+      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
+      event = "";
+      data = [];
+      continue;
+    }
+    if (line2.startsWith(":")) continue;
+    const colon = line2.indexOf(":");
+    const field = colon < 0 ? line2 : line2.slice(0, colon);
+    const raw = colon < 0 ? "" : line2.slice(colon + 1);
+    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  return events;
+}
+function findRpcResponse(message2, id) {
+  const candidates = Array.isArray(message2) ? message2 : [message2];
+  for (const candidate of candidates) {
+    if (!isRecord2(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
+    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
+    if (candidate.id === null && "error" in candidate) return candidate;
+  }
+  return null;
+}
+function findRpcResponseInSse(text2, id) {
+  for (const event of parseSseEvents(text2)) {
+    if (event.event !== "message") continue;
+    const response = findRpcResponse(parseJson(event.data), id);
+    if (response) return response;
+  }
+  return null;
+}
+function untilRpcResponse(id) {
+  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
+}
+function readReply(answer, id) {
+  if (answer.contentType === "text/event-stream") {
+    const message3 = findRpcResponseInSse(answer.body, id);
+    if (message3) return { kind: "response", message: message3, format: "SSE" };
+    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
+    return { kind: "sse_without_response", endpointEvent };
+  }
+  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
+  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
+  const parsed = parseJson(answer.body);
+  if (parsed === void 0)
+    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
+  const message2 = findRpcResponse(parsed, id);
+  if (message2) return { kind: "response", message: message2, format: "JSON" };
+  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
+}
+function quoteTarget(value, limit = ECHO_LIMIT) {
+  const text2 = String(value).replace(/<[^>]*>?/g, " ").replace(/[\u0000-\u001f\u007f<>]/g, " ").replace(/\s+/g, " ").trim();
+  return text2.length > limit ? `${text2.slice(0, limit - 1)}\u2026` : text2;
+}
+function clampNote(note) {
+  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}\u2026` : note;
+}
+function describeRpcError(error62) {
+  if (!isRecord2(error62)) return "an error that is not an object";
+  const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
+  const message2 = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
+  return message2 ? `${code} (${message2})` : code;
+}
+function describeFailure(failure2) {
+  return quoteTarget(failure2.message, NOTE_LIMIT);
+}
+var GATE_NAMES = {
+  401: "401 Unauthorized",
+  402: "402 Payment Required",
+  403: "403 Forbidden",
+  429: "429 Too Many Requests"
+};
+function isCsrfRefusal(answer) {
+  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
+}
+function readGate(answer) {
+  if (isCsrfRefusal(answer)) return null;
+  const named = GATE_NAMES[answer.status];
+  const block = describeBlock(answer);
+  if (!named && !block) return null;
+  const challenge = answer.headers.get("www-authenticate") ?? "";
+  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
+  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
+  const resourceMetadata = bearer && metadata ? metadata[1] ?? metadata[2] ?? null : null;
+  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named };
+}
+function describeGate({ gate, label }, step) {
+  const refused = `The endpoint refused ${step} with ${label}`;
+  if (gate.status !== 401) return `${refused}.`;
+  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
+  return gate.resourceMetadata ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.` : `${refused} and a Bearer challenge without resource_metadata.`;
+}
+function showUrl(url2, endpoint) {
+  const origin = new URL(endpoint).origin;
+  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
+}
+function isAbsoluteUrl(text2) {
+  try {
+    new URL(text2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function findLegacySse(send, endpoint) {
+  const candidates = [.../* @__PURE__ */ new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
+  for (const url2 of candidates) {
+    const answer = await send(url2, {
+      headers: { accept: "text/event-stream" },
+      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
+      readUntil: (text2) => /(?:\r\n|\r|\n){2}/.test(text2) || text2.length >= LEGACY_SSE_SCAN_CHARS
+    });
+    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
+      return { url: url2, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
+    }
+  }
+  return null;
+}
+function rpcRequest(id, method, params) {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+async function probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound = true } = {}) {
+  const fetched = [];
+  const send = async (url2, request) => {
+    const response = await fetch2(url2, request);
+    fetched.push(fetchRecord(response));
+    return response;
+  };
+  const finish = ({ outcome, note, extra = {} }) => ({
+    verified: outcome === "compliant",
+    endpoint,
+    outcome,
+    note: clampNote(note),
+    ...extra,
+    fetched
+  });
+  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
+  const modern = await probeModernEra(send, endpoint, diagnoseNotFound);
+  if ("outcome" in modern) return finish(modern);
+  const initialize = await sendInitialize(send, endpoint);
+  if (!initialize.ok) {
+    return finish({
+      outcome: "unreachable",
+      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`
+    });
+  }
+  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
+  if (refused) return finish(withFallbackRemark(refused, modern.clause));
+  const handshake = readHandshake(initialize);
+  if ("outcome" in handshake) return finish(withFallbackRemark(handshake, modern.clause));
+  const target = initialize.finalUrl || endpoint;
+  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
+  return finish(describeSession(handshake, session, modern.clause));
+}
+function withFallbackRemark(finding, clause) {
+  return { ...finding, note: `${finding.note} (First, ${clause}.)` };
+}
+function modernRequest(id, method) {
+  return {
+    method: "POST",
+    headers: {
+      ...JSON_RPC_HEADERS,
+      "mcp-protocol-version": MCP_MODERN_PROTOCOL_VERSION,
+      "mcp-method": method
+    },
+    body: rpcRequest(id, method, {
+      _meta: {
+        [MCP_META_KEYS.protocolVersion]: MCP_MODERN_PROTOCOL_VERSION,
+        [MCP_META_KEYS.clientCapabilities]: {},
+        [MCP_META_KEYS.clientInfo]: MCP_PROBE_CLIENT_INFO
+      }
+    }),
+    readUntil: untilRpcResponse(id)
+  };
+}
+var REFUSED_POST_STATUSES = /* @__PURE__ */ new Set([404, 405, 410, 415, 501]);
+async function probeModernEra(send, endpoint, diagnoseNotFound) {
+  const discover = await send(endpoint, modernRequest(1, "server/discover"));
+  if (!discover.ok) {
+    return { outcome: "unreachable", note: `The endpoint could not be reached: ${describeFailure(discover)}.` };
+  }
+  const gate = readGate(discover);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "server/discover"), extra: { gate: gate.gate } };
+  const reply = readReply(discover, 1);
+  if (reply.kind !== "response" && REFUSED_POST_STATUSES.has(discover.status)) {
+    return judgeRefusedPost(send, endpoint, discover.status, diagnoseNotFound);
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream without a JSON-RPC response";
+    return { clause: `server/discover was answered ${discover.status} with ${what}` };
+  }
+  if ("error" in reply.message) {
+    return {
+      clause: `server/discover got ${discover.status} with JSON-RPC error ${describeRpcError(reply.message.error)}`
+    };
+  }
+  const facts = readDiscoverResult(reply.message.result);
+  if ("clause" in facts) return facts;
+  const target = discover.finalUrl || endpoint;
+  const list = await send(target, modernRequest(2, "tools/list"));
+  return describeModernExchange(facts.serverName, reply.format, judgeToolsList(list));
+}
+function judgeRefusedPost(send, endpoint, status, diagnoseNotFound) {
+  if (status === 405 || status === 415 || status === 404 && diagnoseNotFound) {
+    return diagnoseRefusedPost(send, endpoint, status);
+  }
+  return {
+    outcome: "not_mcp",
+    note: `The endpoint answered ${status} to a POST (server/discover): no MCP server of either era there.`,
+    extra: { httpStatus: status }
+  };
+}
+function readDiscoverResult(result) {
+  const versions = isRecord2(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : null;
+  if (!versions) return { clause: "the server/discover result has no supportedVersions" };
+  if (!versions.includes(MCP_MODERN_PROTOCOL_VERSION)) {
+    const listed = versions.filter((v) => typeof v === "string").map((v) => quoteTarget(v, 12));
+    return {
+      clause: `server/discover lists ${listed.length > 0 ? listed.slice(0, 4).join(", ") : "no version"}, not ${MCP_MODERN_PROTOCOL_VERSION}`
+    };
+  }
+  const meta3 = isRecord2(result) && isRecord2(result._meta) ? result._meta : null;
+  const info = meta3 && isRecord2(meta3[MCP_META_KEYS.serverInfo]) ? meta3[MCP_META_KEYS.serverInfo] : null;
+  const fallbackInfo = isRecord2(result) && isRecord2(result.serverInfo) ? result.serverInfo : null;
+  const name = info?.name ?? fallbackInfo?.name;
+  return { serverName: typeof name === "string" ? quoteTarget(name) : "" };
+}
+function describeModernExchange(serverName, format, verdict2) {
+  const named = serverName ? ` (server "${serverName}")` : "";
+  const facts = { era: "2026-07-28", protocolVersion: MCP_MODERN_PROTOCOL_VERSION, serverName };
+  if ("outcome" in verdict2) {
+    return {
+      outcome: verdict2.outcome,
+      note: `server/discover succeeded in the 2026-07-28 era${named}, but ${verdict2.clause}.`,
+      extra: {
+        ...facts,
+        ...verdict2.gate ? { gate: verdict2.gate } : {},
+        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
+      }
+    };
+  }
+  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict2.format)}.`,
+    extra: { ...facts, toolCount: verdict2.toolCount, tools: verdict2.tools }
+  };
+}
+function describeFormats(first, second) {
+  const formats = /* @__PURE__ */ new Set([first, second]);
+  return formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
+}
+function sendInitialize(send, endpoint) {
+  return send(endpoint, {
+    method: "POST",
+    headers: JSON_RPC_HEADERS,
+    body: rpcRequest(1, "initialize", {
+      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+      capabilities: {},
+      clientInfo: MCP_PROBE_CLIENT_INFO
+    }),
+    readUntil: untilRpcResponse(1)
+  });
+}
+async function judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound) {
+  const gate = readGate(initialize);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
+  if (initialize.status === 406) {
+    return {
+      outcome: "wrong_transport",
+      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take."
+    };
+  }
+  if (initialize.status === 404 && !diagnoseNotFound) {
+    return {
+      outcome: "not_mcp",
+      note: "The endpoint answered 404 to an initialize POST: no MCP server there.",
+      extra: { httpStatus: 404 }
+    };
+  }
+  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
+    return diagnoseRefusedPost(send, endpoint, initialize.status);
+  }
+  return null;
+}
+async function diagnoseRefusedPost(send, endpoint, status) {
+  const legacy = await findLegacySse(send, endpoint);
+  if (!legacy) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${status} to a POST, and no legacy SSE stream was found either.`,
+      extra: { httpStatus: status }
+    };
+  }
+  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
+  return {
+    outcome: "wrong_transport",
+    note: `The endpoint answered ${status} to a POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`
+  };
+}
+function readHandshake(initialize) {
+  const reply = readReply(initialize, 1);
+  const ok = initialize.status >= 200 && initialize.status < 300;
+  if (reply.kind === "sse_without_response" && ok) {
+    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
+    return {
+      outcome: "wrong_transport",
+      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`
+    };
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  if (!ok) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} to initialize.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  const facts = readServerFacts(reply.message.result);
+  return "outcome" in facts ? facts : { ...facts, format: reply.format };
+}
+function readServerFacts(result) {
+  const protocolVersion = isRecord2(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
+  const serverInfo = isRecord2(result) && isRecord2(result.serverInfo) ? result.serverInfo : null;
+  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
+  if (!protocolVersion || rawName === null) {
+    const missing2 = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null].filter(Boolean).join(" and ");
+    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing2}.` };
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`
+    };
+  }
+  return { protocolVersion, serverName: quoteTarget(rawName) };
+}
+async function listToolsInSession(send, target, initialize, protocolVersion) {
+  const sessionId = initialize.headers.get("mcp-session-id");
+  const sessionHeaders = {
+    "mcp-protocol-version": protocolVersion,
+    ...sessionId ? { "mcp-session-id": sessionId } : {}
+  };
+  const initialized = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    // A notification's reply has nothing to read; an open stream must not hold the probe.
+    readUntil: () => true
+  });
+  const list = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: rpcRequest(2, "tools/list", {}),
+    readUntil: untilRpcResponse(2)
+  });
+  const verdict2 = judgeToolsList(list);
+  if (sessionId) {
+    await send(target, { method: "DELETE", headers: sessionHeaders });
+  }
+  return { verdict: verdict2, remark: remarkOnInitialized(initialized) };
+}
+function remarkOnInitialized(initialized) {
+  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
+  if (![200, 202, 204].includes(initialized.status)) {
+    return ` The initialized notification got ${initialized.status}, not 202.`;
+  }
+  return "";
+}
+function describeSession(handshake, { verdict: verdict2, remark }, _fallback) {
+  const { protocolVersion, serverName } = handshake;
+  const facts = { era: "2025", protocolVersion, serverName };
+  if ("outcome" in verdict2) {
+    return {
+      outcome: verdict2.outcome,
+      note: `Initialize succeeded in the 2025 era (server "${serverName}"), but ${verdict2.clause}.${remark}`,
+      extra: {
+        ...facts,
+        ...verdict2.gate ? { gate: verdict2.gate } : {},
+        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
+      }
+    };
+  }
+  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict2.format)}.${remark}`,
+    extra: { ...facts, toolCount: verdict2.toolCount, tools: verdict2.tools }
+  };
+}
+function judgeToolsList(list) {
+  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
+  const refusal = readGate(list);
+  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
+  const reply = readReply(list, 2);
+  if (reply.kind === "sse_without_response") {
+    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
+  }
+  if (reply.kind === "unusable") {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list was answered ${list.status} with ${reply.what}`,
+      httpStatus: list.status
+    };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
+      httpStatus: list.status
+    };
+  }
+  const result = reply.message.result;
+  if (!isRecord2(result) || !Array.isArray(result.tools)) {
+    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
+  }
+  return { toolCount: result.tools.length, tools: readToolsList(result.tools), format: reply.format };
+}
+
+// src/domain/checklist/checklist-answers.ts
+var CHECKLIST_PATHS = {
+  robots: "/robots.txt",
+  sitemap: "/sitemap.xml",
+  llmsTxt: "/llms.txt",
+  llmsFull: "/llms-full.txt",
+  webBotAuth: "/.well-known/http-message-signatures-directory",
+  apiCatalog: "/.well-known/api-catalog",
+  aiCatalog: "/.well-known/ai-catalog.json",
+  ard: "/.well-known/ard.json",
+  a2aCard: "/.well-known/agent-card.json",
+  a2aLegacy: "/.well-known/agent.json",
+  skills: "/.well-known/agent-skills/index.json",
+  skillsLegacy: "/.well-known/skills/index.json",
+  protectedResource: "/.well-known/oauth-protected-resource",
+  authorizationServer: "/.well-known/oauth-authorization-server",
+  openidConfiguration: "/.well-known/openid-configuration",
+  ucp: "/.well-known/ucp",
+  acp: "/.well-known/acp.json",
+  authMd: "/auth.md",
+  mcpRegistryAuth: "/.well-known/mcp-registry-auth"
+};
+var MCP_CARD_PATHS = [
+  "/.well-known/mcp.json",
+  "/.well-known/mcp/server-card.json",
+  "/.well-known/mcp/server-card"
+];
+var FIRST_ROUND = [
+  CHECKLIST_PATHS.sitemap,
+  CHECKLIST_PATHS.llmsFull,
+  CHECKLIST_PATHS.webBotAuth,
+  CHECKLIST_PATHS.a2aCard,
+  CHECKLIST_PATHS.skills,
+  CHECKLIST_PATHS.protectedResource,
+  CHECKLIST_PATHS.authorizationServer,
+  CHECKLIST_PATHS.ucp,
+  CHECKLIST_PATHS.acp,
+  CHECKLIST_PATHS.authMd,
+  CHECKLIST_PATHS.mcpRegistryAuth
+];
+var MARKDOWN_REQUEST = { headers: { accept: "text/markdown" } };
+var FOLLOW_UP_CAP = 2;
+function answerAt(answers, pathOrUrl) {
+  const url2 = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : siteUrl(answers.origin, pathOrUrl);
+  return answers.get.get(url2);
+}
+var SHARED = [
+  "/",
+  CHECKLIST_PATHS.robots,
+  CHECKLIST_PATHS.llmsTxt,
+  CHECKLIST_PATHS.apiCatalog,
+  // The MCP and OpenAPI detectors read the ARD manifest at both its paths (crawl-state.ts).
+  CHECKLIST_PATHS.ard,
+  CHECKLIST_PATHS.aiCatalog,
+  ...MCP_CARD_PATHS
+];
+function firstRoundPaths() {
+  return [.../* @__PURE__ */ new Set([...SHARED, ...FIRST_ROUND])];
+}
+var DETECTOR_RESERVE = 12;
+var CONTROL_SHAPES = 2;
+async function gatherAnswers(fetchers, origin, findings, followUps, controls, budget) {
+  const get = /* @__PURE__ */ new Map();
+  const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
+  const fetchInto = async (url2) => {
+    if (get.has(url2)) return;
+    const fetch2 = sharedPaths.has(url2) ? fetchers.shared : fetchers.budgeted;
+    const response = await fetch2(url2);
+    get.set(url2, response);
+  };
+  fetchers.reserve(CONTROL_SHAPES);
+  const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
+  const firstRound = [];
+  const later = [];
+  for (const path of firstRoundPaths()) {
+    const url2 = siteUrl(origin, path);
+    const fits = sharedPaths.has(url2) || room();
+    if (fits) firstRound.push(fetchInto(url2));
+    else later.push(url2);
+  }
+  const markdown = room() ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST) : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
+  const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
+  await Promise.all(later.map(fetchInto));
+  const catchAll = /* @__PURE__ */ new Map();
+  const answers = { origin, get, markdownHome, ...found, catchAll };
+  const home = siteUrl(origin, "/");
+  const isHit = (response) => response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  const judgeAll = async () => {
+    const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
+    const checks = await Promise.all(pending.map((response) => controls.judge(response)));
+    for (const [i, response] of pending.entries()) catchAll.set(response.url, checks[i]);
+  };
+  const next = followUps(answers);
+  const asked = new Set(found.discovery.controls.map((control) => control.shape));
+  for (const response of get.values()) {
+    const shape = isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) asked.add(shape);
+  }
+  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  fetchers.reserve(CONTROL_SHAPES - asked.size);
+  await Promise.all(next.map(fetchInto));
+  await Promise.all(followUps(answers).map(fetchInto));
+  fetchers.reserve(0);
+  await judgeAll();
+  return answers;
+}
+function agentDnsQuestions(host) {
+  const questions = [{ name: `_agent.${host}`, type: "TXT" }];
+  for (const { label } of DNS_AID_SERVICES) {
+    for (const type of ["SVCB", "HTTPS"]) questions.push({ name: `${label}._agents.${host}`, type });
+  }
+  return questions;
+}
+var dnsQuestionKey = (type, name) => `${type} ${name}`;
+async function lookUpAgentDns(lookup2, host) {
+  const answers = /* @__PURE__ */ new Map();
+  if (isIpLiteral(host)) return { host, answers };
+  await Promise.all(
+    agentDnsQuestions(host).map(async ({ name, type }) => {
+      try {
+        answers.set(dnsQuestionKey(type, name), { records: await lookup2(name, type) });
+      } catch (error62) {
+        answers.set(dnsQuestionKey(type, name), {
+          failed: error62 instanceof Error ? error62.message : "the DNS lookup failed"
+        });
+      }
+    })
+  );
+  return { host, answers };
+}
+function isIpLiteral(host) {
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || host.includes(":") || host.startsWith("[");
+}
+async function probeNamedMcpEndpoints(fetch2, endpoints) {
+  const results = await Promise.all(
+    endpoints.map((endpoint) => probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound: false }))
+  );
+  return new Map(endpoints.map((endpoint, i) => [endpoint, results[i]]));
+}
+
 // node_modules/entities/dist/decode-codepoint.js
 var c1 = [
   8364,
@@ -13249,351 +14345,12 @@ var EncodingMode;
   EncodingMode2[EncodingMode2["Text"] = 4] = "Text";
 })(EncodingMode || (EncodingMode = {}));
 
-// src/domain/signals/blocking.ts
-var CHALLENGE_SCAN_CHARS = 64 * 1024;
-var VENDOR_CHALLENGE_MARKERS = [
-  [/window\._cf_chl_opt|cf-browser-verification|cf_chl_prog/i, "a Cloudflare challenge"],
-  [/<title>\s*(?:just a moment\.\.\.|attention required! \| cloudflare)\s*<\/title>/i, "a Cloudflare challenge"],
-  [/incapsula incident id|request unsuccessful\. incapsula/i, "an Imperva (Incapsula) block page"],
-  [/geo\.captcha-delivery\.com|ct\.captcha-delivery\.com/i, "a DataDome captcha"],
-  [/id=["']px-captcha["']/i, "a PerimeterX captcha"],
-  [/<title>\s*access denied\s*<\/title>[\s\S]{0,2000}you don't have permission to access/i, "an Akamai block page"]
-];
-var GENERIC_CHALLENGE_TITLE = /<title>\s*(?:just a moment|attention required|checking your browser|access denied|security check|are you a robot|captcha|verify you are human|request unsuccessful|pardon our interruption)[^<]*<\/title>/i;
-function describeBlock(answer) {
-  if (answer.headers.get("cf-mitigated")?.toLowerCase() === "challenge") return "a Cloudflare challenge";
-  const awsAction = answer.headers.get("x-amzn-waf-action")?.toLowerCase();
-  if (awsAction === "challenge" || awsAction === "captcha") return "an AWS WAF challenge";
-  const head = answer.body.slice(0, CHALLENGE_SCAN_CHARS);
-  for (const [marker, kind] of VENDOR_CHALLENGE_MARKERS) {
-    if (marker.test(head)) return kind;
-  }
-  if (answer.status === 401) return "401 Unauthorized";
-  if (answer.status === 403) return "403 Forbidden";
-  if (answer.status === 429) return "429 Too Many Requests";
-  if (answer.status >= 400 && GENERIC_CHALLENGE_TITLE.test(head)) return "a bot-challenge page";
-  return null;
-}
-function isUndecidedStatus(status) {
-  return status >= 500 && status !== 501;
-}
-function isBlockedAnswer(answer) {
-  return describeBlock(answer) !== null;
-}
-function classifyResponse(response) {
-  if (!response.ok) return "error";
-  if (isBlockedAnswer(response)) return "blocked";
-  if (response.status >= 200 && response.status < 300) return "answered";
-  if (isUndecidedStatus(response.status)) return "error";
-  return "absent";
-}
-var STATUS_PRIORITY = ["present", "blocked", "error", "absent"];
-function combineStatus(statuses) {
-  for (const status of STATUS_PRIORITY) {
-    if (statuses.includes(status)) return status;
-  }
-  return "absent";
-}
-function decideVerdict(verdicts) {
-  const status = combineStatus(verdicts.map((verdict2) => verdict2.status));
-  if (status !== "absent") {
-    const first = verdicts.find((verdict2) => verdict2.status === status);
-    return { status, reason: toSentence(first.reason) };
-  }
-  return { status, reason: toSentence(verdicts.map((verdict2) => verdict2.reason).join("; ")) };
-}
-function toSentence(clause) {
-  const trimmed = clause.trim().replace(/[.;\s]+$/, "");
-  const firstWord = trimmed.split(/\s/, 1)[0] ?? "";
-  if (firstWord.includes(".")) return `${trimmed}.`;
-  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}.`;
-}
-function siteUrl(origin, path) {
-  return `${origin}${path.startsWith("/") ? path : `/${path}`}`;
-}
-function displayUrl(url2, origin) {
-  if (url2 === `${origin}/`) return "the home page";
-  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
-}
-function describeUnusable(response, origin) {
-  const where = displayUrl(response.url, origin);
-  if (!response.ok) {
-    return { status: "error", reason: `${where} could not be fetched: ${response.message}` };
-  }
-  const block = describeBlock(response);
-  if (block) return { status: "blocked", reason: `${where} refused the crawler (${block})` };
-  if (response.status >= 200 && response.status < 300) return null;
-  if (isUndecidedStatus(response.status))
-    return { status: "error", reason: `${where} answered ${response.status} (a server error)` };
-  return { status: "absent", reason: `${where} answered ${response.status}` };
-}
-function judgeProbe(response, origin, judge) {
-  if (!response.ok) return describeUnusable(response, origin);
-  return describeUnusable(response, origin) ?? judge(response, displayUrl(response.url, origin));
-}
-var HTML_OPENING = /^\uFEFF?\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script|style|noscript|div|main|header|nav|h1|p)\b/i;
-function isHtmlAnswer(answer) {
-  if (answer.contentType === "text/html" || answer.contentType === "application/xhtml+xml") return true;
-  return HTML_OPENING.test(answer.body.slice(0, 4096));
-}
-function isJsonContentType(contentType) {
-  if (!contentType) return false;
-  return contentType === "application/json" || contentType === "text/json" || contentType.endsWith("+json");
-}
-function parseJson(text2) {
-  try {
-    return JSON.parse(text2.replace(/^\uFEFF/, ""));
-  } catch {
-    return void 0;
-  }
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function resolveHttpUrl(reference, base) {
-  try {
-    const url2 = new URL(reference.trim(), base);
-    return url2.protocol === "http:" || url2.protocol === "https:" ? url2.href : null;
-  } catch {
-    return null;
-  }
-}
-
-// src/domain/signals/catch-all.ts
-var CATCH_ALL_SIMILARITY = 0.8;
-function randomSegment() {
-  return `${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
-}
-function controlPath(shape) {
-  return shape === "well-known" ? `/.well-known/${randomSegment()}.json` : `/${randomSegment()}.txt`;
-}
-function shapeOf(url2, origin) {
-  if (!url2.startsWith(`${origin}/`)) return null;
-  return new URL(url2).pathname.startsWith("/.well-known/") ? "well-known" : "root";
-}
-function pathSpellings(answer) {
-  const spellings = /* @__PURE__ */ new Set();
-  for (const raw of [answer.url, answer.finalUrl]) {
-    if (!raw) continue;
-    spellings.add(raw);
-    const url2 = new URL(raw);
-    const paths = [url2.pathname];
-    try {
-      paths.push(decodeURIComponent(url2.pathname));
-    } catch {
-    }
-    for (const path of paths) {
-      spellings.add(`${url2.host}${path}`);
-      spellings.add(path);
-      spellings.add(path.replace(/^\/+/, ""));
-      const last = path.split("/").filter(Boolean).pop() ?? "";
-      spellings.add(last);
-      spellings.add(last.replace(/\.[a-z0-9]+$/i, ""));
-    }
-  }
-  return [...spellings].filter((spelling) => spelling.length >= 3).sort((a, b) => b.length - a.length);
-}
-function escapeRegExp(text2) {
-  return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function normaliseBody(answer) {
-  let text2 = answer.body.replace(/^\uFEFF/, "");
-  for (const spelling of pathSpellings(answer)) {
-    text2 = text2.replace(new RegExp(escapeRegExp(spelling), "gi"), " requestedpath ");
-  }
-  return text2.replace(/[0-9a-f]{16,}/gi, "0").replace(/\d+/g, "0").replace(/\s+/g, " ").trim();
-}
-function jsonStructure(value, depth = 0) {
-  if (Array.isArray(value)) return depth > 6 || value.length === 0 ? "[]" : `[${jsonStructure(value[0], depth + 1)}]`;
-  if (isRecord(value)) {
-    if (depth > 6) return "{}";
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${key}:${jsonStructure(value[key], depth + 1)}`).join(",")}}`;
-  }
-  return value === null ? "null" : typeof value;
-}
-function shingles(text2) {
-  const words = text2.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const size = words.length >= 3 ? 3 : 1;
-  const set2 = /* @__PURE__ */ new Set();
-  for (let i = 0; i + size <= words.length; i++) set2.add(words.slice(i, i + size).join(" "));
-  return set2;
-}
-function textSimilarity(a, b) {
-  const left = shingles(a);
-  const right = shingles(b);
-  if (left.size === 0 && right.size === 0) return 1;
-  let shared = 0;
-  for (const shingle of left) if (right.has(shingle)) shared++;
-  return shared / (left.size + right.size - shared);
-}
-function sameAsCatchAll(answer, control) {
-  if (control.status < 200 || control.status >= 300) return false;
-  if (answer.redirects.length > 0 && control.redirects.length > 0 && answer.finalUrl === control.finalUrl) return true;
-  const left = normaliseBody(answer);
-  const right = normaliseBody(control);
-  if (left === right) return true;
-  const leftJson = parseJson(answer.body);
-  const rightJson = parseJson(control.body);
-  if (leftJson !== void 0 && rightJson !== void 0 && (isRecord(leftJson) || Array.isArray(leftJson))) {
-    return jsonStructure(leftJson) === jsonStructure(rightJson);
-  }
-  return textSimilarity(left, right) >= CATCH_ALL_SIMILARITY;
-}
-function createControlRequests(context) {
-  const asked = /* @__PURE__ */ new Map();
-  return {
-    answer(shape) {
-      let answer = asked.get(shape);
-      if (!answer) {
-        answer = context.fetch(siteUrl(context.origin, controlPath(shape)));
-        asked.set(shape, answer);
-      }
-      return answer;
-    },
-    async made() {
-      const entries = [...asked.entries()];
-      const responses = await Promise.all(entries.map(([, answer]) => answer));
-      return entries.map(([shape], i) => {
-        const response = responses[i];
-        return {
-          shape,
-          url: response.url,
-          status: response.ok ? response.status : null,
-          contentType: response.ok ? response.contentType : null,
-          catchAll: response.ok && response.status >= 200 && response.status < 300
-        };
-      });
-    }
-  };
-}
-async function checkCatchAll(context, answer) {
-  const shape = shapeOf(answer.url, context.origin);
-  if (!shape) return { catchAll: false, control: null, clause: null };
-  const control = await context.controls.answer(shape);
-  if (!control.ok || control.status < 200 || control.status >= 300) {
-    return { catchAll: false, control, clause: null };
-  }
-  const where = control.url.slice(context.origin.length);
-  if (sameAsCatchAll(answer, control)) {
-    return {
-      catchAll: true,
-      control,
-      clause: `the same as the site's answer to ${where}, a path that cannot exist: a catch-all page, not a document`
-    };
-  }
-  return { catchAll: false, control, clause: `it differs from the site's catch-all answer to ${where}` };
-}
-
-// src/domain/checklist/checklist-answers.ts
-var CHECKLIST_PATHS = {
-  robots: "/robots.txt",
-  sitemap: "/sitemap.xml",
-  llmsTxt: "/llms.txt",
-  llmsFull: "/llms-full.txt",
-  webBotAuth: "/.well-known/http-message-signatures-directory",
-  apiCatalog: "/.well-known/api-catalog",
-  aiCatalog: "/.well-known/ai-catalog.json",
-  ard: "/.well-known/ard.json",
-  a2aCard: "/.well-known/agent-card.json",
-  a2aLegacy: "/.well-known/agent.json",
-  skills: "/.well-known/agent-skills/index.json",
-  skillsLegacy: "/.well-known/skills/index.json",
-  protectedResource: "/.well-known/oauth-protected-resource",
-  authorizationServer: "/.well-known/oauth-authorization-server",
-  openidConfiguration: "/.well-known/openid-configuration",
-  ucp: "/.well-known/ucp",
-  acp: "/.well-known/acp.json"
-};
-var MCP_CARD_PATHS = [
-  "/.well-known/mcp.json",
-  "/.well-known/mcp/server-card.json",
-  "/.well-known/mcp/server-card"
-];
-var FIRST_ROUND = [
-  CHECKLIST_PATHS.sitemap,
-  CHECKLIST_PATHS.llmsFull,
-  CHECKLIST_PATHS.webBotAuth,
-  CHECKLIST_PATHS.a2aCard,
-  CHECKLIST_PATHS.skills,
-  CHECKLIST_PATHS.protectedResource,
-  CHECKLIST_PATHS.authorizationServer,
-  CHECKLIST_PATHS.ucp,
-  CHECKLIST_PATHS.acp
-];
-var MARKDOWN_REQUEST = { headers: { accept: "text/markdown" } };
-var FOLLOW_UP_CAP = 2;
-function answerAt(answers, pathOrUrl) {
-  const url2 = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : siteUrl(answers.origin, pathOrUrl);
-  return answers.get.get(url2);
-}
-var SHARED = [
-  "/",
-  CHECKLIST_PATHS.robots,
-  CHECKLIST_PATHS.llmsTxt,
-  CHECKLIST_PATHS.apiCatalog,
-  // The MCP and OpenAPI detectors read the ARD manifest at both its paths (crawl-state.ts).
-  CHECKLIST_PATHS.ard,
-  CHECKLIST_PATHS.aiCatalog,
-  ...MCP_CARD_PATHS
-];
-function firstRoundPaths() {
-  return [.../* @__PURE__ */ new Set([...SHARED, ...FIRST_ROUND])];
-}
-var DETECTOR_RESERVE = 12;
-var CONTROL_SHAPES = 2;
-async function gatherAnswers(fetchers, origin, findings, followUps, controls, budget) {
-  const get = /* @__PURE__ */ new Map();
-  const sharedPaths = new Set(SHARED.map((path) => siteUrl(origin, path)));
-  const fetchInto = async (url2) => {
-    if (get.has(url2)) return;
-    const fetch2 = sharedPaths.has(url2) ? fetchers.shared : fetchers.budgeted;
-    const response = await fetch2(url2);
-    get.set(url2, response);
-  };
-  fetchers.reserve(CONTROL_SHAPES);
-  const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
-  const firstRound = [];
-  const later = [];
-  for (const path of firstRoundPaths()) {
-    const url2 = siteUrl(origin, path);
-    const fits = sharedPaths.has(url2) || room();
-    if (fits) firstRound.push(fetchInto(url2));
-    else later.push(url2);
-  }
-  const markdown = room() ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST) : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
-  const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
-  await Promise.all(later.map(fetchInto));
-  const catchAll = /* @__PURE__ */ new Map();
-  const answers = { origin, get, markdownHome, ...found, catchAll };
-  const home = siteUrl(origin, "/");
-  const isHit = (response) => response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
-  const judgeAll = async () => {
-    const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
-    const checks = await Promise.all(pending.map((response) => controls.judge(response)));
-    for (const [i, response] of pending.entries()) catchAll.set(response.url, checks[i]);
-  };
-  const next = followUps(answers);
-  const asked = new Set(found.discovery.controls.map((control) => control.shape));
-  for (const response of get.values()) {
-    const shape = isHit(response) ? shapeOf(response.url, origin) : null;
-    if (shape) asked.add(shape);
-  }
-  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
-  fetchers.reserve(CONTROL_SHAPES - asked.size);
-  await Promise.all(next.map(fetchInto));
-  await Promise.all(followUps(answers).map(fetchInto));
-  fetchers.reserve(0);
-  await judgeAll();
-  return answers;
-}
-
 // src/domain/readers/a2a-card.ts
 var AGENT_CARD_SKILLS_KEPT = 64;
 function readSkills(skills) {
   const read = [];
   for (const skill of skills.slice(0, AGENT_CARD_SKILLS_KEPT)) {
-    if (!isRecord(skill)) continue;
+    if (!isRecord2(skill)) continue;
     const name = typeof skill.name === "string" && skill.name.trim() ? skill.name : skill.id;
     if (typeof name !== "string" || !name.trim()) continue;
     const tags = Array.isArray(skill.tags) ? skill.tags.filter((tag2) => typeof tag2 === "string") : [];
@@ -13603,16 +14360,16 @@ function readSkills(skills) {
   return read;
 }
 function readAgentCard(document) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  if (!isRecord2(document)) return { problem: "is not a JSON object" };
   if (typeof document.name !== "string" || !document.name.trim()) return { problem: "has no name" };
   if (typeof document.description !== "string") return { problem: "has no description" };
   if (!Array.isArray(document.skills)) return { problem: "has no skills array" };
-  if (!isRecord(document.capabilities)) return { problem: "has no capabilities object" };
+  if (!isRecord2(document.capabilities)) return { problem: "has no capabilities object" };
   const interfaces = Array.isArray(document.supportedInterfaces) ? document.supportedInterfaces : [];
-  const fromInterfaces = interfaces.find((item2) => isRecord(item2) && typeof item2.url === "string");
+  const fromInterfaces = interfaces.find((item2) => isRecord2(item2) && typeof item2.url === "string");
   const read = { name: document.name, description: document.description, skills: readSkills(document.skills) };
-  if (fromInterfaces && isRecord(fromInterfaces)) {
-    const unbound = interfaces.filter((item2) => isRecord(item2) && typeof item2.url === "string").filter((item2) => typeof item2.protocolBinding !== "string" || !item2.protocolBinding.trim()).map((item2) => item2.url);
+  if (fromInterfaces && isRecord2(fromInterfaces)) {
+    const unbound = interfaces.filter((item2) => isRecord2(item2) && typeof item2.url === "string").filter((item2) => typeof item2.protocolBinding !== "string" || !item2.protocolBinding.trim()).map((item2) => item2.url);
     return { ...read, interfaceUrl: fromInterfaces.url, version: "1.0", unbound };
   }
   if (typeof document.url === "string") return { ...read, interfaceUrl: document.url, version: "0.3", unbound: [] };
@@ -13628,16 +14385,16 @@ function decodeBase64UrlJson(text2) {
   }
 }
 function readCardSignatures(document, cardUrl) {
-  if (!isRecord(document) || document.signatures === void 0) return null;
+  if (!isRecord2(document) || document.signatures === void 0) return null;
   if (!Array.isArray(document.signatures) || document.signatures.length === 0)
     return { problem: "has a signatures member that is not a list of JWS objects" };
   const signatures = [];
   for (const [i, each] of document.signatures.entries()) {
-    if (!isRecord(each) || typeof each.protected !== "string" || typeof each.signature !== "string")
+    if (!isRecord2(each) || typeof each.protected !== "string" || typeof each.signature !== "string")
       return { problem: `has signatures[${i}] without protected and signature` };
     const decoded = decodeBase64UrlJson(each.protected);
-    if (!isRecord(decoded)) return { problem: `has signatures[${i}] whose protected header is not base64url JSON` };
-    const header = { ...isRecord(each.header) ? each.header : {}, ...decoded };
+    if (!isRecord2(decoded)) return { problem: `has signatures[${i}] whose protected header is not base64url JSON` };
+    const header = { ...isRecord2(each.header) ? each.header : {}, ...decoded };
     let jku = null;
     if (typeof header.jku === "string") {
       try {
@@ -13653,18 +14410,18 @@ function readCardSignatures(document, cardUrl) {
       jku,
       kid: typeof header.kid === "string" ? header.kid : null,
       alg: typeof header.alg === "string" ? header.alg : null,
-      jwk: isRecord(header.jwk) ? header.jwk : null
+      jwk: isRecord2(header.jwk) ? header.jwk : null
     });
   }
   return { signatures };
 }
 function withoutDefaults(value) {
   if (Array.isArray(value)) return value.map(withoutDefaults);
-  if (!isRecord(value)) return value;
+  if (!isRecord2(value)) return value;
   const kept = {};
   for (const [key, member] of Object.entries(value)) {
     const reduced = withoutDefaults(member);
-    const empty = reduced === false || reduced === 0 || reduced === "" || reduced === null || Array.isArray(reduced) && reduced.length === 0 || isRecord(reduced) && Object.keys(reduced).length === 0;
+    const empty = reduced === false || reduced === 0 || reduced === "" || reduced === null || Array.isArray(reduced) && reduced.length === 0 || isRecord2(reduced) && Object.keys(reduced).length === 0;
     if (!empty) kept[key] = reduced;
   }
   return kept;
@@ -13672,12 +14429,12 @@ function withoutDefaults(value) {
 
 // src/domain/readers/agent-skills.ts
 function readSkillsIndex(document, base) {
-  if (!isRecord(document) || !Array.isArray(document.skills)) return { problem: "has no skills array" };
+  if (!isRecord2(document) || !Array.isArray(document.skills)) return { problem: "has no skills array" };
   if (document.skills.length === 0) return { problem: "lists no skills" };
   const skills = [];
   let withFiles = 0;
   for (const [index2, raw] of document.skills.entries()) {
-    if (!isRecord(raw) || typeof raw.name !== "string") return { problem: `skill ${index2 + 1} has no name` };
+    if (!isRecord2(raw) || typeof raw.name !== "string") return { problem: `skill ${index2 + 1} has no name` };
     if (Array.isArray(raw.files)) withFiles++;
     skills.push({
       name: raw.name,
@@ -13841,7 +14598,7 @@ function crawlCapabilityReadings(input2) {
     a2aSkills: cardReading && "skills" in cardReading ? cardReading.skills : [],
     agentSkills: indexReading && "skills" in indexReading ? indexReading.skills : [],
     ardEntries: catalog?.reachable ?? [],
-    openapi: openapi.status === "present" && isRecord(openapi.details) ? {
+    openapi: openapi.status === "present" && isRecord2(openapi.details) ? {
       operations: arrayOf(openapi.details.operations),
       tags: arrayOf(openapi.details.tags)
     } : null
@@ -16654,15 +17411,6 @@ function parseContentSignal(value) {
   return signals;
 }
 
-// src/domain/signals/types.ts
-function fetchRecord(response) {
-  return {
-    url: response.finalUrl || response.url,
-    status: response.ok ? response.status : null,
-    content_type: response.ok ? response.contentType : null
-  };
-}
-
 // src/domain/checklist/check-helpers.ts
 function standingOf(response, scope) {
   const { origin, catchAll } = typeof scope === "string" ? { origin: scope, catchAll: void 0 } : scope;
@@ -16725,7 +17473,7 @@ function findPlaceholder(value, origin, depth = 0) {
     }
     return null;
   }
-  if (isRecord(value)) {
+  if (isRecord2(value)) {
     for (const item2 of Object.values(value)) {
       const found = findPlaceholder(item2, origin, depth + 1);
       if (found) return found;
@@ -16764,7 +17512,7 @@ function readJsonAnswer(answer, where) {
   return { document };
 }
 function isErrorBody(document) {
-  if (!isRecord(document)) return false;
+  if (!isRecord2(document)) return false;
   const keys = Object.keys(document).map((key) => key.toLowerCase());
   return keys.length > 0 && keys.length <= 4 && keys.some((key) => ["error", "errors", "message", "detail"].includes(key));
 }
@@ -17467,18 +18215,18 @@ function isHttpsOrLocal(url2, origin) {
 }
 function bindingsOf(value) {
   if (Array.isArray(value))
-    return value.filter(isRecord).map((binding) => ({
+    return value.filter(isRecord2).map((binding) => ({
       transport: typeof binding.transport === "string" ? binding.transport : "rest",
       endpoint: binding.endpoint
     }));
-  if (!isRecord(value)) return [];
+  if (!isRecord2(value)) return [];
   if ("endpoint" in value)
     return [{ transport: typeof value.transport === "string" ? value.transport : "rest", endpoint: value.endpoint }];
-  return Object.entries(value).filter(([, binding]) => isRecord(binding) && "endpoint" in binding).map(([transport, binding]) => ({ transport, endpoint: binding.endpoint }));
+  return Object.entries(value).filter(([, binding]) => isRecord2(binding) && "endpoint" in binding).map(([transport, binding]) => ({ transport, endpoint: binding.endpoint }));
 }
 function readUcpProfile(document, origin) {
   const reading = { version: null, endpoints: [], keys: [], keysField: null, problems: [], warnings: [] };
-  if (!isRecord(document) || !isRecord(document.ucp)) {
+  if (!isRecord2(document) || !isRecord2(document.ucp)) {
     reading.problems.push("has no ucp object");
     return reading;
   }
@@ -17488,7 +18236,7 @@ function readUcpProfile(document, origin) {
     reading.version = ucp.version;
     if (!DATE_VERSION.test(ucp.version)) reading.warnings.push(`ucp.version ${ucp.version} is not a YYYY-MM-DD date`);
   }
-  if (!isRecord(ucp.services) || Object.keys(ucp.services).length === 0) reading.problems.push("names no services");
+  if (!isRecord2(ucp.services) || Object.keys(ucp.services).length === 0) reading.problems.push("names no services");
   else {
     for (const [service, value] of Object.entries(ucp.services)) {
       const bindings = bindingsOf(value);
@@ -17518,7 +18266,7 @@ function readUcpProfile(document, origin) {
       break;
     }
     for (const [i, key] of keys.entries()) {
-      if (!isRecord(key)) reading.problems.push(`${reading.keysField}[${i}] is not an object`);
+      if (!isRecord2(key)) reading.problems.push(`${reading.keysField}[${i}] is not an object`);
       else {
         if (typeof key.kid !== "string" || typeof key.kty !== "string")
           reading.problems.push(`${reading.keysField}[${i}] lacks kid or kty`);
@@ -17543,11 +18291,11 @@ function readAcpDiscovery(document, origin) {
     problems: [],
     warnings: []
   };
-  if (!isRecord(document)) {
+  if (!isRecord2(document)) {
     reading.problems.push("is not a JSON object");
     return reading;
   }
-  const protocol = isRecord(document.protocol) ? document.protocol : null;
+  const protocol = isRecord2(document.protocol) ? document.protocol : null;
   if (!protocol) reading.problems.push("has no protocol object");
   else {
     if (protocol.name !== "acp") reading.problems.push('has a protocol.name other than "acp"');
@@ -17573,7 +18321,7 @@ function readAcpDiscovery(document, origin) {
     const unknown2 = transports.filter((each) => !ACP_TRANSPORTS.has(each));
     if (unknown2.length > 0) reading.warnings.push(`lists transports ACP does not define (${unknown2.join(", ")})`);
   }
-  const capabilities = isRecord(document.capabilities) ? document.capabilities : null;
+  const capabilities = isRecord2(document.capabilities) ? document.capabilities : null;
   const services = strings(capabilities?.services);
   if (!services || services.length === 0) reading.problems.push("lists no capabilities.services");
   else {
@@ -17629,9 +18377,9 @@ function keyFor(signature, answers) {
       clause: `its key set (jku) ${outcome.clause}`
     };
   const read = readJsonAnswer(outcome.answer, signature.jku);
-  const keys = "document" in read && isRecord(read.document) && Array.isArray(read.document.keys) ? read.document.keys : null;
+  const keys = "document" in read && isRecord2(read.document) && Array.isArray(read.document.keys) ? read.document.keys : null;
   if (!keys) return { state: "failed", clause: `its key set (jku) at ${signature.jku} is not a JWK Set` };
-  const match2 = keys.filter(isRecord).find((key) => signature.kid === null || key.kid === signature.kid);
+  const match2 = keys.filter(isRecord2).find((key) => signature.kid === null || key.kid === signature.kid);
   if (!match2) return { state: "failed", clause: `its key set (jku) holds no key with kid ${signature.kid}` };
   return { key: match2 };
 }
@@ -17690,15 +18438,323 @@ async function proveChecklist(answers) {
     const card = standingOf(response, answers);
     if (card.kind !== "answer") continue;
     const document = parseJson(card.answer.body);
-    if (!isRecord(document)) continue;
+    if (!isRecord2(document)) continue;
     const proof = await proveCard(document, card.answer.finalUrl || card.answer.url, answers);
     if (proof) proofs.cardSignatures.set(card.answer.url, proof);
   }
   return proofs;
 }
 
-// src/domain/checklist/families/agents.ts
+// src/domain/readers/openapi.ts
+var import_yaml = __toESM(require_dist(), 1);
+var YAML_MAX_ALIASES = 200;
+var OPENAPI_OPERATIONS_KEPT = 200;
+var OPERATION_TEXT_KEPT = 300;
+var HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+var keptText = (value) => typeof value === "string" && value.trim() ? value.trim().slice(0, OPERATION_TEXT_KEPT) : null;
+function readOperations(document) {
+  const tags = /* @__PURE__ */ new Set();
+  for (const tag2 of Array.isArray(document.tags) ? document.tags : []) {
+    const name = isRecord2(tag2) ? keptText(tag2.name) : null;
+    if (name) tags.add(name);
+  }
+  const operations = [];
+  const paths = isRecord2(document.paths) ? Object.values(document.paths) : [];
+  for (const item2 of paths) {
+    if (!isRecord2(item2)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item2[method];
+      if (!isRecord2(operation) || operations.length >= OPENAPI_OPERATIONS_KEPT) continue;
+      const operationTags = (Array.isArray(operation.tags) ? operation.tags : []).map(keptText).filter((tag2) => tag2 !== null);
+      for (const tag2 of operationTags) tags.add(tag2);
+      const read = { operationId: keptText(operation.operationId), summary: keptText(operation.summary) };
+      if (read.operationId || read.summary) operations.push({ ...read, tags: operationTags });
+    }
+  }
+  return { operations, tags: [...tags] };
+}
+function parseDocument(text2) {
+  const trimmed = text2.replace(/^\uFEFF/, "").trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    const json3 = parseJson(trimmed);
+    if (json3 !== void 0) return json3;
+  }
+  try {
+    return (0, import_yaml.parse)(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" });
+  } catch {
+    return void 0;
+  }
+}
+function readOpenApiDocument(text2) {
+  const document = parseDocument(text2);
+  if (!isRecord2(document)) return { problem: "does not parse as a JSON or YAML object" };
+  const version3 = typeof document.openapi === "string" ? document.openapi : typeof document.swagger === "string" ? document.swagger : null;
+  if (version3 === null) return { problem: "has no openapi or swagger version" };
+  const pathCount = isRecord2(document.paths) ? Object.keys(document.paths).length : 0;
+  const webhooksOnly = isRecord2(document.webhooks) && Object.keys(document.webhooks).length > 0;
+  if (pathCount === 0) {
+    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
+    return { problem: `is an OpenAPI ${version3} document ${what}` };
+  }
+  const title = isRecord2(document.info) && typeof document.info.title === "string" ? document.info.title : null;
+  return { version: version3, title, pathCount, ...readOperations(document) };
+}
+var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+function readPaidOperations(document, documentUrl) {
+  if (!isRecord2(document) || !isRecord2(document.paths)) return [];
+  let base = new URL(documentUrl).origin;
+  const server = Array.isArray(document.servers) && isRecord2(document.servers[0]) ? document.servers[0] : null;
+  try {
+    if (server && typeof server.url === "string" && !server.url.includes("{"))
+      base = new URL(server.url, documentUrl).href;
+    else if (typeof document.host === "string")
+      base = new URL(typeof document.basePath === "string" ? document.basePath : "/", `https://${document.host}`).href;
+  } catch {
+  }
+  const operations = [];
+  for (const [path, item2] of Object.entries(document.paths)) {
+    if (!isRecord2(item2)) continue;
+    for (const method of METHODS) {
+      const operation = item2[method];
+      if (!isRecord2(operation)) continue;
+      const responses = isRecord2(operation.responses) ? operation.responses : {};
+      const marker = "402" in responses ? "402 response" : "x-payment-info" in operation ? "x-payment-info" : null;
+      if (!marker) continue;
+      let url2 = null;
+      if (method === "get" && !path.includes("{")) {
+        try {
+          url2 = new URL(`${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`).href;
+        } catch {
+          url2 = null;
+        }
+      }
+      operations.push({ method, path, url: url2, marker });
+    }
+  }
+  return operations;
+}
+
+// src/domain/checklist/families/agent-dns.ts
 var FIX = {
+  dns: fixWith(
+    "Announce your agent in DNS: an AID TXT record at _agent.<your domain> naming an https endpoint and its protocol (mcp, a2a or openapi), or DNS-AID SVCB/HTTPS records under _agents.<your domain>.",
+    '_agent.example.com.       300 IN TXT   "v=aid1;u=https://api.example.com/mcp;p=mcp;s=Example tools"\n_mcp._agents.example.com. 300 IN HTTPS 1 api.example.com. alpn="h2" port=443'
+  )
+};
+var stripSlash = (url2) => url2.replace(/\/+$/, "");
+function sameUrl(a, b) {
+  try {
+    const left = new URL(a);
+    const right = new URL(b);
+    return left.host === right.host && stripSlash(left.pathname) === stripSlash(right.pathname);
+  } catch {
+    return false;
+  }
+}
+function hostOf2(url2) {
+  try {
+    return new URL(url2).host;
+  } catch {
+    return null;
+  }
+}
+function detectedMcpEndpoint(answers) {
+  const finding = answers.signals.has_mcp_server;
+  const endpoint = finding.details?.endpoint;
+  return (finding.status === "present" || finding.status === "blocked") && typeof endpoint === "string" ? endpoint : null;
+}
+function a2aCardUrl(url2) {
+  try {
+    const parsed = new URL(url2);
+    return /\.json$/i.test(parsed.pathname) ? parsed.href : `${parsed.origin}/.well-known/agent-card.json`;
+  } catch {
+    return null;
+  }
+}
+function readRecords(answers) {
+  const dns = answers.dns;
+  const surfaces = [];
+  const broken = [];
+  const failed = [];
+  if (!dns || dns.answers.size === 0) return { surfaces, broken, failed, looked: false };
+  const outcome = (type, name) => dns.answers.get(dnsQuestionKey(type, name));
+  const aidName = `_agent.${dns.host}`;
+  const txt = outcome("TXT", aidName);
+  if (txt && "failed" in txt) failed.push(txt.failed);
+  if (txt && "records" in txt) {
+    const read = txt.records.map(readAidRecord);
+    const valid = read.filter((each) => "uri" in each);
+    const problems = read.filter((each) => "problem" in each && each.isAid);
+    if (valid.length > 1)
+      broken.push(`${aidName} holds ${valid.length} AID records (one is allowed: clients refuse an ambiguous answer)`);
+    else if (valid.length === 1) {
+      const record2 = valid[0];
+      surfaces.push({ source: `the AID record at ${aidName}`, proto: record2.proto, url: record2.uri });
+    } else if (problems.length > 0) broken.push(`the AID record at ${aidName} is not valid: ${problems[0].problem}`);
+  }
+  for (const { label, proto } of DNS_AID_SERVICES) {
+    const name = `${label}._agents.${dns.host}`;
+    for (const type of ["HTTPS", "SVCB"]) {
+      const each = outcome(type, name);
+      if (!each) continue;
+      if ("failed" in each) {
+        failed.push(each.failed);
+        continue;
+      }
+      for (const data of each.records) {
+        const record2 = readSvcbRecord(data);
+        const endpoint = record2 ? svcbEndpoint(record2, name) : null;
+        if (!record2) broken.push(`the ${type} record at ${name} does not parse (${data.slice(0, 80)})`);
+        else if (record2.priority === 0)
+          broken.push(
+            `the ${type} record at ${name} is an alias (priority 0) to ${record2.target}, not a service record`
+          );
+        else if (!endpoint) broken.push(`the ${type} record at ${name} names no reachable target (${record2.target})`);
+        else surfaces.push({ source: `the DNS-AID ${type} record at ${name}`, proto, url: endpoint });
+      }
+      if (each.records.length > 0) break;
+    }
+  }
+  return { surfaces, broken, failed, looked: true };
+}
+function mcpEndpointOf(surface, answers) {
+  if (surface.source.startsWith("the AID")) return surface.url;
+  const detected = detectedMcpEndpoint(answers);
+  if (detected && hostOf2(detected) === hostOf2(surface.url)) return detected;
+  return `${surface.url}mcp`;
+}
+function agentDnsFollowUpUrls(answers) {
+  const urls = [];
+  for (const surface of readRecords(answers).surfaces) {
+    if (surface.proto === "a2a") {
+      const url2 = a2aCardUrl(surface.url);
+      if (url2) urls.push(url2);
+    } else if (surface.proto === "openapi") urls.push(surface.url);
+    else if (surface.proto === "index" && hostOf2(surface.url) !== hostOf2(answers.origin)) urls.push(surface.url);
+  }
+  return urls;
+}
+function agentDnsMcpEndpoints(answers) {
+  const detected = detectedMcpEndpoint(answers);
+  const endpoints = readRecords(answers).surfaces.filter((surface) => surface.proto === "mcp").map((surface) => mcpEndpointOf(surface, answers)).filter((endpoint) => !(detected && sameUrl(endpoint, detected)));
+  return [...new Set(endpoints)];
+}
+function probeState(probe, endpoint) {
+  if (!probe) return { state: "undecided", clause: `the MCP endpoint ${endpoint} was not probed` };
+  if (probe.outcome === "compliant")
+    return { state: "answers", clause: `${endpoint} answered as an MCP server (the ${probe.era} era)` };
+  if (probe.outcome === "gated")
+    return { state: "answers", clause: `${endpoint} is an MCP server behind authorization (${probe.gate?.status})` };
+  const status = probe.httpStatus;
+  if (probe.outcome === "unreachable" || status !== void 0 && status >= 500 && status !== 501)
+    return { state: "undecided", clause: `the MCP endpoint ${endpoint} could not be reached: ${probe.note}` };
+  return { state: "dead", clause: `${endpoint} does not answer as an MCP server: ${probe.note}` };
+}
+function linkedState(response, answers, read, what) {
+  const linked = linkedOutcome(response, answers);
+  if (linked.state !== "answer") return { state: linked.state, clause: linked.clause };
+  if (isHtmlAnswer(linked.answer)) return { state: "dead", clause: `${linked.where} is an HTML page, not ${what}` };
+  const problem = read(linked.answer.body);
+  return problem ? { state: "dead", clause: `${linked.where} is not ${what}: it ${problem}` } : { state: "answers", clause: `${linked.where} is ${what}` };
+}
+function stateOf(surface, answers) {
+  switch (surface.proto) {
+    case "mcp": {
+      const endpoint = mcpEndpointOf(surface, answers);
+      const detected = detectedMcpEndpoint(answers);
+      if (detected && sameUrl(endpoint, detected))
+        return { state: "answers", clause: `${endpoint} is the MCP server this crawl reached` };
+      return probeState(answers.mcpProbes?.get(endpoint), endpoint);
+    }
+    case "a2a": {
+      const url2 = a2aCardUrl(surface.url);
+      if (!url2) return { state: "dead", clause: `${surface.url} is not a URL` };
+      return linkedState(
+        answers.get.get(url2),
+        answers,
+        (body) => {
+          const card = readAgentCard(parseJson(body));
+          return "problem" in card ? card.problem : null;
+        },
+        "an A2A agent card"
+      );
+    }
+    case "openapi":
+      return linkedState(
+        answers.get.get(surface.url),
+        answers,
+        (body) => {
+          const read = readOpenApiDocument(body);
+          return "problem" in read ? read.problem : null;
+        },
+        "an OpenAPI document"
+      );
+    case "index": {
+      if (hostOf2(surface.url) === hostOf2(answers.origin))
+        return { state: "answers", clause: `it points at this site (${hostOf2(surface.url)})` };
+      const linked = linkedOutcome(answers.get.get(surface.url), answers);
+      if (linked.state === "answer") return { state: "answers", clause: `${surface.url} answers` };
+      return { state: linked.state, clause: linked.clause };
+    }
+    default:
+      return {
+        state: "unverifiable",
+        clause: `it announces the ${surface.proto} protocol at ${surface.url}, which this checker does not speak`
+      };
+  }
+}
+var checkDnsAgentDiscovery = (answers) => {
+  const absent2 = checkRecords(answers);
+  if (!("missing" in absent2)) return absent2;
+  const home = answerAt(answers, "/");
+  const standing = standingOf(home, answers);
+  if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidenceOf(home), FIX.dns);
+  return absent2;
+};
+var checkRecords = (answers) => {
+  if (!answers.dns)
+    return missing("DNS records were not looked up: this checker had no DNS-over-HTTPS resolver", [], FIX.dns);
+  if (answers.dns.answers.size === 0)
+    return missing(
+      `${answers.dns.host} is an IP address, so it has no DNS names to announce agents under`,
+      [],
+      FIX.dns
+    );
+  const { surfaces, broken, failed } = readRecords(answers);
+  const evidenceUrls = agentDnsFollowUpUrls(answers).map((url2) => answers.get.get(url2));
+  const evidence = evidenceOf(...evidenceUrls);
+  for (const endpoint of agentDnsMcpEndpoints(answers))
+    evidence.push(...answers.mcpProbes?.get(endpoint)?.fetched ?? []);
+  const host = answers.dns.host;
+  if (surfaces.length === 0) {
+    if (broken.length > 0) return verdict("fail", broken[0], evidence, FIX.dns);
+    if (failed.length > 0)
+      return verdict("error", `whether DNS announces an agent could not be decided: ${failed[0]}`, evidence, FIX.dns);
+    return missing(
+      `no AID TXT record at _agent.${host} and no DNS-AID record under _agents.${host}`,
+      evidence,
+      FIX.dns
+    );
+  }
+  const states2 = surfaces.map((surface) => ({ surface, ...stateOf(surface, answers) }));
+  const answering = states2.filter((each) => each.state === "answers");
+  const flawed = states2.filter((each) => each.state !== "answers");
+  const say = (each) => `${each.surface.source} (${each.surface.proto}): ${each.clause}`;
+  if (answering.length > 0) {
+    const troubles = [...flawed.map(say), ...broken];
+    if (troubles.length > 0) return verdict("warn", `${say(answering[0])}; but ${troubles[0]}`, evidence, FIX.dns);
+    return verdict("pass", answering.map(say).join("; "), evidence);
+  }
+  const undecided = flawed.find((each) => each.state === "undecided");
+  if (undecided) return verdict("error", `could not be decided: ${say(undecided)}`, evidence, FIX.dns);
+  const unverifiable = flawed.find((each) => each.state === "unverifiable");
+  if (unverifiable && flawed.every((each) => each.state === "unverifiable"))
+    return verdict("warn", say(unverifiable), evidence, FIX.dns);
+  return verdict("fail", say(flawed.find((each) => each.state === "dead") ?? flawed[0]), evidence, FIX.dns);
+};
+
+// src/domain/checklist/families/agents.ts
+var FIX2 = {
   a2a: fixWith(
     "Publish an A2A 1.0 agent card at /.well-known/agent-card.json.",
     '{"name": "Example Agent", "description": "What the agent does", "version": "1.0.0",\n "supportedInterfaces": [{"url": "https://example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],\n "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],\n "skills": [{"id": "answer", "name": "Answer", "description": "Answers questions", "tags": ["support"]}]}'
@@ -17735,25 +18791,25 @@ var checkA2aAgentCard = (answers) => {
     if (!("card" in judged) || !judged.card) continue;
     const card = judged.card;
     if ("problem" in card)
-      return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX.a2a);
+      return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX2.a2a);
     const placeholder = isPlaceholder(card.interfaceUrl, answers.origin) ? card.interfaceUrl : findPlaceholder(judged.document, answers.origin);
     if (placeholder)
-      return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX.a2a);
+      return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX2.a2a);
     if (isLegacy)
       return verdict(
         "warn",
         `${path} is an A2A agent card (${card.name}) at the pre-0.3 path only; move it to /.well-known/agent-card.json`,
         evidence,
-        FIX.a2a
+        FIX2.a2a
       );
     const older = card.version === "0.3" ? " in the 0.3 shape (url instead of supportedInterfaces)" : "";
-    if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX.a2a);
+    if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX2.a2a);
     if (card.unbound.length > 0)
       return verdict(
         "warn",
         `${path} is an A2A agent card (${card.name}), but its interface ${card.unbound[0]} names no protocolBinding (A2A 1.0 asks one of each)`,
         evidence,
-        FIX.a2a
+        FIX2.a2a
       );
     const described = `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`;
     const signed = judgeCardSignatures(answers, response, judged.document, described, evidence);
@@ -17764,16 +18820,16 @@ var checkA2aAgentCard = (answers) => {
     if (!response) continue;
     const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidence, FIX.a2a);
+      return verdict(standing.kind, standing.clause, evidence, FIX2.a2a);
   }
-  return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX.a2a);
+  return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX2.a2a);
 };
 function judgeCardSignatures(answers, response, document, described, evidence) {
-  if (!isRecord(document) || document.signatures === void 0) return null;
+  if (!isRecord2(document) || document.signatures === void 0) return null;
   const proof = answers.proofs?.cardSignatures.get(response.url);
   const keySets = cardKeySetUrls(answers).map((url2) => answers.get.get(url2));
   const withKeys = evidenceOf(response, ...keySets).concat(evidence.filter((record2) => record2.url !== response.url));
-  if (!proof) return verdict("error", `${described}; its signatures could not be checked`, withKeys, FIX.a2aSigned);
+  if (!proof) return verdict("error", `${described}; its signatures could not be checked`, withKeys, FIX2.a2aSigned);
   if (proof.state === "verified")
     return verdict(
       "pass",
@@ -17785,9 +18841,9 @@ function judgeCardSignatures(answers, response, document, described, evidence) {
       "error",
       `${described}; whether its signature verifies could not be decided: ${proof.clause}`,
       withKeys,
-      FIX.a2aSigned
+      FIX2.a2aSigned
     );
-  return verdict("warn", `${described}, but its signature does not verify: ${proof.clause}`, withKeys, FIX.a2aSigned);
+  return verdict("warn", `${described}, but its signature does not verify: ${proof.clause}`, withKeys, FIX2.a2aSigned);
 }
 function skillsIndexAt(answers) {
   return [
@@ -17828,7 +18884,7 @@ function judgeSkillsIndex(answers, digests, index2, skills, evidenceBase) {
       "fail",
       `${index2.path} is not an Agent Skills index: it ${skills.problem}`,
       evidenceOf(...evidenceBase),
-      FIX.skills
+      FIX2.skills
     );
   if (skills.version === "0.1") {
     const where = index2.legacy ? `${index2.path} (the older path)` : index2.path;
@@ -17836,7 +18892,7 @@ function judgeSkillsIndex(answers, digests, index2, skills, evidenceBase) {
       "warn",
       `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
       evidenceOf(...evidenceBase),
-      FIX.skills
+      FIX2.skills
     );
   }
   return judgeSkillDigests(answers, digests, index2, skills.skills, evidenceBase);
@@ -17849,14 +18905,14 @@ function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
     (skill) => skill.url && isPlaceholder(skill.url, answers.origin) || skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)
   );
   if (placeholder)
-    return verdict("fail", `${index2.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
+    return verdict("fail", `${index2.path} holds a placeholder for ${placeholder.name}`, evidence, FIX2.skills);
   const { mismatched, unreachable } = compareDigests(checked, digests);
   if (mismatched.length > 0) {
     return verdict(
       "fail",
       `${index2.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
       evidence,
-      FIX.skills
+      FIX2.skills
     );
   }
   if (unreachable.length === checked.length) {
@@ -17867,13 +18923,13 @@ function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
         "error",
         `${index2.path} is an Agent Skills index, but its skill files could not be checked: ${undecided.clause}`,
         evidence,
-        FIX.skills
+        FIX2.skills
       );
     return verdict(
       "fail",
       `${index2.path}: the skill files it names are not served (${unreachable.join(", ")})`,
       evidence,
-      FIX.skills
+      FIX2.skills
     );
   }
   if (index2.legacy || unreachable.length > 0) {
@@ -17882,7 +18938,7 @@ function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
       "warn",
       `an Agent Skills index of ${skills.length} skills whose digests match, ${why}`,
       evidence,
-      FIX.skills
+      FIX2.skills
     );
   }
   return verdict(
@@ -17910,12 +18966,12 @@ function judgeNoSkillsIndex(answers, indexes, evidenceBase) {
     if (!index2.response) continue;
     const standing = standingOf(index2.response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX.skills);
+      return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX2.skills);
   }
   return missing(
     "no Agent Skills index at /.well-known/agent-skills/index.json or /.well-known/skills/index.json",
     evidenceOf(...evidenceBase),
-    FIX.skills
+    FIX2.skills
   );
 }
 function findWebMcpForms(html) {
@@ -17942,7 +18998,7 @@ function findWebMcpScripts(html) {
 }
 var checkWebMcp = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX.webmcp);
+  const early = unanswered(home, answers, FIX2.webmcp);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
@@ -17960,7 +19016,7 @@ var checkWebMcp = (answers) => {
       "fail",
       `the home page has a form with only one of toolname and tooldescription (${forms.partial[0]}), which registers no tool`,
       evidence,
-      FIX.webmcp
+      FIX2.webmcp
     );
   }
   if (scripts.current)
@@ -17974,12 +19030,12 @@ var checkWebMcp = (answers) => {
       "warn",
       "the home page's script registers tools with navigator.modelContext, the form WebMCP removed in July 2026; use document.modelContext.registerTool()",
       evidence,
-      FIX.webmcp
+      FIX2.webmcp
     );
   return missing(
     "the home page declares no WebMCP tool on a form; tools registered by a script it loads (document.modelContext.registerTool()) cannot be seen without running the page's scripts",
     evidence,
-    FIX.webmcp
+    FIX2.webmcp
   );
 };
 
@@ -18033,7 +19089,7 @@ function readAiCatalog(answer) {
   return readAiCatalogDocument(document, answer.finalUrl || answer.url);
 }
 function readAiCatalogDocument(document, catalogUrl, via = []) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  if (!isRecord2(document)) return { problem: "is not a JSON object" };
   const list = Array.isArray(document.entries) ? document.entries : Array.isArray(document.capabilities) ? document.capabilities : null;
   if (!list) return { problem: "has no entries list" };
   const entries = [];
@@ -18044,7 +19100,7 @@ function readAiCatalogDocument(document, catalogUrl, via = []) {
   if (typeof document.specVersion !== "string") problems.push("has no specVersion");
   for (const [index2, item2] of list.entries()) {
     const which = `entry ${index2 + 1}`;
-    if (!isRecord(item2)) {
+    if (!isRecord2(item2)) {
       problems.push(`${which} is not an object`);
       continue;
     }
@@ -18072,7 +19128,7 @@ function readAiCatalogDocument(document, catalogUrl, via = []) {
   }
   const specVersion = typeof document.specVersion === "string" ? document.specVersion : typeof document.ard_version === "string" ? document.ard_version : null;
   if (list.length === 0) problems.push("lists no entries");
-  const host = isRecord(document.host) ? document.host : null;
+  const host = isRecord2(document.host) ? document.host : null;
   return {
     url: catalogUrl,
     specVersion,
@@ -18306,7 +19362,7 @@ function readTargets(value, base) {
   if (!Array.isArray(value)) return [];
   const hrefs = [];
   for (const target of value) {
-    if (!isRecord(target) || typeof target.href !== "string") continue;
+    if (!isRecord2(target) || typeof target.href !== "string") continue;
     const href = resolveHttpUrl(target.href, base);
     if (href) hrefs.push(href);
   }
@@ -18315,11 +19371,11 @@ function readTargets(value, base) {
 function readApiCatalog(answer) {
   if (answer.status !== 200 || isHtmlAnswer(answer)) return null;
   const document = parseJson(answer.body);
-  if (!isRecord(document) || !Array.isArray(document.linkset)) return null;
+  if (!isRecord2(document) || !Array.isArray(document.linkset)) return null;
   const url2 = answer.finalUrl || answer.url;
   const entries = [];
   for (const context of document.linkset) {
-    if (!isRecord(context)) continue;
+    if (!isRecord2(context)) continue;
     entries.push({
       anchor: typeof context.anchor === "string" ? resolveHttpUrl(context.anchor, url2) : null,
       serviceDesc: readTargets(context["service-desc"], url2),
@@ -18384,8 +19440,8 @@ function judgeGraphqlAnswer(answer, where) {
   if (answer.status !== 200)
     return { status: "absent", reason: `${where} answered ${answer.status} to a GraphQL query` };
   const result = isHtmlAnswer(answer) ? void 0 : parseJson(answer.body);
-  const data = isRecord(result) ? result.data : void 0;
-  if (!isRecord(data) || typeof data.__typename !== "string") {
+  const data = isRecord2(result) ? result.data : void 0;
+  if (!isRecord2(data) || typeof data.__typename !== "string") {
     return { status: "absent", reason: `${where} did not answer a GraphQL {__typename} query` };
   }
   return {
@@ -18402,7 +19458,7 @@ function judgeJsonRootAnswer(answer, where) {
     return { status: "absent", reason: `${where} answered ${answer.contentType ?? "no content type"}, not JSON` };
   }
   const body = parseJson(answer.body);
-  const usable = Array.isArray(body) ? body.length > 0 : isRecord(body) && Object.keys(body).length > 0 && !isErrorObject(body);
+  const usable = Array.isArray(body) ? body.length > 0 : isRecord2(body) && Object.keys(body).length > 0 && !isErrorObject(body);
   if (!usable) return { status: "absent", reason: `${where} answered JSON that is empty, invalid or only an error` };
   return {
     status: "present",
@@ -18446,7 +19502,7 @@ async function detectStructuredApi(context) {
 }
 
 // src/domain/checklist/families/api.ts
-var FIX2 = {
+var FIX3 = {
   apiCatalog: fixWith(
     "Publish an RFC 9727 API catalog at /.well-known/api-catalog (Content-Type: application/linkset+json) whose service-desc links resolve.",
     '{"linkset": [{"anchor": "https://example.com/api",\n  "service-desc": [{"href": "https://example.com/openapi.json", "type": "application/openapi+json"}],\n  "service-doc": [{"href": "https://example.com/docs", "type": "text/html"}]}]}'
@@ -18471,20 +19527,20 @@ function apiCatalogLinks(answers) {
 }
 var checkApiCatalog = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
-  const early = unanswered(response, answers, FIX2.apiCatalog);
+  const early = unanswered(response, answers, FIX3.apiCatalog);
   if (early) return early;
   const answer = response;
   const read = readJsonAnswer(answer, "/.well-known/api-catalog");
-  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX2.apiCatalog);
+  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX3.apiCatalog);
   const links = apiCatalogLinks(answers);
   if (!links) {
     if (isErrorBody(read.document))
-      return missing("/.well-known/api-catalog answered a JSON error body", evidenceOf(response), FIX2.apiCatalog);
+      return missing("/.well-known/api-catalog answered a JSON error body", evidenceOf(response), FIX3.apiCatalog);
     return verdict(
       "fail",
       "/.well-known/api-catalog is JSON but not a linkset (no linkset array)",
       evidenceOf(response),
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   const targets = [...links.desc, ...links.doc];
@@ -18493,7 +19549,7 @@ var checkApiCatalog = (answers) => {
       "fail",
       "the API catalog names no service-desc or service-doc link",
       evidenceOf(response),
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   const checked = targets.slice(0, FOLLOW_UP_CAP).map((url2) => ({ url: url2, response: answers.get.get(url2) }));
@@ -18503,14 +19559,14 @@ var checkApiCatalog = (answers) => {
   const dead = outcomes.filter((target) => target.linked.state === "dead");
   const undecided = outcomes.filter((target) => target.linked.state === "undecided");
   if (placeholder)
-    return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX2.apiCatalog);
+    return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX3.apiCatalog);
   if (undecided.length > 0 && dead.length + undecided.length === checked.length) {
     const first = undecided[0].linked;
     return verdict(
       "error",
       `whether the API catalog's links resolve could not be decided (${undecided[0].url}: ${first.clause})`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   if (dead.length === checked.length) {
@@ -18518,7 +19574,7 @@ var checkApiCatalog = (answers) => {
       "fail",
       `none of the API catalog's links that were followed resolve (${dead.map((target) => target.url).join(", ")})`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   if (dead.length > 0) {
@@ -18526,7 +19582,7 @@ var checkApiCatalog = (answers) => {
       "warn",
       `${dead.length} of ${checked.length} API catalog links followed do not resolve (${dead[0].url})`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   if (answer.contentType !== "application/linkset+json") {
@@ -18534,7 +19590,7 @@ var checkApiCatalog = (answers) => {
       "warn",
       `the API catalog's links resolve, but it is served as ${answer.contentType ?? "no content type"}, not application/linkset+json`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   return verdict(
@@ -18543,480 +19599,8 @@ var checkApiCatalog = (answers) => {
     evidence
   );
 };
-var checkOpenApi = mirrorSignal("has_openapi", FIX2.openapi);
-var checkStructuredApi = mirrorSignal("has_structured_api", FIX2.structuredApi);
-
-// src/domain/signals/mcp-probe.ts
-var MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-var MCP_MODERN_PROTOCOL_VERSION = "2026-07-28";
-var MCP_META_KEYS = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  serverInfo: "io.modelcontextprotocol/serverInfo"
-};
-var MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" };
-var MCP_TOOLS_KEPT = 64;
-var TOOL_TEXT_KEPT = 1e3;
-function readToolsList(tools) {
-  const kept = [];
-  for (const tool of tools) {
-    if (kept.length >= MCP_TOOLS_KEPT) break;
-    if (!isRecord(tool) || typeof tool.name !== "string" || !tool.name.trim()) continue;
-    const annotations = isRecord(tool.annotations) ? tool.annotations : null;
-    const title = typeof tool.title === "string" ? tool.title : annotations?.title;
-    kept.push({
-      name: tool.name.slice(0, TOOL_TEXT_KEPT),
-      ...typeof title === "string" && title.trim() ? { title: title.slice(0, TOOL_TEXT_KEPT) } : {},
-      ...typeof tool.description === "string" && tool.description.trim() ? { description: tool.description.slice(0, TOOL_TEXT_KEPT) } : {}
-    });
-  }
-  return kept;
-}
-var NOTE_LIMIT = 300;
-var ECHO_LIMIT = 80;
-var JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-var LEGACY_SSE_SCAN_CHARS = 8192;
-function parseSseEvents(text2) {
-  const events = [];
-  const lines = text2.split(/\r\n|\r|\n/);
-  let event = "";
-  let data = [];
-  for (const line2 of lines.slice(0, -1)) {
-    if (line2 === "") {
-      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
-      event = "";
-      data = [];
-      continue;
-    }
-    if (line2.startsWith(":")) continue;
-    const colon = line2.indexOf(":");
-    const field = colon < 0 ? line2 : line2.slice(0, colon);
-    const raw = colon < 0 ? "" : line2.slice(colon + 1);
-    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
-    if (field === "event") event = value;
-    else if (field === "data") data.push(value);
-  }
-  return events;
-}
-function findRpcResponse(message2, id) {
-  const candidates = Array.isArray(message2) ? message2 : [message2];
-  for (const candidate of candidates) {
-    if (!isRecord(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
-    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
-    if (candidate.id === null && "error" in candidate) return candidate;
-  }
-  return null;
-}
-function findRpcResponseInSse(text2, id) {
-  for (const event of parseSseEvents(text2)) {
-    if (event.event !== "message") continue;
-    const response = findRpcResponse(parseJson(event.data), id);
-    if (response) return response;
-  }
-  return null;
-}
-function untilRpcResponse(id) {
-  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
-}
-function readReply(answer, id) {
-  if (answer.contentType === "text/event-stream") {
-    const message3 = findRpcResponseInSse(answer.body, id);
-    if (message3) return { kind: "response", message: message3, format: "SSE" };
-    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
-    return { kind: "sse_without_response", endpointEvent };
-  }
-  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
-  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
-  const parsed = parseJson(answer.body);
-  if (parsed === void 0)
-    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
-  const message2 = findRpcResponse(parsed, id);
-  if (message2) return { kind: "response", message: message2, format: "JSON" };
-  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
-}
-function quoteTarget(value, limit = ECHO_LIMIT) {
-  const text2 = String(value).replace(/<[^>]*>?/g, " ").replace(/[\u0000-\u001f\u007f<>]/g, " ").replace(/\s+/g, " ").trim();
-  return text2.length > limit ? `${text2.slice(0, limit - 1)}\u2026` : text2;
-}
-function clampNote(note) {
-  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}\u2026` : note;
-}
-function describeRpcError(error62) {
-  if (!isRecord(error62)) return "an error that is not an object";
-  const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
-  const message2 = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
-  return message2 ? `${code} (${message2})` : code;
-}
-function describeFailure(failure2) {
-  return quoteTarget(failure2.message, NOTE_LIMIT);
-}
-var GATE_NAMES = {
-  401: "401 Unauthorized",
-  402: "402 Payment Required",
-  403: "403 Forbidden",
-  429: "429 Too Many Requests"
-};
-function isCsrfRefusal(answer) {
-  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
-}
-function readGate(answer) {
-  if (isCsrfRefusal(answer)) return null;
-  const named = GATE_NAMES[answer.status];
-  const block = describeBlock(answer);
-  if (!named && !block) return null;
-  const challenge = answer.headers.get("www-authenticate") ?? "";
-  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
-  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
-  const resourceMetadata = bearer && metadata ? metadata[1] ?? metadata[2] ?? null : null;
-  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named };
-}
-function describeGate({ gate, label }, step) {
-  const refused = `The endpoint refused ${step} with ${label}`;
-  if (gate.status !== 401) return `${refused}.`;
-  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
-  return gate.resourceMetadata ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.` : `${refused} and a Bearer challenge without resource_metadata.`;
-}
-function showUrl(url2, endpoint) {
-  const origin = new URL(endpoint).origin;
-  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
-}
-function isAbsoluteUrl(text2) {
-  try {
-    new URL(text2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-async function findLegacySse(send, endpoint) {
-  const candidates = [.../* @__PURE__ */ new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
-  for (const url2 of candidates) {
-    const answer = await send(url2, {
-      headers: { accept: "text/event-stream" },
-      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
-      readUntil: (text2) => /(?:\r\n|\r|\n){2}/.test(text2) || text2.length >= LEGACY_SSE_SCAN_CHARS
-    });
-    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
-      return { url: url2, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
-    }
-  }
-  return null;
-}
-function rpcRequest(id, method, params) {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
-}
-async function probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound = true } = {}) {
-  const fetched = [];
-  const send = async (url2, request) => {
-    const response = await fetch2(url2, request);
-    fetched.push(fetchRecord(response));
-    return response;
-  };
-  const finish = ({ outcome, note, extra = {} }) => ({
-    verified: outcome === "compliant",
-    endpoint,
-    outcome,
-    note: clampNote(note),
-    ...extra,
-    fetched
-  });
-  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
-  const modern = await probeModernEra(send, endpoint, diagnoseNotFound);
-  if ("outcome" in modern) return finish(modern);
-  const initialize = await sendInitialize(send, endpoint);
-  if (!initialize.ok) {
-    return finish({
-      outcome: "unreachable",
-      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`
-    });
-  }
-  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
-  if (refused) return finish(withFallbackRemark(refused, modern.clause));
-  const handshake = readHandshake(initialize);
-  if ("outcome" in handshake) return finish(withFallbackRemark(handshake, modern.clause));
-  const target = initialize.finalUrl || endpoint;
-  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
-  return finish(describeSession(handshake, session, modern.clause));
-}
-function withFallbackRemark(finding, clause) {
-  return { ...finding, note: `${finding.note} (First, ${clause}.)` };
-}
-function modernRequest(id, method) {
-  return {
-    method: "POST",
-    headers: {
-      ...JSON_RPC_HEADERS,
-      "mcp-protocol-version": MCP_MODERN_PROTOCOL_VERSION,
-      "mcp-method": method
-    },
-    body: rpcRequest(id, method, {
-      _meta: {
-        [MCP_META_KEYS.protocolVersion]: MCP_MODERN_PROTOCOL_VERSION,
-        [MCP_META_KEYS.clientCapabilities]: {},
-        [MCP_META_KEYS.clientInfo]: MCP_PROBE_CLIENT_INFO
-      }
-    }),
-    readUntil: untilRpcResponse(id)
-  };
-}
-var REFUSED_POST_STATUSES = /* @__PURE__ */ new Set([404, 405, 410, 415, 501]);
-async function probeModernEra(send, endpoint, diagnoseNotFound) {
-  const discover = await send(endpoint, modernRequest(1, "server/discover"));
-  if (!discover.ok) {
-    return { outcome: "unreachable", note: `The endpoint could not be reached: ${describeFailure(discover)}.` };
-  }
-  const gate = readGate(discover);
-  if (gate) return { outcome: "gated", note: describeGate(gate, "server/discover"), extra: { gate: gate.gate } };
-  const reply = readReply(discover, 1);
-  if (reply.kind !== "response" && REFUSED_POST_STATUSES.has(discover.status)) {
-    return judgeRefusedPost(send, endpoint, discover.status, diagnoseNotFound);
-  }
-  if (reply.kind !== "response") {
-    const what = reply.kind === "unusable" ? reply.what : "an SSE stream without a JSON-RPC response";
-    return { clause: `server/discover was answered ${discover.status} with ${what}` };
-  }
-  if ("error" in reply.message) {
-    return {
-      clause: `server/discover got ${discover.status} with JSON-RPC error ${describeRpcError(reply.message.error)}`
-    };
-  }
-  const facts = readDiscoverResult(reply.message.result);
-  if ("clause" in facts) return facts;
-  const target = discover.finalUrl || endpoint;
-  const list = await send(target, modernRequest(2, "tools/list"));
-  return describeModernExchange(facts.serverName, reply.format, judgeToolsList(list));
-}
-function judgeRefusedPost(send, endpoint, status, diagnoseNotFound) {
-  if (status === 405 || status === 415 || status === 404 && diagnoseNotFound) {
-    return diagnoseRefusedPost(send, endpoint, status);
-  }
-  return {
-    outcome: "not_mcp",
-    note: `The endpoint answered ${status} to a POST (server/discover): no MCP server of either era there.`,
-    extra: { httpStatus: status }
-  };
-}
-function readDiscoverResult(result) {
-  const versions = isRecord(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : null;
-  if (!versions) return { clause: "the server/discover result has no supportedVersions" };
-  if (!versions.includes(MCP_MODERN_PROTOCOL_VERSION)) {
-    const listed = versions.filter((v) => typeof v === "string").map((v) => quoteTarget(v, 12));
-    return {
-      clause: `server/discover lists ${listed.length > 0 ? listed.slice(0, 4).join(", ") : "no version"}, not ${MCP_MODERN_PROTOCOL_VERSION}`
-    };
-  }
-  const meta3 = isRecord(result) && isRecord(result._meta) ? result._meta : null;
-  const info = meta3 && isRecord(meta3[MCP_META_KEYS.serverInfo]) ? meta3[MCP_META_KEYS.serverInfo] : null;
-  const fallbackInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
-  const name = info?.name ?? fallbackInfo?.name;
-  return { serverName: typeof name === "string" ? quoteTarget(name) : "" };
-}
-function describeModernExchange(serverName, format, verdict2) {
-  const named = serverName ? ` (server "${serverName}")` : "";
-  const facts = { era: "2026-07-28", protocolVersion: MCP_MODERN_PROTOCOL_VERSION, serverName };
-  if ("outcome" in verdict2) {
-    return {
-      outcome: verdict2.outcome,
-      note: `server/discover succeeded in the 2026-07-28 era${named}, but ${verdict2.clause}.`,
-      extra: {
-        ...facts,
-        ...verdict2.gate ? { gate: verdict2.gate } : {},
-        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
-      }
-    };
-  }
-  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
-  return {
-    outcome: "compliant",
-    note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict2.format)}.`,
-    extra: { ...facts, toolCount: verdict2.toolCount, tools: verdict2.tools }
-  };
-}
-function describeFormats(first, second) {
-  const formats = /* @__PURE__ */ new Set([first, second]);
-  return formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
-}
-function sendInitialize(send, endpoint) {
-  return send(endpoint, {
-    method: "POST",
-    headers: JSON_RPC_HEADERS,
-    body: rpcRequest(1, "initialize", {
-      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
-      capabilities: {},
-      clientInfo: MCP_PROBE_CLIENT_INFO
-    }),
-    readUntil: untilRpcResponse(1)
-  });
-}
-async function judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound) {
-  const gate = readGate(initialize);
-  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
-  if (initialize.status === 406) {
-    return {
-      outcome: "wrong_transport",
-      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take."
-    };
-  }
-  if (initialize.status === 404 && !diagnoseNotFound) {
-    return {
-      outcome: "not_mcp",
-      note: "The endpoint answered 404 to an initialize POST: no MCP server there.",
-      extra: { httpStatus: 404 }
-    };
-  }
-  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
-    return diagnoseRefusedPost(send, endpoint, initialize.status);
-  }
-  return null;
-}
-async function diagnoseRefusedPost(send, endpoint, status) {
-  const legacy = await findLegacySse(send, endpoint);
-  if (!legacy) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${status} to a POST, and no legacy SSE stream was found either.`,
-      extra: { httpStatus: status }
-    };
-  }
-  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
-  return {
-    outcome: "wrong_transport",
-    note: `The endpoint answered ${status} to a POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`
-  };
-}
-function readHandshake(initialize) {
-  const reply = readReply(initialize, 1);
-  const ok = initialize.status >= 200 && initialize.status < 300;
-  if (reply.kind === "sse_without_response" && ok) {
-    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
-    return {
-      outcome: "wrong_transport",
-      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`
-    };
-  }
-  if (reply.kind !== "response") {
-    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
-      extra: { httpStatus: initialize.status }
-    };
-  }
-  if ("error" in reply.message) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
-      extra: { httpStatus: initialize.status }
-    };
-  }
-  if (!ok) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${initialize.status} to initialize.`,
-      extra: { httpStatus: initialize.status }
-    };
-  }
-  const facts = readServerFacts(reply.message.result);
-  return "outcome" in facts ? facts : { ...facts, format: reply.format };
-}
-function readServerFacts(result) {
-  const protocolVersion = isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
-  const serverInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
-  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
-  if (!protocolVersion || rawName === null) {
-    const missing2 = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null].filter(Boolean).join(" and ");
-    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing2}.` };
-  }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`
-    };
-  }
-  return { protocolVersion, serverName: quoteTarget(rawName) };
-}
-async function listToolsInSession(send, target, initialize, protocolVersion) {
-  const sessionId = initialize.headers.get("mcp-session-id");
-  const sessionHeaders = {
-    "mcp-protocol-version": protocolVersion,
-    ...sessionId ? { "mcp-session-id": sessionId } : {}
-  };
-  const initialized = await send(target, {
-    method: "POST",
-    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    // A notification's reply has nothing to read; an open stream must not hold the probe.
-    readUntil: () => true
-  });
-  const list = await send(target, {
-    method: "POST",
-    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
-    body: rpcRequest(2, "tools/list", {}),
-    readUntil: untilRpcResponse(2)
-  });
-  const verdict2 = judgeToolsList(list);
-  if (sessionId) {
-    await send(target, { method: "DELETE", headers: sessionHeaders });
-  }
-  return { verdict: verdict2, remark: remarkOnInitialized(initialized) };
-}
-function remarkOnInitialized(initialized) {
-  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
-  if (![200, 202, 204].includes(initialized.status)) {
-    return ` The initialized notification got ${initialized.status}, not 202.`;
-  }
-  return "";
-}
-function describeSession(handshake, { verdict: verdict2, remark }, _fallback) {
-  const { protocolVersion, serverName } = handshake;
-  const facts = { era: "2025", protocolVersion, serverName };
-  if ("outcome" in verdict2) {
-    return {
-      outcome: verdict2.outcome,
-      note: `Initialize succeeded in the 2025 era (server "${serverName}"), but ${verdict2.clause}.${remark}`,
-      extra: {
-        ...facts,
-        ...verdict2.gate ? { gate: verdict2.gate } : {},
-        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
-      }
-    };
-  }
-  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
-  return {
-    outcome: "compliant",
-    note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict2.format)}.${remark}`,
-    extra: { ...facts, toolCount: verdict2.toolCount, tools: verdict2.tools }
-  };
-}
-function judgeToolsList(list) {
-  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
-  const refusal = readGate(list);
-  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
-  const reply = readReply(list, 2);
-  if (reply.kind === "sse_without_response") {
-    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
-  }
-  if (reply.kind === "unusable") {
-    return {
-      outcome: "not_mcp",
-      clause: `tools/list was answered ${list.status} with ${reply.what}`,
-      httpStatus: list.status
-    };
-  }
-  if ("error" in reply.message) {
-    return {
-      outcome: "not_mcp",
-      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
-      httpStatus: list.status
-    };
-  }
-  const result = reply.message.result;
-  if (!isRecord(result) || !Array.isArray(result.tools)) {
-    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
-  }
-  return { toolCount: result.tools.length, tools: readToolsList(result.tools), format: reply.format };
-}
+var checkOpenApi = mirrorSignal("has_openapi", FIX3.openapi);
+var checkStructuredApi = mirrorSignal("has_structured_api", FIX3.structuredApi);
 
 // src/domain/signals/detect-mcp-server.ts
 var MCP_DISCOVERY_PATHS = [
@@ -19045,16 +19629,16 @@ function readTransportType(entry) {
   for (const key of ["type", "transport", "transportType", "transport_type"]) {
     const value = entry[key];
     if (typeof value === "string") return value.toLowerCase();
-    if (isRecord(value) && typeof value.type === "string") return value.type.toLowerCase();
+    if (isRecord2(value) && typeof value.type === "string") return value.type.toLowerCase();
   }
   return null;
 }
 function fillTemplate(template, variables) {
-  if (!isRecord(variables)) return null;
+  if (!isRecord2(variables)) return null;
   let missing2 = false;
   const filled = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_all, name) => {
     const variable = variables[name];
-    const value = isRecord(variable) ? typeof variable.value === "string" ? variable.value : typeof variable.default === "string" ? variable.default : null : null;
+    const value = isRecord2(variable) ? typeof variable.value === "string" ? variable.value : typeof variable.default === "string" ? variable.default : null : null;
     if (value === null || /[{}/?#@\s]/.test(value)) {
       missing2 = true;
       return "";
@@ -19078,18 +19662,18 @@ function collectCandidates(entry, base, depth, into) {
   if (depth >= 3) return;
   for (const key of NESTED_KEYS) {
     const value = entry[key];
-    if (isRecord(value)) collectCandidates({ ...value, type: readTransportType(value) ?? type }, base, depth + 1, into);
+    if (isRecord2(value)) collectCandidates({ ...value, type: readTransportType(value) ?? type }, base, depth + 1, into);
   }
   for (const key of LIST_KEYS) {
     const value = entry[key];
     if (!Array.isArray(value)) continue;
     for (const item2 of value) {
-      if (isRecord(item2)) collectCandidates(item2, base, depth + 1, into);
+      if (isRecord2(item2)) collectCandidates(item2, base, depth + 1, into);
     }
   }
 }
 function findDiscoveredEndpoint(document, documentUrl) {
-  if (!isRecord(document)) return null;
+  if (!isRecord2(document)) return null;
   const candidates = [];
   collectCandidates(document, documentUrl, 0, candidates);
   if (candidates.length === 0) return null;
@@ -19118,7 +19702,7 @@ async function readDiscovery(context, response, followReference = true) {
   if (isHtmlAnswer(answer)) return none2(`${where} is an HTML page`);
   const document = parseJson(answer.body);
   if (document === void 0) return none2(`${where} is not JSON`);
-  if (!isRecord(document)) return none2(`${where} is not a JSON object`);
+  if (!isRecord2(document)) return none2(`${where} is not a JSON object`);
   const control = await checkCatchAll(context, answer);
   if (control.catchAll) return none2(`${where} is ${control.clause}`, control.control);
   const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
@@ -19166,12 +19750,12 @@ async function catalogLeads(context, state, catalog) {
   if (!read) return { leads: [], fetched: [], readings: [] };
   const from = chainOf(catalog, read, context.origin);
   const entries = read.reachable.filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint").slice(0, MAX_CATALOG_ENTRIES);
-  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
+  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord2(entry.data));
   const responses = await Promise.all(cardUrls.map((entry) => context.fetch(entry.url)));
   const readings = await Promise.all(responses.map((response) => readDiscovery(context, response)));
   const leads = [];
   for (const entry of entries) {
-    const lead = isRecord(entry.data) ? inlineCardLead(context.origin, state, read, entry, entry.data, from) : !entry.url ? null : entry.kind === "mcp-endpoint" ? {
+    const lead = isRecord2(entry.data) ? inlineCardLead(context.origin, state, read, entry, entry.data, from) : !entry.url ? null : entry.kind === "mcp-endpoint" ? {
       endpoint: entry.url,
       route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, context.origin)}`
     } : fetchedCardLead(context.origin, state, read, entry, entry.url, readings[cardUrls.indexOf(entry)], from);
@@ -19428,13 +20012,13 @@ function discoveryUrlOf(lead, discoveries) {
 
 // src/domain/readers/mcp-server-card.ts
 function readServerCard(document, base) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  if (!isRecord2(document)) return { problem: "is not a JSON object" };
   const schema = typeof document.$schema === "string" ? document.$schema : "";
   const remotes = Array.isArray(document.remotes) ? document.remotes : null;
   const endpoints = (remotes ?? []).filter(
-    (remote) => isRecord(remote) && typeof remote.url === "string" && typeof remote.type === "string"
+    (remote) => isRecord2(remote) && typeof remote.url === "string" && typeof remote.type === "string"
   ).map((remote) => resolveHttpUrl(remote.url, base)).filter((url2) => url2 !== null);
-  const packages = Array.isArray(document.packages) ? document.packages.filter(isRecord) : [];
+  const packages = Array.isArray(document.packages) ? document.packages.filter(isRecord2) : [];
   const enumerates = ["tools", "resources", "prompts"].some(
     (key) => Array.isArray(document[key]) && document[key].length > 0
   );
@@ -19449,7 +20033,7 @@ function readServerCard(document, base) {
   if (name && (endpoints.length > 0 || local) && (schema === "" || /modelcontextprotocol\.io\/schemas\//.test(schema))) {
     return { shape: "legacy", name, endpoints, local, enumerates };
   }
-  const serverInfo = isRecord(document.serverInfo) ? document.serverInfo : null;
+  const serverInfo = isRecord2(document.serverInfo) ? document.serverInfo : null;
   const endpoint = findDiscoveredEndpoint(document, base);
   if (endpoint) {
     const shown = name ?? (serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null);
@@ -19459,97 +20043,8 @@ function readServerCard(document, base) {
   return { problem: "is not a usable MCP server card (no endpoint with a transport)" };
 }
 
-// src/domain/readers/openapi.ts
-var import_yaml = __toESM(require_dist(), 1);
-var YAML_MAX_ALIASES = 200;
-var OPENAPI_OPERATIONS_KEPT = 200;
-var OPERATION_TEXT_KEPT = 300;
-var HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-var keptText = (value) => typeof value === "string" && value.trim() ? value.trim().slice(0, OPERATION_TEXT_KEPT) : null;
-function readOperations(document) {
-  const tags = /* @__PURE__ */ new Set();
-  for (const tag2 of Array.isArray(document.tags) ? document.tags : []) {
-    const name = isRecord(tag2) ? keptText(tag2.name) : null;
-    if (name) tags.add(name);
-  }
-  const operations = [];
-  const paths = isRecord(document.paths) ? Object.values(document.paths) : [];
-  for (const item2 of paths) {
-    if (!isRecord(item2)) continue;
-    for (const method of HTTP_METHODS) {
-      const operation = item2[method];
-      if (!isRecord(operation) || operations.length >= OPENAPI_OPERATIONS_KEPT) continue;
-      const operationTags = (Array.isArray(operation.tags) ? operation.tags : []).map(keptText).filter((tag2) => tag2 !== null);
-      for (const tag2 of operationTags) tags.add(tag2);
-      const read = { operationId: keptText(operation.operationId), summary: keptText(operation.summary) };
-      if (read.operationId || read.summary) operations.push({ ...read, tags: operationTags });
-    }
-  }
-  return { operations, tags: [...tags] };
-}
-function parseDocument(text2) {
-  const trimmed = text2.replace(/^\uFEFF/, "").trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    const json3 = parseJson(trimmed);
-    if (json3 !== void 0) return json3;
-  }
-  try {
-    return (0, import_yaml.parse)(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" });
-  } catch {
-    return void 0;
-  }
-}
-function readOpenApiDocument(text2) {
-  const document = parseDocument(text2);
-  if (!isRecord(document)) return { problem: "does not parse as a JSON or YAML object" };
-  const version3 = typeof document.openapi === "string" ? document.openapi : typeof document.swagger === "string" ? document.swagger : null;
-  if (version3 === null) return { problem: "has no openapi or swagger version" };
-  const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
-  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
-  if (pathCount === 0) {
-    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
-    return { problem: `is an OpenAPI ${version3} document ${what}` };
-  }
-  const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
-  return { version: version3, title, pathCount, ...readOperations(document) };
-}
-var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-function readPaidOperations(document, documentUrl) {
-  if (!isRecord(document) || !isRecord(document.paths)) return [];
-  let base = new URL(documentUrl).origin;
-  const server = Array.isArray(document.servers) && isRecord(document.servers[0]) ? document.servers[0] : null;
-  try {
-    if (server && typeof server.url === "string" && !server.url.includes("{"))
-      base = new URL(server.url, documentUrl).href;
-    else if (typeof document.host === "string")
-      base = new URL(typeof document.basePath === "string" ? document.basePath : "/", `https://${document.host}`).href;
-  } catch {
-  }
-  const operations = [];
-  for (const [path, item2] of Object.entries(document.paths)) {
-    if (!isRecord(item2)) continue;
-    for (const method of METHODS) {
-      const operation = item2[method];
-      if (!isRecord(operation)) continue;
-      const responses = isRecord(operation.responses) ? operation.responses : {};
-      const marker = "402" in responses ? "402 response" : "x-payment-info" in operation ? "x-payment-info" : null;
-      if (!marker) continue;
-      let url2 = null;
-      if (method === "get" && !path.includes("{")) {
-        try {
-          url2 = new URL(`${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`).href;
-        } catch {
-          url2 = null;
-        }
-      }
-      operations.push({ method, path, url: url2, marker });
-    }
-  }
-  return operations;
-}
-
 // src/domain/checklist/families/ard.ts
-var FIX3 = {
+var FIX4 = {
   aiCatalog: fixWith(
     "Publish an ARD manifest at /.well-known/ard.json (ARD v0.91; /.well-known/ai-catalog.json is its older name): entries with a urn:air: identifier under your own domain, a displayName, a type, and a url that serves that type.",
     '{"specVersion": "1.0", "host": {"displayName": "Example", "identifier": "example.com"},\n "entries": [{"identifier": "urn:air:example.com:mcp:search", "displayName": "Example search",\n  "type": "application/mcp-server-card+json", "url": "https://example.com/mcp/server-card"}]}'
@@ -19563,7 +20058,7 @@ var MANIFEST_PATHS = [
 ];
 function manifestAt(answers, path, legacy) {
   const response = answerAt(answers, path);
-  const early = unanswered(response, answers, FIX3.aiCatalog);
+  const early = unanswered(response, answers, FIX4.aiCatalog);
   if (early) return { kind: "none", path, legacy, response, judgement: early };
   const answer = response;
   const read = readJsonAnswer(answer, path);
@@ -19573,7 +20068,7 @@ function manifestAt(answers, path, legacy) {
       path,
       legacy,
       response,
-      judgement: missing(read.problem, evidenceOf(response), FIX3.aiCatalog)
+      judgement: missing(read.problem, evidenceOf(response), FIX4.aiCatalog)
     };
   if (isErrorBody(read.document))
     return {
@@ -19581,7 +20076,7 @@ function manifestAt(answers, path, legacy) {
       path,
       legacy,
       response,
-      judgement: missing(`${path} answered a JSON error body`, evidenceOf(response), FIX3.aiCatalog)
+      judgement: missing(`${path} answered a JSON error body`, evidenceOf(response), FIX4.aiCatalog)
     };
   const catalog = readAiCatalogDocument(read.document, answer.finalUrl || answer.url);
   if ("problem" in catalog) return { kind: "broken", path, legacy, response: answer, problem: catalog.problem };
@@ -19652,11 +20147,11 @@ var checkAiCatalog = (answers) => {
       if (!("missing" in each.judgement)) return { ...each.judgement, evidence };
     }
     const why = [current, old].map((each) => "missing" in each.judgement ? each.judgement.reason.replace(/\.$/, "") : "").join("; ");
-    return missing(`no ARD manifest at ${ARD_PATH} or ${AI_CATALOG_PATH}: ${why}`, evidence, FIX3.aiCatalog);
+    return missing(`no ARD manifest at ${ARD_PATH} or ${AI_CATALOG_PATH}: ${why}`, evidence, FIX4.aiCatalog);
   }
   const evidenceBase = evidenceOf(...at.map((each) => each.response));
   if (decisive.kind === "broken")
-    return verdict("fail", `${decisive.path} ${decisive.problem}`, evidenceBase, FIX3.aiCatalog);
+    return verdict("fail", `${decisive.path} ${decisive.problem}`, evidenceBase, FIX4.aiCatalog);
   return judgeManifest(answers, decisive);
 };
 function judgeManifest(answers, at) {
@@ -19666,7 +20161,7 @@ function judgeManifest(answers, at) {
   const evidence = evidenceOf(at.response, ...checked.map((target) => target.response));
   const placeholder = withUrl.find((entry) => isPlaceholder(entry.url, answers.origin));
   if (placeholder)
-    return verdict("fail", `${at.path} names a placeholder URL (${placeholder.url})`, evidence, FIX3.aiCatalog);
+    return verdict("fail", `${at.path} names a placeholder URL (${placeholder.url})`, evidence, FIX4.aiCatalog);
   const identifiers = catalog.entries.map((entry) => publisherOf(entry.identifier ?? ""));
   const foreign = identifiers.find((id) => id && !publisherBelongs(id.publisher, answers.origin));
   if (foreign)
@@ -19674,7 +20169,7 @@ function judgeManifest(answers, at) {
       "fail",
       `${at.path} names entries published by ${foreign.publisher}, a domain that is not this site's (${new URL(answers.origin).hostname})`,
       evidence,
-      FIX3.aiCatalog
+      FIX4.aiCatalog
     );
   const outcomes = checked.map((target) => ({ ...target, linked: linkedOutcome(target.response, answers) }));
   const wrong = outcomes.flatMap((target) => {
@@ -19690,7 +20185,7 @@ function judgeManifest(answers, at) {
       "fail",
       `${at.path}: the entries followed do not serve what they declare: ${wrong.join("; ")}`,
       evidence,
-      FIX3.aiCatalog
+      FIX4.aiCatalog
     );
   if (undecided.length > 0 && wrong.length === 0) {
     const first = undecided[0].linked;
@@ -19698,7 +20193,7 @@ function judgeManifest(answers, at) {
       "error",
       `${at.path} reads as a manifest, but whether its entries resolve could not be decided: ${first.clause}`,
       evidence,
-      FIX3.aiCatalog
+      FIX4.aiCatalog
     );
   }
   const flaws = [];
@@ -19714,7 +20209,7 @@ function judgeManifest(answers, at) {
     flaws.push(`it is served as ${type ?? "no content type"}, not ${AI_CATALOG_TYPE}`);
   const count = catalog.entries.length === 1 ? "1 entry" : `${catalog.entries.length} entries`;
   if (flaws.length > 0)
-    return verdict("warn", `${at.path} is a manifest of ${count}, but ${flaws.join("; ")}`, evidence, FIX3.aiCatalog);
+    return verdict("warn", `${at.path} is a manifest of ${count}, but ${flaws.join("; ")}`, evidence, FIX4.aiCatalog);
   return verdict(
     "pass",
     `${at.path} is an ARD manifest of ${count}${checked.length > 0 ? " and the entries followed serve the types they declare" : ""}`,
@@ -19723,7 +20218,7 @@ function judgeManifest(answers, at) {
 }
 
 // src/domain/checklist/families/auth.ts
-var FIX4 = {
+var FIX5 = {
   protectedResource: fixWith(
     "Publish RFC 9728 metadata at /.well-known/oauth-protected-resource naming this origin and its authorization servers.",
     '{"resource": "https://example.com", "authorization_servers": ["https://auth.example.com"],\n "bearer_methods_supported": ["header"]}'
@@ -19766,7 +20261,7 @@ function protectedResourceDocument(answers) {
 function protectedResourceServers(answers) {
   const found = protectedResourceDocument(answers);
   const document = found?.document;
-  if (!isRecord(document) || !Array.isArray(document.authorization_servers)) return [];
+  if (!isRecord2(document) || !Array.isArray(document.authorization_servers)) return [];
   return document.authorization_servers.filter(
     (value) => typeof value === "string" && resolveHttpUrl(value, answers.origin) !== null
   );
@@ -19799,28 +20294,28 @@ var checkOauthProtectedResource = (answers) => {
     for (const [i, each] of responses.entries()) {
       const standing = standingOf(each, answers);
       if (i < responses.length - 1 && (standing.kind === "blocked" || standing.kind === "error") && each)
-        return verdict(standing.kind, standing.clause, evidenceOf(...responses), FIX4.protectedResource);
+        return verdict(standing.kind, standing.clause, evidenceOf(...responses), FIX5.protectedResource);
     }
     const root = responses[responses.length - 1];
-    const early = unanswered(root, answers, FIX4.protectedResource);
+    const early = unanswered(root, answers, FIX5.protectedResource);
     if (early) return early;
     const read2 = readJsonAnswer(root, "/.well-known/oauth-protected-resource");
     return missing(
       "problem" in read2 ? read2.problem : "the metadata path answered a JSON error body",
       evidenceOf(...responses),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const response = found.response;
   const where = displayUrl(found.url, answers.origin) + (found.via ? ` (${found.via})` : "");
   const read = { document: found.document };
   const document = read.document;
-  if (!isRecord(document) || typeof document.resource !== "string") {
+  if (!isRecord2(document) || typeof document.resource !== "string") {
     return verdict(
       "fail",
       `${where} has no resource (RFC 9728 requires it)`,
       evidenceOf(response),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const endpoint = typeof answers.signals.has_mcp_server.details?.endpoint === "string" ? answers.signals.has_mcp_server.details.endpoint : null;
@@ -19829,7 +20324,7 @@ var checkOauthProtectedResource = (answers) => {
       "fail",
       `the metadata's resource is ${document.resource}, not this origin (${answers.origin})`,
       evidenceOf(response),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const servers = protectedResourceServers(answers);
@@ -19838,31 +20333,31 @@ var checkOauthProtectedResource = (answers) => {
       "warn",
       "the protected-resource metadata names this origin but no authorization_servers",
       evidenceOf(response),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const metadataUrl = authorizationServerMetadataUrl(servers[0]);
-  const serverMetadata = metadataUrl ? answers.get.get(metadataUrl) : void 0;
+  const serverMetadata2 = metadataUrl ? answers.get.get(metadataUrl) : void 0;
   const openidUrl = openidConfigurationUrl(servers[0]);
   const openid = openidUrl ? answers.get.get(openidUrl) : void 0;
-  const evidence = evidenceOf(response, serverMetadata, openid);
-  const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
-  const outcomes = [serverMetadata, openid].map((each) => linkedOutcome(each, answers));
+  const evidence = evidenceOf(response, serverMetadata2, openid);
+  const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord2(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
+  const outcomes = [serverMetadata2, openid].map((each) => linkedOutcome(each, answers));
   const undecided = outcomes.find((outcome) => outcome.state === "undecided");
-  if (!isMetadata(serverMetadata) && !isMetadata(openid) && undecided && "clause" in undecided) {
+  if (!isMetadata(serverMetadata2) && !isMetadata(openid) && undecided && "clause" in undecided) {
     return verdict(
       "error",
       `whether the authorization server ${servers[0]} answers could not be decided: ${undecided.clause}`,
       evidence,
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
-  if (!isMetadata(serverMetadata) && !isMetadata(openid)) {
+  if (!isMetadata(serverMetadata2) && !isMetadata(openid)) {
     return verdict(
       "fail",
       `the authorization server ${servers[0]} does not answer with RFC 8414 metadata`,
       evidence,
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   return verdict("pass", `${where} names this resource and its authorization server (${servers[0]}) answers`, evidence);
@@ -19880,8 +20375,8 @@ var checkOauthAuthorizationServer = (answers) => {
     const read = readJsonAnswer(standing.answer, path);
     if ("problem" in read || isErrorBody(read.document)) continue;
     const document = read.document;
-    if (!isRecord(document) || typeof document.issuer !== "string") {
-      return verdict("fail", `${path} has no issuer`, evidence, FIX4.authorizationServer);
+    if (!isRecord2(document) || typeof document.issuer !== "string") {
+      return verdict("fail", `${path} has no issuer`, evidence, FIX5.authorizationServer);
     }
     const issuer = document.issuer.replace(/\/+$/, "");
     if (issuer !== answers.origin) {
@@ -19889,16 +20384,16 @@ var checkOauthAuthorizationServer = (answers) => {
         "fail",
         `${path}'s issuer is ${document.issuer}, not this origin (${answers.origin})`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     }
-    const absent = AS_REQUIRED.filter((field) => document[field] === void 0);
+    const absent2 = AS_REQUIRED.filter((field) => document[field] === void 0);
     const implicitOnly = Array.isArray(document.response_types_supported) && document.response_types_supported.every(
       (type) => type === "token" || type === "id_token" || type === "id_token token"
     );
-    const missingFields = absent.filter((field) => !(field === "token_endpoint" && implicitOnly));
+    const missingFields = absent2.filter((field) => !(field === "token_endpoint" && implicitOnly));
     if (missingFields.some((field) => field !== "response_types_supported")) {
-      return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX4.authorizationServer);
+      return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX5.authorizationServer);
     }
     const placeholder = findPlaceholder(document, answers.origin);
     if (placeholder)
@@ -19906,14 +20401,14 @@ var checkOauthAuthorizationServer = (answers) => {
         "fail",
         `${path} holds a placeholder (${placeholder.slice(0, 80)})`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     if (missingFields.length > 0)
       return verdict(
         "warn",
         `${path} lacks response_types_supported (required by RFC 8414)`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     const cimd = document.client_id_metadata_document_supported === true;
     const dynamic = typeof document.registration_endpoint === "string";
@@ -19922,7 +20417,7 @@ var checkOauthAuthorizationServer = (answers) => {
         "warn",
         `${path}'s issuer is this origin and its endpoints are listed, but it offers only dynamic client registration, not Client ID Metadata Documents (client_id_metadata_document_supported)`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     const registration = cimd ? "; it supports Client ID Metadata Documents" : "; it does not say it supports Client ID Metadata Documents";
     return verdict(
@@ -19935,17 +20430,130 @@ var checkOauthAuthorizationServer = (answers) => {
     if (!response) continue;
     const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidence, FIX4.authorizationServer);
+      return verdict(standing.kind, standing.clause, evidence, FIX5.authorizationServer);
   }
   return missing(
     "no metadata at /.well-known/oauth-authorization-server or /.well-known/openid-configuration",
     evidence,
-    FIX4.authorizationServer
+    FIX5.authorizationServer
   );
 };
 
+// src/domain/readers/auth-md.ts
+function readAuthMd(text2) {
+  const head = text2.slice(0, 65536);
+  const html = /^\s*(?:<!doctype html|<html[\s>])/i.test(head);
+  let title = null;
+  const sections = [];
+  let fenced2 = false;
+  for (const line2 of head.split(/\r?\n/)) {
+    if (/^\s{0,3}(?:```|~~~)/.test(line2)) fenced2 = !fenced2;
+    if (fenced2) continue;
+    const heading = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line2);
+    if (!heading) continue;
+    if (heading[1] === "#" && title === null) title = heading[2];
+    else if (heading[1] === "##") sections.push(heading[2]);
+  }
+  const titled = title !== null && title.replace(/`/g, "").trim().toLowerCase() === "auth.md";
+  const namesDiscovery = /oauth-protected-resource|agent_auth/i.test(head);
+  return { title, titled, sections, html, namesDiscovery };
+}
+function readAgentAuthBlock(metadata, metadataUrl) {
+  if (!isRecord2(metadata) || !isRecord2(metadata.agent_auth)) return null;
+  const block = metadata.agent_auth;
+  const registerUriText = typeof block.register_uri === "string" ? block.register_uri : null;
+  const registerUri = registerUriText ? resolveHttpUrl(registerUriText, metadataUrl) : null;
+  const identityTypes = Array.isArray(block.identity_types_supported) ? block.identity_types_supported.filter((each) => typeof each === "string") : [];
+  const otherUris = Object.entries(block).filter(([key, value]) => key !== "register_uri" && key.endsWith("_uri") && typeof value === "string").map(([, value]) => resolveHttpUrl(value, metadataUrl)).filter((value) => value !== null);
+  return { registerUri, registerUriText, identityTypes, otherUris };
+}
+
+// src/domain/checklist/families/auth-md.ts
+var FIX6 = {
+  authMd: fixWith(
+    "If agents may register for your service, publish /auth.md (Markdown titled `# auth.md`) and an `agent_auth` block with a `register_uri` in your authorization server's RFC 8414 metadata, reached through RFC 9728 protected-resource metadata.",
+    '# auth.md\n\nThis service supports agentic registration. Discover it through\n/.well-known/oauth-protected-resource, then read `agent_auth` from\n/.well-known/oauth-authorization-server:\n\n{"agent_auth": {"register_uri": "https://auth.example.com/agent/auth",\n  "identity_types_supported": ["user_claimed"]}}'
+  )
+};
+function serverMetadata(answers) {
+  const server = protectedResourceServers(answers)[0];
+  const url2 = server ? authorizationServerMetadataUrl(server) : null;
+  return url2 ? { url: url2, via: `the authorization server (${server}) of the protected-resource metadata` } : null;
+}
+var checkAuthMd = (answers) => {
+  const path = CHECKLIST_PATHS.authMd;
+  const response = answerAt(answers, path);
+  const early = unanswered(response, answers, FIX6.authMd);
+  if (early) return early;
+  const answer = response;
+  if (isHtmlAnswer(answer))
+    return missing(`${path} answered an HTML page (a soft 404)`, evidenceOf(response), FIX6.authMd);
+  if (parseJson(answer.body) !== void 0)
+    return missing(`${path} answered JSON, not Markdown`, evidenceOf(response), FIX6.authMd);
+  const document = readAuthMd(answer.body);
+  if (!document.titled)
+    return verdict(
+      "fail",
+      document.title ? `${path} is titled "${document.title.slice(0, 60)}", not auth.md` : `${path} is not an auth.md document (no "# auth.md" title)`,
+      evidenceOf(response),
+      FIX6.authMd
+    );
+  const found = serverMetadata(answers);
+  const fallback = { url: `${answers.origin}${CHECKLIST_PATHS.authorizationServer}`, via: "the origin's own metadata" };
+  const target = found ?? fallback;
+  const metadata = answers.get.get(target.url);
+  const evidence = evidenceOf(response, metadata);
+  const linked = linkedOutcome(metadata, answers);
+  if (linked.state === "undecided")
+    return verdict(
+      "error",
+      `${path} is an auth.md document, but whether its authorization server carries agent_auth could not be decided: ${linked.clause}`,
+      evidence,
+      FIX6.authMd
+    );
+  if (linked.state !== "answer")
+    return verdict(
+      "fail",
+      found ? `${path} is an auth.md document, but ${target.via} has no RFC 8414 metadata (${linked.clause})` : `${path} is an auth.md document, but no RFC 9728 metadata leads to an authorization server and this origin has no RFC 8414 metadata (${linked.clause})`,
+      evidence,
+      FIX6.authMd
+    );
+  const parsed = parseJson(linked.answer.body);
+  const block = isRecord2(parsed) ? readAgentAuthBlock(parsed, target.url) : null;
+  if (!block)
+    return verdict(
+      "fail",
+      `${path} is an auth.md document, but ${target.via} (${linked.where}) has no agent_auth block`,
+      evidence,
+      FIX6.authMd
+    );
+  if (!block.registerUri)
+    return verdict(
+      "fail",
+      block.registerUriText ? `the agent_auth block's register_uri (${block.registerUriText.slice(0, 80)}) is not an http(s) URL` : "the agent_auth block has no register_uri",
+      evidence,
+      FIX6.authMd
+    );
+  if (isPlaceholder(block.registerUri, answers.origin))
+    return verdict(
+      "fail",
+      `the agent_auth block's register_uri is a placeholder (${block.registerUri})`,
+      evidence,
+      FIX6.authMd
+    );
+  const reason = `${path} is an auth.md document and ${target.via} names register_uri ${block.registerUri} in agent_auth (read, not called: the crawl never registers)`;
+  if (!found)
+    return verdict(
+      "warn",
+      `${reason}; but no RFC 9728 protected-resource metadata leads agents there`,
+      evidence,
+      FIX6.authMd
+    );
+  return verdict("pass", reason, evidence);
+};
+
 // src/domain/checklist/families/bot-access.ts
-var FIX5 = {
+var FIX7 = {
   aiRules: fixWith(
     "Say in robots.txt what AI crawlers may do: name them, or add a Content-Signal line.",
     "User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
@@ -19963,11 +20571,11 @@ var FIX5 = {
     '{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "<base64url public key>"}]}'
   )
 };
-var checkAiBotRules = mirrorSignal("has_robots_ai", FIX5.aiRules);
+var checkAiBotRules = mirrorSignal("has_robots_ai", FIX7.aiRules);
 var CONTENT_SIGNAL_KEYS = ["search", "ai-input", "ai-train"];
 var checkContentSignals = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX5.contentSignals);
+  const early = unanswered(response, answers, FIX7.contentSignals);
   if (early) return early;
   const evidence = evidenceOf(response);
   const robots = robotsReading(answers);
@@ -19975,10 +20583,10 @@ var checkContentSignals = (answers) => {
     return missing(
       "/robots.txt answered with an HTML page, so it holds no Content-Signal line",
       evidence,
-      FIX5.contentSignals
+      FIX7.contentSignals
     );
   const pairs = robots.signalPairs;
-  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX5.contentSignals);
+  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX7.contentSignals);
   const unknown2 = pairs.filter(([key]) => !CONTENT_SIGNAL_KEYS.includes(key)).map(([key]) => key);
   const badValues = pairs.filter(
     ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && value !== "yes" && value !== "no"
@@ -19991,7 +20599,7 @@ var checkContentSignals = (answers) => {
       "fail",
       `/robots.txt's Content-Signal lines use no defined signal with yes or no (${pairs.map(([k, v]) => `${k}=${v}`).join(", ")})`,
       evidence,
-      FIX5.contentSignals
+      FIX7.contentSignals
     );
   }
   const shown = [...new Set(known.map(([key, value]) => `${key}=${value}`))].join(", ");
@@ -20004,7 +20612,7 @@ var checkContentSignals = (answers) => {
       "warn",
       `/robots.txt sets Content Signals (${shown}) with ${problems.join(" and ")}`,
       evidence,
-      FIX5.contentSignals
+      FIX7.contentSignals
     );
   }
   return verdict("pass", `/robots.txt sets Content Signals (${shown})`, evidence);
@@ -20035,9 +20643,9 @@ var checkContentUsage = (answers) => {
   if (rules.length === 0) {
     const robotsStanding = standingOf(robots, answers);
     if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
-      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX5.contentUsage);
+      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX7.contentUsage);
     }
-    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX5.contentUsage);
+    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX7.contentUsage);
   }
   const read = rules.map((rule) => ({ ...rule, read: readContentUsage(rule.value) }));
   const broken = read.find((rule) => "problem" in rule.read);
@@ -20046,7 +20654,7 @@ var checkContentUsage = (answers) => {
       "fail",
       `${broken.where}'s Content-Usage "${broken.value.slice(0, 60)}" ${broken.read.problem}`,
       evidence,
-      FIX5.contentUsage
+      FIX7.contentUsage
     );
   }
   const pairs = read.flatMap((rule) => "pairs" in rule.read ? rule.read.pairs : []);
@@ -20062,7 +20670,7 @@ var checkContentUsage = (answers) => {
       "warn",
       `${read[0].where} states AI usage preferences (${shown}) with ${problems.join(" and ")}`,
       evidence,
-      FIX5.contentUsage
+      FIX7.contentUsage
     );
   }
   return verdict("pass", `${read[0].where} states AI usage preferences (${shown})`, evidence);
@@ -20070,35 +20678,35 @@ var checkContentUsage = (answers) => {
 var WEB_BOT_AUTH_TYPE = "application/http-message-signatures-directory+json";
 var checkWebBotAuth = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.webBotAuth);
-  const early = unanswered(response, answers, FIX5.webBotAuth);
+  const early = unanswered(response, answers, FIX7.webBotAuth);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   const read = readJsonAnswer(answer, "/.well-known/http-message-signatures-directory");
-  if ("problem" in read) return missing(read.problem, evidence, FIX5.webBotAuth);
+  if ("problem" in read) return missing(read.problem, evidence, FIX7.webBotAuth);
   if (isErrorBody(read.document))
-    return missing("the key directory path answered a JSON error body", evidence, FIX5.webBotAuth);
-  const keys = isRecord(read.document) ? read.document.keys : void 0;
+    return missing("the key directory path answered a JSON error body", evidence, FIX7.webBotAuth);
+  const keys = isRecord2(read.document) ? read.document.keys : void 0;
   if (!Array.isArray(keys) || keys.length === 0) {
     return verdict(
       "fail",
       "/.well-known/http-message-signatures-directory is JSON but not a JWKS (no keys array)",
       evidence,
-      FIX5.webBotAuth
+      FIX7.webBotAuth
     );
   }
-  const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
+  const badKey = keys.findIndex((key) => !isRecord2(key) || typeof key.kty !== "string");
   if (badKey >= 0)
-    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX5.webBotAuth);
+    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX7.webBotAuth);
   const placeholder = findPlaceholder(keys, answers.origin);
   if (placeholder)
-    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX5.webBotAuth);
+    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX7.webBotAuth);
   if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
     return verdict(
       "warn",
       `the key directory holds ${keys.length} keys but is served as ${answer.contentType ?? "no content type"}, not ${WEB_BOT_AUTH_TYPE}`,
       evidence,
-      FIX5.webBotAuth
+      FIX7.webBotAuth
     );
   }
   return verdict(
@@ -20170,14 +20778,14 @@ function readOptions(document) {
   if (document.accepts.length === 0) return "offers no payment option (accepts is empty)";
   const options = [];
   for (const [i, each] of document.accepts.entries()) {
-    if (!isRecord(each)) return `accepts[${i}] is not an object`;
-    const absent = OPTION_FIELDS.filter(
+    if (!isRecord2(each)) return `accepts[${i}] is not an object`;
+    const absent2 = OPTION_FIELDS.filter(
       (field) => typeof each[field] !== "string" || !each[field].trim()
     );
     const amount = each.amount ?? each.maxAmountRequired;
     const amountText = typeof amount === "string" || typeof amount === "number" ? String(amount) : "";
-    if (!/^\d+$/.test(amountText)) absent.push("amount");
-    if (absent.length > 0) return `accepts[${i}] lacks ${absent.join(", ")}`;
+    if (!/^\d+$/.test(amountText)) absent2.push("amount");
+    if (absent2.length > 0) return `accepts[${i}] lacks ${absent2.join(", ")}`;
     options.push({
       scheme: each.scheme,
       network: each.network,
@@ -20189,7 +20797,7 @@ function readOptions(document) {
   return options;
 }
 function readRequirement(document, where) {
-  if (!isRecord(document)) return where === "body" ? null : { where, problem: "is not a JSON object" };
+  if (!isRecord2(document)) return where === "body" ? null : { where, problem: "is not a JSON object" };
   const declared = typeof document.x402Version === "number" ? document.x402Version : null;
   if (where === "body" && declared === null && !Array.isArray(document.accepts)) return null;
   if (declared === null) return { where, problem: "has no x402Version" };
@@ -20221,7 +20829,7 @@ function readPaymentChallenges(answer) {
     if (params.request) {
       const decoded = decodeBase642(params.request);
       const document = decoded === null ? void 0 : parseJson(decoded);
-      if (isRecord(document)) request = document;
+      if (isRecord2(document)) request = document;
       else problems.push("a request that is not base64url of a JSON object");
     }
     if (request && params.intent === "charge" && (request.amount === void 0 || request.currency === void 0))
@@ -20240,7 +20848,7 @@ function readPaymentChallenges(answer) {
 }
 
 // src/domain/checklist/families/commerce.ts
-var FIX6 = {
+var FIX8 = {
   ap2: fixWith(
     "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
     '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
@@ -20279,13 +20887,13 @@ var checkAp2 = (answers) => {
     const standing = standingOf(response, answers);
     if (standing.kind !== "answer") continue;
     const read = readJsonAnswer(standing.answer, paths[i]);
-    if ("problem" in read || isErrorBody(read.document) || !isRecord(read.document)) continue;
-    const capabilities = isRecord(read.document.capabilities) ? read.document.capabilities : null;
+    if ("problem" in read || isErrorBody(read.document) || !isRecord2(read.document)) continue;
+    const capabilities = isRecord2(read.document.capabilities) ? read.document.capabilities : null;
     const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
-    const ap2 = extensions.find((each) => isRecord(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
-    if (!isRecord(ap2))
-      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX6.ap2);
-    const params = isRecord(ap2.params) ? ap2.params : null;
+    const ap2 = extensions.find((each) => isRecord2(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
+    if (!isRecord2(ap2))
+      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX8.ap2);
+    const params = isRecord2(ap2.params) ? ap2.params : null;
     const roles = Array.isArray(params?.roles) ? params.roles.filter((role) => typeof role === "string") : [];
     const known = roles.filter((role) => AP2_ROLES.has(role));
     if (known.length === 0)
@@ -20293,23 +20901,23 @@ var checkAp2 = (answers) => {
         "fail",
         `the A2A agent card at ${paths[i]} declares the AP2 extension without an AP2 role (params.roles)`,
         evidence,
-        FIX6.ap2
+        FIX8.ap2
       );
     if (known.length < roles.length)
       return verdict(
         "warn",
         `the A2A agent card at ${paths[i]} declares AP2 (${known.join(", ")}) with roles AP2 does not define (${roles.filter((role) => !AP2_ROLES.has(role)).join(", ")})`,
         evidence,
-        FIX6.ap2
+        FIX8.ap2
       );
     return verdict("pass", `the A2A agent card at ${paths[i]} declares AP2 as ${known.join(", ")}`, evidence);
   }
   for (const response of responses) {
     const standing = standingOf(response, answers);
     if (response && (standing.kind === "blocked" || standing.kind === "error"))
-      return verdict(standing.kind, standing.clause, evidence, FIX6.ap2);
+      return verdict(standing.kind, standing.clause, evidence, FIX8.ap2);
   }
-  return missing("no A2A agent card, so no AP2 extension", evidence, FIX6.ap2);
+  return missing("no A2A agent card, so no AP2 extension", evidence, FIX8.ap2);
 };
 var PAYMENT_ENTRY = /x402|\bmpp\b|payment/i;
 function paymentEndpoints(answers) {
@@ -20435,8 +21043,8 @@ function judgePayment(answers, read, protocol, fix) {
       );
   }
 }
-var checkX402 = (answers) => judgePayment(answers, readX402Answer, "x402", FIX6.x402);
-var checkMpp = (answers) => judgePayment(answers, readMppAnswer, "MPP", FIX6.mpp);
+var checkX402 = (answers) => judgePayment(answers, readX402Answer, "x402", FIX8.x402);
+var checkMpp = (answers) => judgePayment(answers, readMppAnswer, "MPP", FIX8.mpp);
 function wellKnownDocument(answers, path, fix) {
   const response = answerAt(answers, path);
   const early = unanswered(response, answers, fix);
@@ -20447,7 +21055,7 @@ function wellKnownDocument(answers, path, fix) {
   return { response, document: read.document };
 }
 var checkUcp = (answers) => {
-  const found = wellKnownDocument(answers, CHECKLIST_PATHS.ucp, FIX6.ucp);
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.ucp, FIX8.ucp);
   if (!("document" in found)) return found;
   const where = CHECKLIST_PATHS.ucp;
   const evidence = evidenceOf(found.response);
@@ -20457,33 +21065,33 @@ var checkUcp = (answers) => {
       "fail",
       `${where} is not a usable UCP profile: it ${profile.problems.slice(0, 3).join("; ")}`,
       evidence,
-      FIX6.ucp
+      FIX8.ucp
     );
   const placeholder = findPlaceholder(found.document, answers.origin);
   if (placeholder)
-    return verdict("fail", `${where} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX6.ucp);
+    return verdict("fail", `${where} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX8.ucp);
   const warnings = [...profile.warnings];
   for (const [i, key] of profile.keys.entries()) {
     const proof = answers.proofs?.jwks.get(jwkKey(key));
     const label = `${profile.keysField}[${i}] (kid ${String(key.kid)})`;
-    if (proof === void 0) return verdict("error", `${label} could not be checked`, evidence, FIX6.ucp);
+    if (proof === void 0) return verdict("error", `${label} could not be checked`, evidence, FIX8.ucp);
     if (proof === null) continue;
     if (proof.startsWith("a key type")) warnings.push(`${label} is ${proof}`);
-    else return verdict("fail", `${where}: ${label} ${proof}`, evidence, FIX6.ucp);
+    else return verdict("fail", `${where}: ${label} ${proof}`, evidence, FIX8.ucp);
   }
   const summary = `a UCP profile (version ${profile.version}) with ${profile.endpoints.length === 1 ? "1 endpoint" : `${profile.endpoints.length} endpoints`} and ${profile.keys.length === 1 ? "1 signing key" : `${profile.keys.length} signing keys`}`;
   if (warnings.length > 0)
-    return verdict("warn", `${where} is ${summary}, but ${warnings.join("; ")}`, evidence, FIX6.ucp);
+    return verdict("warn", `${where} is ${summary}, but ${warnings.join("; ")}`, evidence, FIX8.ucp);
   return verdict("pass", `${where} is ${summary} that parse as JWKs`, evidence);
 };
 function acpApiBase(answers) {
-  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX6.acp);
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX8.acp);
   if (!("document" in found)) return null;
   const base = readAcpDiscovery(found.document, answers.origin).apiBaseUrl;
   return base && !isPlaceholder(base, answers.origin) ? base : null;
 }
 var checkAcp = (answers) => {
-  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX6.acp);
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX8.acp);
   if (!("document" in found)) return found;
   const where = CHECKLIST_PATHS.acp;
   const discovery = readAcpDiscovery(found.document, answers.origin);
@@ -20492,7 +21100,7 @@ var checkAcp = (answers) => {
       "fail",
       `${where} is not a usable ACP discovery document: it ${discovery.problems.slice(0, 3).join("; ")}`,
       evidenceOf(found.response),
-      FIX6.acp
+      FIX8.acp
     );
   const base = discovery.apiBaseUrl;
   if (isPlaceholder(base, answers.origin))
@@ -20500,7 +21108,7 @@ var checkAcp = (answers) => {
       "fail",
       `${where} names a placeholder API base (${base.slice(0, 80)})`,
       evidenceOf(found.response),
-      FIX6.acp
+      FIX8.acp
     );
   const api = answers.get.get(base);
   const evidence = evidenceOf(found.response, api);
@@ -20509,16 +21117,16 @@ var checkAcp = (answers) => {
       "error",
       `whether the ACP API base ${base} answers could not be decided: it was not fetched`,
       evidence,
-      FIX6.acp
+      FIX8.acp
     );
   if (!api.ok) {
     if (api.unresolvedHost)
-      return verdict("fail", `the ACP API base ${base} does not resolve (${api.unresolvedHost})`, evidence, FIX6.acp);
+      return verdict("fail", `the ACP API base ${base} does not resolve (${api.unresolvedHost})`, evidence, FIX8.acp);
     return verdict(
       "error",
       `whether the ACP API base ${base} answers could not be decided: ${api.message}`,
       evidence,
-      FIX6.acp
+      FIX8.acp
     );
   }
   if (isUndecidedStatus(api.status))
@@ -20526,16 +21134,16 @@ var checkAcp = (answers) => {
       "error",
       `whether the ACP API base ${base} answers could not be decided: it answered ${api.status}`,
       evidence,
-      FIX6.acp
+      FIX8.acp
     );
   const summary = `an ACP discovery document (version ${discovery.version}, ${discovery.services.join(", ")} over ${discovery.transports.join(", ")}) whose API base ${displayUrl(base, answers.origin)} answers (${api.status})`;
   if (discovery.warnings.length > 0)
-    return verdict("warn", `${where} is ${summary}, but ${discovery.warnings.join("; ")}`, evidence, FIX6.acp);
+    return verdict("warn", `${where} is ${summary}, but ${discovery.warnings.join("; ")}`, evidence, FIX8.acp);
   return verdict("pass", `${where} is ${summary}`, evidence);
 };
 
 // src/domain/checklist/families/content.ts
-var FIX7 = {
+var FIX9 = {
   markdown: fixWith(
     "Answer GET / with Accept: text/markdown with a Markdown version of the page, Content-Type: text/markdown and Vary: Accept.",
     "HTTP/1.1 200 OK\nContent-Type: text/markdown; charset=utf-8\nVary: Accept\n\n# Example\n\nWhat this site offers, in Markdown."
@@ -20559,9 +21167,9 @@ var FIX7 = {
 };
 var checkMarkdownNegotiation = (answers) => {
   const response = answers.markdownHome;
-  const early = unanswered(response ?? void 0, answers, FIX7.markdown);
+  const early = unanswered(response ?? void 0, answers, FIX9.markdown);
   if (early)
-    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX7.markdown) : early;
+    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX9.markdown) : early;
   const answer = response;
   const evidence = evidenceOf(response);
   const type = answer.contentType ?? "";
@@ -20571,14 +21179,14 @@ var checkMarkdownNegotiation = (answers) => {
       "fail",
       "GET / with Accept: text/markdown answered an HTML page labelled text/markdown",
       evidence,
-      FIX7.markdown
+      FIX9.markdown
     );
   }
   if (!isMarkdownType) {
     return missing(
       `GET / with Accept: text/markdown answered ${type || "no content type"}, not Markdown`,
       evidence,
-      FIX7.markdown
+      FIX9.markdown
     );
   }
   const vary = (answer.headers.get("vary") ?? "").toLowerCase().split(",").map((part) => part.trim());
@@ -20587,28 +21195,28 @@ var checkMarkdownNegotiation = (answers) => {
       "warn",
       "GET / with Accept: text/markdown answers Markdown, but without Vary: Accept, so caches may serve it to browsers",
       evidence,
-      FIX7.markdown
+      FIX9.markdown
     );
   }
   return verdict("pass", "GET / with Accept: text/markdown answers Markdown (text/markdown, Vary: Accept)", evidence);
 };
-var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX7.llms);
+var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX9.llms);
 function looksLikeMarkdown(body) {
   const head = body.slice(0, 16384);
   return /^\s{0,3}#{1,6}\s+\S/m.test(head) || /^\s*[-*+]\s+\S/m.test(head) || /\[[^\]]+\]\([^)]+\)/.test(head);
 }
 var checkLlmsFullTxt = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.llmsFull);
-  const early = unanswered(response, answers, FIX7.llmsFull);
+  const early = unanswered(response, answers, FIX9.llmsFull);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   if (isHtmlAnswer(answer))
-    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX7.llmsFull);
+    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX9.llmsFull);
   if (parseJson(answer.body) !== void 0)
-    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX7.llmsFull);
+    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX9.llmsFull);
   if (!looksLikeMarkdown(answer.body))
-    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX7.llmsFull);
+    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX9.llmsFull);
   const llms = answerAt(answers, CHECKLIST_PATHS.llmsTxt);
   const llmsAnswer = llms?.ok && llms.status === 200 && !isHtmlAnswer(llms) ? llms : null;
   if (!llmsAnswer || !/llms-full\.txt/i.test(llmsAnswer.body)) {
@@ -20616,29 +21224,29 @@ var checkLlmsFullTxt = (answers) => {
       "warn",
       "/llms-full.txt is Markdown, but /llms.txt does not link to it",
       evidenceOf(response, llms),
-      FIX7.llmsFull
+      FIX9.llmsFull
     );
   }
   return verdict("pass", "/llms-full.txt is Markdown and /llms.txt links to it", evidenceOf(response, llms));
 };
-var checkSchemaOrg = mirrorSignal("has_schema_org", FIX7.schemaOrg);
+var checkSchemaOrg = mirrorSignal("has_schema_org", FIX9.schemaOrg);
 function collectActions(node2, found, depth = 0) {
   if (depth > 12 || found.length > 20) return;
   if (Array.isArray(node2)) {
     for (const item2 of node2) collectActions(item2, found, depth + 1);
     return;
   }
-  if (!isRecord(node2)) return;
+  if (!isRecord2(node2)) return;
   const actions = node2.potentialAction;
   for (const action of Array.isArray(actions) ? actions : actions === void 0 ? [] : [actions]) {
-    if (!isRecord(action)) continue;
+    if (!isRecord2(action)) continue;
     const type = typeof action["@type"] === "string" ? action["@type"] : "Action";
     const targets = Array.isArray(action.target) ? action.target : [action.target];
     for (const target of targets) {
       let url2 = null;
       let entryPoint = false;
       if (typeof target === "string") url2 = target;
-      else if (isRecord(target)) {
+      else if (isRecord2(target)) {
         const template = target.urlTemplate ?? target.url;
         url2 = typeof template === "string" ? template : null;
         entryPoint = typeof target.urlTemplate === "string" || typeof target.httpMethod === "string";
@@ -20664,14 +21272,14 @@ function findSchemaActions(html) {
 }
 var checkSchemaOrgActions = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX7.schemaActions);
+  const early = unanswered(home, answers, FIX9.schemaActions);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
-  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX7.schemaActions);
+  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX9.schemaActions);
   const actions = findSchemaActions(answer.body);
   if (actions.length === 0)
-    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX7.schemaActions);
+    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX9.schemaActions);
   const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
   const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
   const good = usable.filter(
@@ -20686,14 +21294,14 @@ var checkSchemaOrgActions = (answers) => {
       "fail",
       `the home page's potentialAction targets an unfilled template (${placeholder.target})`,
       evidence,
-      FIX7.schemaActions
+      FIX9.schemaActions
     );
   }
   return verdict(
     "fail",
     "the home page declares a potentialAction without an EntryPoint (no urlTemplate, httpMethod or query-input)",
     evidence,
-    FIX7.schemaActions
+    FIX9.schemaActions
   );
 };
 
@@ -24902,14 +25510,14 @@ function readSitemap(body) {
   const document = xmlParser.parse(trimmed);
   const urlset = document.urlset;
   const index2 = document.sitemapindex;
-  const count = (items) => Array.isArray(items) ? items.filter((item2) => isRecord(item2) && typeof item2.loc === "string" && /^https?:\/\//.test(item2.loc.trim())).length : 0;
-  if (urlset !== void 0) return { kind: "urlset", entries: isRecord(urlset) ? count(urlset.url) : 0 };
-  if (index2 !== void 0) return { kind: "index", entries: isRecord(index2) ? count(index2.sitemap) : 0 };
+  const count = (items) => Array.isArray(items) ? items.filter((item2) => isRecord2(item2) && typeof item2.loc === "string" && /^https?:\/\//.test(item2.loc.trim())).length : 0;
+  if (urlset !== void 0) return { kind: "urlset", entries: isRecord2(urlset) ? count(urlset.url) : 0 };
+  if (index2 !== void 0) return { kind: "index", entries: isRecord2(index2) ? count(index2.sitemap) : 0 };
   return { problem: "is XML but neither a <urlset> nor a <sitemapindex>" };
 }
 
 // src/domain/checklist/families/discoverability.ts
-var FIX8 = {
+var FIX10 = {
   robots: fixWith(
     "Serve a plain-text robots.txt at /robots.txt (RFC 9309), with Content-Type: text/plain.",
     "User-agent: *\nAllow: /\n\nSitemap: https://example.com/sitemap.xml"
@@ -24937,12 +25545,12 @@ var ROBOTS_FIELDS = /* @__PURE__ */ new Set([
 ]);
 var checkRobotsTxt = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX8.robots);
+  const early = unanswered(response, answers, FIX10.robots);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   if (isHtmlAnswer(answer))
-    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX8.robots);
+    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX10.robots);
   const robots = parseRobotsTxt(answer.body);
   const lines = [...robots.lines, ...robots.other];
   const known = robots.lines.filter((line2) => ROBOTS_FIELDS.has(line2.field));
@@ -24951,18 +25559,18 @@ var checkRobotsTxt = (answers) => {
       "fail",
       "/robots.txt holds no robots.txt rule (no User-agent, Allow, Disallow or Sitemap line)",
       evidence,
-      FIX8.robots
+      FIX10.robots
     );
   }
   if (lines.length === 0)
-    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX8.robots);
+    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX10.robots);
   const groups = known.filter((line2) => line2.field === "user-agent").length;
   if (answer.contentType && answer.contentType !== "text/plain") {
     return verdict(
       "warn",
       `/robots.txt has ${known.length} rules but is served as ${answer.contentType}, not text/plain`,
       evidence,
-      FIX8.robots
+      FIX10.robots
     );
   }
   return verdict(
@@ -24988,7 +25596,7 @@ var checkSitemap = (answers) => {
     const named = index2 === 0 && candidates.length > 1 ? " (named in robots.txt)" : "";
     if (standing.kind !== "answer") {
       if (standing.kind !== "absent" && !blockedOrError)
-        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX8.sitemap);
+        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX10.sitemap);
       problems.push(`${standing.clause}${named}`);
       continue;
     }
@@ -24997,24 +25605,24 @@ var checkSitemap = (answers) => {
       continue;
     }
     if (/\.gz$/i.test(standing.answer.url) || standing.answer.contentType === "application/gzip") {
-      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX8.sitemap);
+      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX10.sitemap);
     }
     const read = readSitemap(standing.answer.body);
     if ("problem" in read) {
-      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX8.sitemap);
+      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX10.sitemap);
     }
     const what = read.kind === "index" ? "a sitemap index" : read.kind === "text" ? "a text sitemap" : "a sitemap";
     if (read.entries === 0)
-      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX8.sitemap);
+      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX10.sitemap);
     return verdict("pass", `${standing.where}${named} is ${what} of ${read.entries} entries`, evidence);
   }
   if (blockedOrError) return blockedOrError;
-  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX8.sitemap);
+  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX10.sitemap);
 };
 var AGENT_RELATIONS = ["service-desc", "service-doc", "api-catalog", "describedby", "service-meta"];
 var checkLinkHeaders = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX8.linkHeaders);
+  const early = unanswered(home, answers, FIX10.linkHeaders);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
@@ -25035,26 +25643,26 @@ var checkLinkHeaders = (answers) => {
     return missing(
       `the home page's Link header names no agent resource (only ${[...new Set(links.flatMap((link) => link.rels))].join(", ") || "links without rel"})`,
       evidence,
-      FIX8.linkHeaders
+      FIX10.linkHeaders
     );
   }
-  return missing("the home page sends no Link header", evidence, FIX8.linkHeaders);
+  return missing("the home page sends no Link header", evidence, FIX10.linkHeaders);
 };
 
 // src/domain/checklist/families/legacy.ts
-var FIX9 = {
+var FIX11 = {
   aiPlugin: fixWith(
     "ChatGPT plugins were retired in April 2024: publish an MCP server and an OpenAPI document instead."
   )
 };
 var checkAiPlugin = mirrorSignal(
   "has_ai_plugin",
-  FIX9.aiPlugin,
+  FIX11.aiPlugin,
   " ChatGPT plugins were retired in April 2024: agents no longer read this manifest."
 );
 
 // src/domain/checklist/families/mcp.ts
-var FIX10 = {
+var FIX12 = {
   mcpCard: fixWith(
     "Publish an MCP server card (SEP-2127) at <endpoint>/server-card, and name it in your AI Catalog.",
     '{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",\n "name": "com.example/mcp", "version": "1.0.0", "description": "What the server does",\n "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}'
@@ -25063,7 +25671,7 @@ var FIX10 = {
     "Serve an MCP server over Streamable HTTP (at /mcp, or named by a server card) that answers initialize without authentication, or with an OAuth challenge."
   )
 };
-var checkMcpServer = mirrorSignal("has_mcp_server", FIX10.mcpServer);
+var checkMcpServer = mirrorSignal("has_mcp_server", FIX12.mcpServer);
 function liveMcpEndpoint(answers) {
   const mcp = answers.signals.has_mcp_server;
   return mcp.status === "present" && typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : null;
@@ -25099,11 +25707,11 @@ var checkMcpServerCard = (answers) => {
   const evidence = evidenceOf(...search.responses);
   if (search.candidates.length === 0) {
     const trouble = search.troubles[0];
-    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX10.mcpCard);
+    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX12.mcpCard);
     return missing(
       "no MCP server card at the well-known paths, in an AI Catalog or at the MCP endpoint",
       evidence,
-      FIX10.mcpCard
+      FIX12.mcpCard
     );
   }
   const read = search.candidates.map((candidate) => ({
@@ -25120,7 +25728,7 @@ var checkMcpServerCard = (answers) => {
       "fail",
       `${first.where} ${"problem" in first.card ? first.card.problem : "is not a server card"}`,
       evidence,
-      FIX10.mcpCard
+      FIX12.mcpCard
     );
   }
   return judgeCardAgainstLiveServer(answers, valid, evidence);
@@ -25166,7 +25774,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
   const card = valid.card;
   const placeholder = card.endpoints.find((url2) => isPlaceholder(url2, answers.origin));
   if (placeholder)
-    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX10.mcpCard);
+    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX12.mcpCard);
   if (card.local) {
     if (card.shape === "sep-2127")
       return verdict(
@@ -25178,7 +25786,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} describes a local server (packages, no remote) in an older shape (not the SEP-2127 server-card schema)`,
       evidence,
-      FIX10.mcpCard
+      FIX12.mcpCard
     );
   }
   const mcp = answers.signals.has_mcp_server;
@@ -25188,7 +25796,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} is a server card for ${card.endpoints[0]}, but no live MCP server answered there`,
       evidence,
-      FIX10.mcpServer
+      FIX12.mcpServer
     );
   }
   if (liveEndpoint && !card.endpoints.some((url2) => url2.replace(/\/+$/, "") === liveEndpoint.replace(/\/+$/, ""))) {
@@ -25196,12 +25804,12 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} names ${card.endpoints[0]}, but the live MCP server answered at ${liveEndpoint}`,
       evidence,
-      FIX10.mcpCard
+      FIX12.mcpCard
     );
   }
   if (card.shape === "legacy") {
     const why = card.enumerates ? "the older enumerating shape (SEP-2127 cards list no tools, resources or prompts)" : "an older shape (not the SEP-2127 server-card schema)";
-    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX10.mcpCard);
+    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX12.mcpCard);
   }
   return verdict(
     "pass",
@@ -25209,6 +25817,224 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
     evidence
   );
 }
+
+// src/domain/readers/mcp-registry-auth.ts
+var RECORD = /v=MCPv1;\s*k=([^;]+);\s*p=([A-Za-z0-9+/=]+)/;
+function decodeBase643(text2) {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text2) || text2.replace(/=+$/, "").length % 4 === 1) return null;
+  try {
+    const binary = atob(text2.padEnd(Math.ceil(text2.length / 4) * 4, "="));
+    return Uint8Array.from(binary, (char2) => char2.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+function keyProblem(algorithm, key) {
+  const bytes = decodeBase643(key);
+  if (!bytes) return "the key is not base64";
+  if (algorithm === "ed25519")
+    return bytes.length === 32 ? null : `an Ed25519 public key is 32 bytes, this one ${bytes.length}`;
+  if (algorithm === "ecdsap384") {
+    if (bytes.length !== 49) return `a compressed P-384 public key is 49 bytes, this one ${bytes.length}`;
+    return bytes[0] === 2 || bytes[0] === 3 ? null : "a compressed P-384 public key starts with 0x02 or 0x03";
+  }
+  return `the registry knows no key algorithm "${algorithm}"`;
+}
+function readMcpRegistryAuth(text2) {
+  const keys = [];
+  const otherLines = [];
+  for (const raw of text2.split(/\r?\n/)) {
+    const line2 = raw.trim();
+    if (!line2) continue;
+    const match2 = RECORD.exec(line2);
+    if (!match2) {
+      otherLines.push(line2);
+      continue;
+    }
+    const algorithm = match2[1].trim();
+    keys.push({ algorithm, key: match2[2], problem: keyProblem(algorithm, match2[2]) });
+  }
+  return { keys, otherLines };
+}
+
+// src/domain/checklist/families/mcp-registry.ts
+var FIX13 = {
+  registryAuth: fixWith(
+    "To list your MCP server in the MCP Registry under your domain's namespace, publish the public key of `mcp-publisher login http` at /.well-known/mcp-registry-auth (plain text, one line per key).",
+    "v=MCPv1; k=ed25519; p=<base64 of the 32-byte Ed25519 public key>"
+  )
+};
+function absent(answers, clause, evidence) {
+  if (answers.signals.has_mcp_server.status === "present")
+    return verdict(
+      "fail",
+      `${clause}, though the site runs an MCP server: it has no HTTP proof of its MCP Registry namespace`,
+      evidence,
+      FIX13.registryAuth
+    );
+  return missing(clause, evidence, FIX13.registryAuth);
+}
+var checkMcpRegistryAuth = (answers) => {
+  const path = CHECKLIST_PATHS.mcpRegistryAuth;
+  const response = answerAt(answers, path);
+  const evidence = evidenceOf(response);
+  const standing = standingOf(response, answers);
+  if (standing.kind !== "answer")
+    return standing.kind === "absent" ? absent(answers, standing.clause, evidence) : verdict(standing.kind, standing.clause, evidence, FIX13.registryAuth);
+  const answer = standing.answer;
+  if (isHtmlAnswer(answer)) return absent(answers, `${path} answered an HTML page (a soft 404)`, evidence);
+  const document = parseJson(answer.body);
+  if (document !== void 0 && isErrorBody(document))
+    return absent(answers, `${path} answered a JSON error body`, evidence);
+  const read = readMcpRegistryAuth(answer.body);
+  if (read.keys.length === 0)
+    return verdict("fail", `${path} holds no v=MCPv1; k=\u2026; p=\u2026 record`, evidence, FIX13.registryAuth);
+  const good = read.keys.filter((key) => key.problem === null);
+  const bad = read.keys.filter((key) => key.problem !== null);
+  if (good.length === 0)
+    return verdict(
+      "fail",
+      `${path}'s ${read.keys.length === 1 ? "key does" : "keys do"} not parse: ${bad[0].problem}`,
+      evidence,
+      FIX13.registryAuth
+    );
+  const algorithms = [...new Set(good.map((key) => key.algorithm))].join(", ");
+  if (bad.length > 0)
+    return verdict(
+      "warn",
+      `${path} holds ${good.length} usable ${algorithms} key${good.length === 1 ? "" : "s"}, but another does not parse: ${bad[0].problem}`,
+      evidence,
+      FIX13.registryAuth
+    );
+  return verdict(
+    "pass",
+    `${path} holds ${good.length === 1 ? "an" : good.length} MCP Registry ${algorithms} public key${good.length === 1 ? "" : "s"} that parse${good.length === 1 ? "s" : ""}`,
+    evidence
+  );
+};
+
+// src/domain/readers/nlweb.ts
+var NLWEB_DEFAULT_PATH = "/ask";
+var NLWEB_QUERY = "what can I find on this site";
+function nlwebAnnouncementOf(home, schemamaps, origin) {
+  if (home) {
+    const pageUrl = home.finalUrl || home.url;
+    const header = readLinkHeader(home.headers.get("link"), pageUrl, resolveHttpUrl).find(
+      (link) => link.rels.includes("nlweb")
+    );
+    if (header) return { endpoint: header.href, via: "Link header" };
+    if (isHtmlAnswer(home)) {
+      const element = htmlLinks(home.body, pageUrl, resolveHttpUrl).find((link) => link.rels.includes("nlweb"));
+      if (element) return { endpoint: element.href, via: "HTML link" };
+    }
+  }
+  if (schemamaps.some((value) => resolveHttpUrl(value, origin) !== null))
+    return { endpoint: `${origin}${NLWEB_DEFAULT_PATH}`, via: "robots.txt Schemamap" };
+  return null;
+}
+function nlwebQueryUrl(endpoint) {
+  try {
+    const url2 = new URL(endpoint);
+    url2.searchParams.set("query", NLWEB_QUERY);
+    url2.searchParams.set("streaming", "false");
+    url2.searchParams.set("mode", "list");
+    return url2.href;
+  } catch {
+    return null;
+  }
+}
+function resultsOf(value) {
+  if (!isRecord2(value)) return null;
+  if (Array.isArray(value.results)) return value.results;
+  if (typeof value.message_type === "string" && Array.isArray(value.content)) return value.content;
+  return null;
+}
+function readNlwebAnswer(answer) {
+  if (isHtmlAnswer(answer)) return { problem: "answered an HTML page, not NLWeb results" };
+  const streamed = answer.contentType === "text/event-stream" || /^\s*(?:data|event):/.test(answer.body);
+  let results = null;
+  if (streamed) {
+    for (const event of parseSseEvents(answer.body)) {
+      const batch = resultsOf(parseJson(event.data));
+      if (batch) results = [...results ?? [], ...batch];
+    }
+  } else {
+    const document = parseJson(answer.body);
+    if (document === void 0) return { problem: "is not JSON" };
+    results = resultsOf(document);
+  }
+  if (results === null) return { problem: "has no results array (NLWeb answers with results)" };
+  const incomplete = results.filter(
+    (item2) => !isRecord2(item2) || typeof item2.url !== "string" || typeof item2.name !== "string"
+  ).length;
+  return { results, incomplete, streamed };
+}
+
+// src/domain/checklist/families/nlweb.ts
+var FIX14 = {
+  nlweb: fixWith(
+    `If your site answers natural-language queries with NLWeb, announce the endpoint with rel="nlweb" and have GET <endpoint>?query=\u2026 answer NLWeb's JSON results.`,
+    '<link rel="nlweb" href="/ask">\n\nGET /ask?query=vegan+recipes&streaming=false\n{"query_id": "q1", "results": [{"url": "https://example.com/r/1", "name": "Lentil soup",\n  "site": "example.com", "score": 0.9, "schema_object": {"@type": "Recipe"}}]}'
+  )
+};
+function nlwebQuery(answers) {
+  const home = answerAt(answers, "/");
+  const homeStanding = standingOf(home, answers.origin);
+  const homeAnswer = homeStanding.kind === "answer" ? home : null;
+  const announcement = nlwebAnnouncementOf(homeAnswer, robotsReading(answers)?.schemamaps ?? [], answers.origin);
+  const url2 = announcement ? nlwebQueryUrl(announcement.endpoint) : null;
+  return announcement && url2 ? { ...announcement, url: url2 } : null;
+}
+var checkNlweb = (answers) => {
+  const query = nlwebQuery(answers);
+  const home = answerAt(answers, "/");
+  if (!query) {
+    const standing = standingOf(home, answers);
+    if (standing.kind === "blocked" || standing.kind === "error")
+      return verdict(standing.kind, standing.clause, evidenceOf(home), FIX14.nlweb);
+    return missing(
+      'the site announces no NLWeb endpoint (no rel="nlweb" link, no robots.txt Schemamap: line)',
+      evidenceOf(home),
+      FIX14.nlweb
+    );
+  }
+  const response = answers.get.get(query.url);
+  const evidence = evidenceOf(response);
+  const announced = `the ${query.via} announces NLWeb at ${query.endpoint}`;
+  const linked = linkedOutcome(response, answers);
+  if (linked.state === "undecided")
+    return verdict("error", `${announced}, but its answer could not be decided: ${linked.clause}`, evidence, FIX14.nlweb);
+  const level = query.via === "robots.txt Schemamap" ? "warn" : "fail";
+  if (linked.state !== "answer")
+    return verdict(
+      level,
+      `${announced}, but a query there ${linked.clause.replace(/^.*? answered/, "answered")}`,
+      evidence,
+      FIX14.nlweb
+    );
+  if (isHtmlAnswer(linked.answer))
+    return verdict(
+      level,
+      `${announced}, but a query there answered an HTML page, not NLWeb results`,
+      evidence,
+      FIX14.nlweb
+    );
+  const read = readNlwebAnswer(linked.answer);
+  if ("problem" in read)
+    return verdict(level, `${announced}, but its answer to a query ${read.problem}`, evidence, FIX14.nlweb);
+  if (read.incomplete > 0)
+    return verdict(
+      "warn",
+      `${announced} and a query answered ${read.results.length} results, ${read.incomplete} of them without url and name`,
+      evidence,
+      FIX14.nlweb
+    );
+  return verdict(
+    "pass",
+    `${announced} and a read-only query answered NLWeb's result shape (${read.results.length} result${read.results.length === 1 ? "" : "s"}${read.streamed ? ", streamed" : ""})`,
+    evidence
+  );
+};
 
 // src/domain/checklist/checks.ts
 function followUpUrls(answers) {
@@ -25244,6 +26070,9 @@ function followUpUrls(answers) {
   const acpBase = acpApiBase(answers);
   if (acpBase) urls.add(acpBase);
   for (const url2 of cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url2);
+  const nlweb = nlwebQuery(answers);
+  if (nlweb) urls.add(nlweb.url);
+  for (const url2 of agentDnsFollowUpUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url2);
   for (const url2 of urls) if (answers.get.has(url2)) urls.delete(url2);
   return [...urls].filter((url2) => !isPlaceholder(url2, answers.origin));
 }
@@ -25275,7 +26104,11 @@ var SYNC_CHECKS = {
   x402: checkX402,
   mpp: checkMpp,
   ucp: checkUcp,
-  acp: checkAcp
+  acp: checkAcp,
+  auth_md: checkAuthMd,
+  dns_agent_discovery: checkDnsAgentDiscovery,
+  mcp_registry_auth: checkMcpRegistryAuth,
+  nlweb: checkNlweb
 };
 
 // src/domain/sha256.ts
@@ -25296,7 +26129,7 @@ function isUsableHomePage(home) {
   return home !== null && home.status >= 200 && home.status < 300;
 }
 function extractSiteMetadata(home, origin) {
-  const host = hostOf2(origin);
+  const host = hostOf3(origin);
   if (!isUsableHomePage(home)) return { name: host, description: "", faviconUrl: null };
   const meta3 = /* @__PURE__ */ new Map();
   const found = { title: null };
@@ -25347,7 +26180,7 @@ function extractPageText(html, max = 2e4) {
   );
   return tidyText(parts.join(""), max);
 }
-function hostOf2(origin) {
+function hostOf3(origin) {
   try {
     return new URL(origin).hostname;
   } catch {
@@ -25363,7 +26196,7 @@ var MAX_DEPTH = 12;
 function namesSchemaOrg(context) {
   if (typeof context === "string") return SCHEMA_ORG_URL.test(context.trim());
   if (Array.isArray(context)) return context.some(namesSchemaOrg);
-  if (isRecord(context))
+  if (isRecord2(context))
     return Object.values(context).some((value) => typeof value === "string" && namesSchemaOrg(value));
   return false;
 }
@@ -25380,7 +26213,7 @@ function collectJsonLdTypes(node2, inSchemaContext, depth, types) {
     for (const item2 of node2) collectJsonLdTypes(item2, inSchemaContext, depth + 1, types);
     return;
   }
-  if (!isRecord(node2)) return;
+  if (!isRecord2(node2)) return;
   const schemaContext = "@context" in node2 ? namesSchemaOrg(node2["@context"]) : inSchemaContext;
   if (schemaContext) {
     const declared = node2["@type"];
@@ -25498,7 +26331,11 @@ var CHECK_IDS = [
   "x402",
   "mpp",
   "ucp",
-  "acp"
+  "acp",
+  "auth_md",
+  "dns_agent_discovery",
+  "mcp_registry_auth",
+  "nlweb"
 ];
 var CHECK_CATEGORIES = [
   "discoverability",
@@ -25749,6 +26586,38 @@ var CHECKS = {
     appliesTo: ["store"],
     optIn: false,
     standard: "ACP discovery (/.well-known/acp.json)"
+  },
+  auth_md: {
+    id: "auth_md",
+    category: "auth",
+    title: "auth.md agent registration",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "auth.md (open agent-registration protocol), RFC 9728, RFC 8414"
+  },
+  dns_agent_discovery: {
+    id: "dns_agent_discovery",
+    category: "discovery",
+    title: "Agent discovery in DNS (AID, DNS-AID)",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "AID v1 (draft-nemethi-aid-agent-identity-discovery), DNS-AID (draft-mozleywilliams-dnsop-dnsaid), RFC 9460"
+  },
+  mcp_registry_auth: {
+    id: "mcp_registry_auth",
+    category: "discovery",
+    title: "MCP Registry namespace proof (HTTP)",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "MCP Registry HTTP authentication (/.well-known/mcp-registry-auth)"
+  },
+  nlweb: {
+    id: "nlweb",
+    category: "content",
+    title: "NLWeb endpoint",
+    appliesTo: ["content", "store"],
+    optIn: true,
+    standard: "NLWeb REST API (/ask)"
   }
 };
 function tallyFor(checks, kind) {
@@ -26340,17 +27209,17 @@ function resolveApiUrl(reference, manifestUrl) {
 }
 function readAiPluginManifest(body, manifestUrl) {
   const manifest = parseJson(body);
-  if (!isRecord(manifest)) return null;
+  if (!isRecord2(manifest)) return null;
   const problems = [];
   for (const field of REQUIRED_STRINGS) {
     if (typeof manifest[field] !== "string") problems.push(`${field} is missing or not a string`);
   }
   const auth = manifest.auth;
-  if (!isRecord(auth) || typeof auth.type !== "string") problems.push("auth has no type");
+  if (!isRecord2(auth) || typeof auth.type !== "string") problems.push("auth has no type");
   const api = manifest.api;
   let apiUrl = null;
-  if (!isRecord(api) || typeof api.type !== "string") problems.push("api has no type");
-  const rawApiUrl = isRecord(api) && typeof api.url === "string" ? api.url : null;
+  if (!isRecord2(api) || typeof api.type !== "string") problems.push("api has no type");
+  const rawApiUrl = isRecord2(api) && typeof api.url === "string" ? api.url : null;
   if (rawApiUrl !== null && UNFILLED_TEMPLATE.test(rawApiUrl)) {
     problems.push(`api.url "${rawApiUrl.slice(0, 80)}" starts with a template placeholder that was never filled in`);
   } else {
@@ -26907,7 +27776,8 @@ async function crawlSite({
   rank = 0,
   signalsOnlyOnSuccess = false,
   withChecklist = true,
-  mcpLeads
+  mcpLeads,
+  dnsRecords
 }) {
   const startedAt = /* @__PURE__ */ new Date();
   const fetch2 = createCrawlFetcher(fetcher, limiter, {
@@ -26918,9 +27788,11 @@ async function crawlSite({
   const context = { origin, fetch: fetch2, ...mcpLeads?.length ? { mcpLeads } : {} };
   const homeProbe = probeHome(fetch2, origin);
   const state = crawlStateOf(context);
-  const probe = await probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist });
+  const probe = await probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist, dnsRecords });
   const { home, faviconUrl } = await homeProbe;
   const answers = probe.checklistAnswers ? await probe.checklistAnswers : null;
+  const dnsMcp = answers ? agentDnsMcpEndpoints(answers) : [];
+  if (answers && dnsMcp.length > 0) answers.mcpProbes = await probeNamedMcpEndpoints(fetch2.budgeted, dnsMcp);
   const discovery = await findDiscovery(state, probe.probed);
   const site = describeSite(origin, home, probe.signals);
   const checklist = answers ? await judgeChecklist(answers, site.category) : null;
@@ -26947,18 +27819,27 @@ async function crawlSite({
     )
   };
 }
-async function probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist }) {
+async function probeSignals(context, fetch2, state, {
+  signalsOnlyOnSuccess,
+  withChecklist,
+  dnsRecords
+}) {
   const { origin } = context;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch2(`${origin}/`)).status !== "success") {
     return { signals: notProbed(), checklistAnswers: null, probed: false };
   }
   if (signalsOnlyOnSuccess) fetch2.newBurst();
   const detected = detectAll(context);
-  const checklistAnswers = withChecklist ? startChecklist(context, fetch2, state, detected) : null;
+  const checklistAnswers = withChecklist ? startChecklist(context, fetch2, state, detected, dnsRecords) : null;
   return { signals: await detected, checklistAnswers, probed: true };
 }
-function startChecklist(context, fetch2, state, detected) {
-  const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(state, true) }));
+function startChecklist(context, fetch2, state, detected, dnsRecords) {
+  const dns = dnsRecords ? lookUpAgentDns(dnsRecords, new URL(context.origin).hostname) : null;
+  const findings = detected.then(async (found) => ({
+    signals: found,
+    discovery: await findDiscovery(state, true),
+    ...dns ? { dns: await dns } : {}
+  }));
   return gatherAnswers(
     { shared: fetch2, budgeted: fetch2.budgeted, reserve: fetch2.reserve, requestsMade: fetch2.requestsMade },
     context.origin,
@@ -27092,7 +27973,8 @@ async function crawlCheckTarget({
   const crawl = await crawlSite({
     origin: target.origin,
     fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
-    limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT)
+    limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT),
+    ...ctx.dnsRecords ? { dnsRecords: ctx.dnsRecords } : {}
   });
   return { target, crawl };
 }
@@ -27488,10 +28370,10 @@ function renderMarkdown(report) {
       `| ${SIGNAL_LABELS[field]} (\`${field}\`) | ${SIGNAL_WEIGHTS[field]} | ${MARKDOWN_MARKS[evidence.status] ?? ""} ${evidence.status} | ${inline(evidence.reason)} |`
     );
   }
-  const absent = SIGNAL_FIELDS.filter((field) => body.signals[field].status === "absent");
-  if (absent.length > 0) {
+  const absent2 = SIGNAL_FIELDS.filter((field) => body.signals[field].status === "absent");
+  if (absent2.length > 0) {
     out.push("", "<details><summary>How to add the absent signals</summary>", "");
-    for (const field of absent) out.push(`- **${SIGNAL_LABELS[field]}**: ${inline(SIGNAL_GUIDES[field].howToAdd)}`);
+    for (const field of absent2) out.push(`- **${SIGNAL_LABELS[field]}**: ${inline(SIGNAL_GUIDES[field].howToAdd)}`);
     out.push("", "</details>");
   }
   const checks = checklistOf(body);
@@ -48012,7 +48894,7 @@ ${USAGE}
     if (remote) {
       body = (await checkThroughService({ base, url: options.url, apiKey: io.env.READINESS_API_KEY, fetchImpl: io.fetchImpl })).body;
     } else {
-      const outbound = (io.localOutbound ?? ((url2) => createLocalOutbound({ url: url2 })))(options.url);
+      const outbound = (io.localOutbound ?? ((url2) => createLocalOutbound({ url: url2, ...io.env.DOH_URL ? { dohUrl: io.env.DOH_URL } : {} })))(options.url);
       const { target, crawl } = await crawlCheckTarget({
         ctx: { ...outbound, openFetcher: progress.counting(outbound.openFetcher) },
         input: { url: options.url }

@@ -36,6 +36,10 @@ export const CHECK_IDS = [
   "mpp",
   "ucp",
   "acp",
+  "auth_md",
+  "dns_agent_discovery",
+  "mcp_registry_auth",
+  "nlweb",
 ] as const;
 
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -320,6 +324,39 @@ export const CHECKS: Readonly<Record<CheckId, CheckDefinition>> = {
     appliesTo: ["store"],
     optIn: false,
     standard: "ACP discovery (/.well-known/acp.json)",
+  },
+  auth_md: {
+    id: "auth_md",
+    category: "auth",
+    title: "auth.md agent registration",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "auth.md (open agent-registration protocol), RFC 9728, RFC 8414",
+  },
+  dns_agent_discovery: {
+    id: "dns_agent_discovery",
+    category: "discovery",
+    title: "Agent discovery in DNS (AID, DNS-AID)",
+    appliesTo: ["api"],
+    optIn: true,
+    standard:
+      "AID v1 (draft-nemethi-aid-agent-identity-discovery), DNS-AID (draft-mozleywilliams-dnsop-dnsaid), RFC 9460",
+  },
+  mcp_registry_auth: {
+    id: "mcp_registry_auth",
+    category: "discovery",
+    title: "MCP Registry namespace proof (HTTP)",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "MCP Registry HTTP authentication (/.well-known/mcp-registry-auth)",
+  },
+  nlweb: {
+    id: "nlweb",
+    category: "content",
+    title: "NLWeb endpoint",
+    appliesTo: ["content", "store"],
+    optIn: true,
+    standard: "NLWeb REST API (/ask)",
   },
 };
 

@@ -13,6 +13,7 @@ import { isPlaceholder, type Judge } from "./check-helpers.ts";
 import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, FOLLOW_UP_CAP } from "./checklist-answers.ts";
 import type { CheckId } from "./checklist-definition.ts";
 import { cardKeySetUrls } from "./checklist-proofs.ts";
+import { agentDnsFollowUpUrls, checkDnsAgentDiscovery } from "./families/agent-dns.ts";
 import { checkA2aAgentCard, checkWebMcp, skillArtifactUrls } from "./families/agents.ts";
 import { apiCatalogLinks, checkApiCatalog, checkOpenApi, checkStructuredApi } from "./families/api.ts";
 import { aiCatalogEntries, checkAiCatalog } from "./families/ard.ts";
@@ -24,6 +25,7 @@ import {
   protectedResourceServers,
   protectedResourceUrls,
 } from "./families/auth.ts";
+import { checkAuthMd } from "./families/auth-md.ts";
 import { checkAiBotRules, checkContentSignals, checkContentUsage, checkWebBotAuth } from "./families/bot-access.ts";
 import {
   acpApiBase,
@@ -45,6 +47,8 @@ import {
 import { checkLinkHeaders, checkRobotsTxt, checkSitemap, sitemapCandidates } from "./families/discoverability.ts";
 import { checkAiPlugin } from "./families/legacy.ts";
 import { checkMcpServer, checkMcpServerCard, liveMcpEndpoint } from "./families/mcp.ts";
+import { checkMcpRegistryAuth } from "./families/mcp-registry.ts";
+import { checkNlweb, nlwebQuery } from "./families/nlweb.ts";
 
 export type { Judgement, Missing } from "./check-helpers.ts";
 export { checkAgentSkills, type DigestsByUrl, skillArtifactUrls } from "./families/agents.ts";
@@ -92,6 +96,10 @@ export function followUpUrls(answers: ChecklistAnswers): string[] {
   const acpBase = acpApiBase(answers);
   if (acpBase) urls.add(acpBase);
   for (const url of cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url);
+  // NLWeb: one query, only where the site announces an endpoint; DNS: what the records name.
+  const nlweb = nlwebQuery(answers);
+  if (nlweb) urls.add(nlweb.url);
+  for (const url of agentDnsFollowUpUrls(answers).slice(0, FOLLOW_UP_CAP)) urls.add(url);
   for (const url of urls) if (answers.get.has(url)) urls.delete(url);
   return [...urls].filter((url) => !isPlaceholder(url, answers.origin));
 }
@@ -125,4 +133,8 @@ export const SYNC_CHECKS: Readonly<Record<Exclude<CheckId, "agent_skills">, Judg
   mpp: checkMpp,
   ucp: checkUcp,
   acp: checkAcp,
+  auth_md: checkAuthMd,
+  dns_agent_discovery: checkDnsAgentDiscovery,
+  mcp_registry_auth: checkMcpRegistryAuth,
+  nlweb: checkNlweb,
 };

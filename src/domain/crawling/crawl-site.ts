@@ -5,10 +5,17 @@
  */
 
 import type { StoredCapabilityGroup } from "../../../db/schema/sites.ts";
+import type { DnsRecordLookup } from "../../adapters/dns-records.ts";
 import { capabilitiesOf, crawlCapabilityReadings } from "../capabilities/site-capabilities.ts";
-import { CHECKLIST_PATHS, gatherAnswers } from "../checklist/checklist-answers.ts";
+import {
+  CHECKLIST_PATHS,
+  gatherAnswers,
+  lookUpAgentDns,
+  probeNamedMcpEndpoints,
+} from "../checklist/checklist-answers.ts";
 import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
 import { followUpUrls } from "../checklist/checks.ts";
+import { agentDnsMcpEndpoints } from "../checklist/families/agent-dns.ts";
 import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
@@ -168,6 +175,11 @@ export interface CrawlSiteInput {
    * budget"), and `checklist` is null.
    */
   withChecklist?: boolean;
+  /**
+   * DNS record lookups (DNS over HTTPS, the service's resolver) for the checklist's DNS discovery
+   * (`dns_agent_discovery`); without one that check says the records were not looked up.
+   */
+  dnsRecords?: DnsRecordLookup;
 }
 
 /**
@@ -225,6 +237,7 @@ export async function crawlSite({
   signalsOnlyOnSuccess = false,
   withChecklist = true,
   mcpLeads,
+  dnsRecords,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
   const fetch = createCrawlFetcher(fetcher, limiter, {
@@ -236,10 +249,13 @@ export async function crawlSite({
 
   const homeProbe = probeHome(fetch, origin);
   const state = crawlStateOf(context);
-  const probe = await probeSignals(context, fetch, state, { signalsOnlyOnSuccess, withChecklist });
+  const probe = await probeSignals(context, fetch, state, { signalsOnlyOnSuccess, withChecklist, dnsRecords });
   const { home, faviconUrl } = await homeProbe;
   // Read after the checklist, so its control requests (if it asked any) are listed too.
   const answers = probe.checklistAnswers ? await probe.checklistAnswers : null;
+  // MCP endpoints only DNS named: probed within the budget, once the detectors' own are known.
+  const dnsMcp = answers ? agentDnsMcpEndpoints(answers) : [];
+  if (answers && dnsMcp.length > 0) answers.mcpProbes = await probeNamedMcpEndpoints(fetch.budgeted, dnsMcp);
   const discovery = await findDiscovery(state, probe.probed);
   const site = describeSite(origin, home, probe.signals);
   const checklist = answers ? await judgeChecklist(answers, site.category) : null;
@@ -286,7 +302,11 @@ async function probeSignals(
   context: ProbeContext,
   fetch: CrawlFetcher,
   state: CrawlState,
-  { signalsOnlyOnSuccess, withChecklist }: { signalsOnlyOnSuccess: boolean; withChecklist: boolean },
+  {
+    signalsOnlyOnSuccess,
+    withChecklist,
+    dnsRecords,
+  }: { signalsOnlyOnSuccess: boolean; withChecklist: boolean; dnsRecords?: DnsRecordLookup },
 ): Promise<SignalProbe> {
   const { origin } = context;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
@@ -297,7 +317,7 @@ async function probeSignals(
   // detectors' discovery (catalog, cards, control requests) once they are done.
   if (signalsOnlyOnSuccess) fetch.newBurst();
   const detected = detectAll(context);
-  const checklistAnswers = withChecklist ? startChecklist(context, fetch, state, detected) : null;
+  const checklistAnswers = withChecklist ? startChecklist(context, fetch, state, detected, dnsRecords) : null;
   return { signals: await detected, checklistAnswers, probed: true };
 }
 
@@ -307,8 +327,15 @@ function startChecklist(
   fetch: CrawlFetcher,
   state: CrawlState,
   detected: Promise<Record<SignalField, SignalFinding>>,
+  dnsRecords?: DnsRecordLookup,
 ): ReturnType<typeof gatherAnswers> {
-  const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(state, true) }));
+  // DNS discovery asks the resolver beside the detectors' requests (never the site itself).
+  const dns = dnsRecords ? lookUpAgentDns(dnsRecords, new URL(context.origin).hostname) : null;
+  const findings = detected.then(async (found) => ({
+    signals: found,
+    discovery: await findDiscovery(state, true),
+    ...(dns ? { dns: await dns } : {}),
+  }));
   return gatherAnswers(
     { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
     context.origin,
