@@ -21010,6 +21010,9 @@ function judgePayment(answers, read, protocol, fix) {
   const asked = endpoints.filter((each2) => each2.url).slice(0, FOLLOW_UP_CAP);
   const evidence = evidenceOf(answerAt(answers, "/"), ...asked.map((each2) => answers.get.get(each2.url)));
   if (asked.length === 0) {
+    const home = answerAt(answers, "/");
+    const standing = standingOf(home, answers);
+    if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidence, fix);
     const postOnly = endpoints.length > 0 ? ` (${endpoints[0].via} names one only a POST or a templated path reaches, and a crawl never sends those)` : "";
     return missing(
       `no endpoint the site's documents name (the home page, its OpenAPI document, its ARD manifest) could be asked for an unpaid ${protocol} answer${postOnly}`,

@@ -73,8 +73,10 @@ export async function runSearch({
       });
   // A search that found nothing says why, with the vocabulary's nearest words: one more read,
   // after the receipt, only for such a search (docs/discovery.md, "When nothing matches").
-  const empty: { no_match: NoMatch | null; suggestions: Suggestion[] } =
-    page.total === 0 ? await explainNoMatch(postingsVocabulary(ctx.db), input) : { no_match: null, suggestions: [] };
+  // Only such an answer carries `no_match` and `suggestions`: one that found sites has the
+  // interface's fields alone.
+  const empty: { no_match?: NoMatch; suggestions?: Suggestion[] } =
+    page.total === 0 ? await explainNoMatch(postingsVocabulary(ctx.db), input) : {};
   const paidOffers = receipt.recorded && receipt.alongside ? disclosedOffers(receipt.alongside) : [];
   return {
     access: "free" as const,
@@ -94,8 +96,7 @@ export async function runSearch({
     page: page.page,
     per_page: page.perPage,
     has_next: page.hasNext,
-    no_match: empty.no_match,
-    suggestions: empty.suggestions,
+    ...empty,
   };
 }
 

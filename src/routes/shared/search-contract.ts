@@ -121,8 +121,8 @@ export const SearchResponseSchema = z
         detail: z.string().openapi({ description: "Why, in one or two plain sentences" }),
         unknown_words: z.array(z.string()).openapi({ description: "The words of q no indexed site is listed under" }),
       })
-      .nullable()
-      .openapi({ description: "Null when something matched; else why nothing did" }),
+      .optional()
+      .openapi({ description: "Only when nothing matched: why nothing did" }),
     suggestions: z
       .array(
         z.object({
@@ -132,7 +132,8 @@ export const SearchResponseSchema = z
         }),
       )
       .openapi({
-        description: "When nothing matched: the nearest indexed words that would match, nearest first; else empty",
-      }),
+        description: "Only when nothing matched: the nearest indexed words that would match, nearest first",
+      })
+      .optional(),
   })
   .openapi("SearchResponse");

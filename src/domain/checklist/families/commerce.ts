@@ -239,6 +239,10 @@ function judgePayment(answers: ChecklistAnswers, read: ReadPayment, protocol: st
   const asked = endpoints.filter((each) => each.url).slice(0, FOLLOW_UP_CAP);
   const evidence = evidenceOf(answerAt(answers, "/"), ...asked.map((each) => answers.get.get(each.url!)));
   if (asked.length === 0) {
+    // Nothing to ask: a site that refused the crawler is blocked here too, as every check says.
+    const home = answerAt(answers, "/");
+    const standing = standingOf(home, answers);
+    if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidence, fix);
     const postOnly =
       endpoints.length > 0
         ? ` (${endpoints[0]!.via} names one only a POST or a templated path reaches, and a crawl never sends those)`
