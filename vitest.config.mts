@@ -11,7 +11,8 @@ const runId = randomBytes(4).toString("hex");
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores three files at a
  * time finish sooner than one (docs/testing.md has the figures). The unit files, pure computation,
  * fill those waits. The projects that start `npm start` run after them in groups of their own: e2e
- * two files at a time, the browser pages one at a time against their one service; then the
+ * two files at a time (beside one shared service its global setup starts before the first group),
+ * the browser pages one at a time against their one service; then the
  * integration files that count the whole index and so need it still (integration-alone, on the
  * integration project's stack).
  */
@@ -85,6 +86,8 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.{ts,tsx}"],
           // Every answer of the running service's API is held to its OpenAPI document.
           setupFiles: ["test/support/e2e-contract.ts"],
+          // One `npm start` for the files that only talk to a running service, up before they run.
+          globalSetup: ["test/support/e2e-stack.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

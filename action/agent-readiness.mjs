@@ -309,8 +309,8 @@ var require_link = __commonJS({
     };
     Link.formatAttribute = function(attr, value) {
       if (Array.isArray(value)) {
-        return value.map((item) => {
-          return Link.formatAttribute(attr, item);
+        return value.map((item2) => {
+          return Link.formatAttribute(attr, item2);
         }).join("; ");
       }
       if (attr[attr.length - 1] === "*" || typeof value !== "string") {
@@ -680,12 +680,12 @@ var require_directives = __commonJS({
        * Given a fully resolved tag, returns its printable string form,
        * taking into account current tag prefixes and defaults.
        */
-      tagString(tag) {
+      tagString(tag2) {
         for (const [handle, prefix] of Object.entries(this.tags)) {
-          if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
+          if (tag2.startsWith(prefix))
+            return handle + escapeTagName(tag2.substring(prefix.length));
         }
-        return tag[0] === "!" ? tag : `!<${tag}>`;
+        return tag2[0] === "!" ? tag2 : `!<${tag2}>`;
       }
       toString(doc) {
         const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
@@ -1007,8 +1007,8 @@ var require_Alias = __commonJS({
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
         let count = 0;
-        for (const item of node2.items) {
-          const c = getAliasCount(doc, item, anchors2);
+        for (const item2 of node2.items) {
+          const c = getAliasCount(doc, item2, anchors2);
           if (c > count)
             count = c;
         }
@@ -1641,22 +1641,22 @@ ${indent2}${body}`;
       return `|${header}
 ${indent2}${start}${value}${end}`;
     }
-    function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
+    function plainString(item2, ctx, onComment, onChompKeep) {
+      const { type, value } = item2;
       const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
       if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
         return quotedString(value, ctx);
       }
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item2, ctx, onComment, onChompKeep);
       }
       if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
-        return blockString(item, ctx, onComment, onChompKeep);
+        return blockString(item2, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
         if (indent2 === "") {
           ctx.forceBlockIndent = true;
-          return blockString(item, ctx, onComment, onChompKeep);
+          return blockString(item2, ctx, onComment, onChompKeep);
         } else if (implicitKey && indent2 === indentStep) {
           return quotedString(value, ctx);
         }
@@ -1664,17 +1664,17 @@ ${indent2}${start}${value}${end}`;
       const str = value.replace(/\n+/g, `$&
 ${indent2}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
-    function stringifyString(item, ctx, onComment, onChompKeep) {
+    function stringifyString(item2, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
-      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
-      let { type } = item;
+      const ss = typeof item2.value === "string" ? item2 : Object.assign({}, item2, { value: String(item2.value) });
+      let { type } = item2;
       if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
           type = Scalar.Scalar.QUOTE_DOUBLE;
@@ -1758,25 +1758,25 @@ var require_stringify = __commonJS({
         options: opt
       };
     }
-    function getTagObject(tags, item) {
-      if (item.tag) {
-        const match2 = tags.filter((t) => t.tag === item.tag);
+    function getTagObject(tags, item2) {
+      if (item2.tag) {
+        const match2 = tags.filter((t) => t.tag === item2.tag);
         if (match2.length > 0)
-          return match2.find((t) => t.format === item.format) ?? match2[0];
+          return match2.find((t) => t.format === item2.format) ?? match2[0];
       }
       let tagObj = void 0;
       let obj;
-      if (identity.isScalar(item)) {
-        obj = item.value;
+      if (identity.isScalar(item2)) {
+        obj = item2.value;
         let match2 = tags.filter((t) => t.identify?.(obj));
         if (match2.length > 1) {
           const testMatch = match2.filter((t) => t.test);
           if (testMatch.length > 0)
             match2 = testMatch;
         }
-        tagObj = match2.find((t) => t.format === item.format) ?? match2.find((t) => !t.format);
+        tagObj = match2.find((t) => t.format === item2.format) ?? match2.find((t) => !t.format);
       } else {
-        obj = item;
+        obj = item2;
         tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
       }
       if (!tagObj) {
@@ -1794,29 +1794,29 @@ var require_stringify = __commonJS({
         anchors$1.add(anchor2);
         props.push(`&${anchor2}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
-      if (tag)
-        props.push(doc.directives.tagString(tag));
+      const tag2 = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag2)
+        props.push(doc.directives.tagString(tag2));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
-      if (identity.isPair(item))
-        return item.toString(ctx, onComment, onChompKeep);
-      if (identity.isAlias(item)) {
+    function stringify(item2, ctx, onComment, onChompKeep) {
+      if (identity.isPair(item2))
+        return item2.toString(ctx, onComment, onChompKeep);
+      if (identity.isAlias(item2)) {
         if (ctx.doc.directives)
-          return item.toString(ctx);
-        if (ctx.resolvedAliases?.has(item)) {
+          return item2.toString(ctx);
+        if (ctx.resolvedAliases?.has(item2)) {
           throw new TypeError(`Cannot stringify circular structure without alias nodes`);
         } else {
           if (ctx.resolvedAliases)
-            ctx.resolvedAliases.add(item);
+            ctx.resolvedAliases.add(item2);
           else
-            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
-          item = item.resolve(ctx.doc);
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item2]);
+          item2 = item2.resolve(ctx.doc);
         }
       }
       let tagObj = void 0;
-      const node2 = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      const node2 = identity.isNode(item2) ? item2 : ctx.doc.createNode(item2, { onTagObj: (o) => tagObj = o });
       tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
@@ -2004,7 +2004,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag2) => tag2.tag === merge2.tag && tag2.default);
     function addMergeToJSMap(ctx, map2, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -2169,16 +2169,16 @@ var require_stringifyCollection = __commonJS({
       let chompKeep = false;
       const lines = [];
       for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
+        const item2 = items[i];
         let comment2 = null;
-        if (identity.isNode(item)) {
-          if (!chompKeep && item.spaceBefore)
+        if (identity.isNode(item2)) {
+          if (!chompKeep && item2.spaceBefore)
             lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
-          if (item.comment)
-            comment2 = item.comment;
-        } else if (identity.isPair(item)) {
-          const ik = identity.isNode(item.key) ? item.key : null;
+          addCommentBefore(ctx, lines, item2.commentBefore, chompKeep);
+          if (item2.comment)
+            comment2 = item2.comment;
+        } else if (identity.isPair(item2)) {
+          const ik = identity.isNode(item2.key) ? item2.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
               lines.push("");
@@ -2186,7 +2186,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify.stringify(item2, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -2224,16 +2224,16 @@ ${indent2}${line2}` : "\n";
       let linesAtValue = 0;
       const lines = [];
       for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
+        const item2 = items[i];
         let comment = null;
-        if (identity.isNode(item)) {
-          if (item.spaceBefore)
+        if (identity.isNode(item2)) {
+          if (item2.spaceBefore)
             lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
-          if (item.comment)
-            comment = item.comment;
-        } else if (identity.isPair(item)) {
-          const ik = identity.isNode(item.key) ? item.key : null;
+          addCommentBefore(ctx, lines, item2.commentBefore, false);
+          if (item2.comment)
+            comment = item2.comment;
+        } else if (identity.isPair(item2)) {
+          const ik = identity.isNode(item2.key) ? item2.key : null;
           if (ik) {
             if (ik.spaceBefore)
               lines.push("");
@@ -2241,19 +2241,19 @@ ${indent2}${line2}` : "\n";
             if (ik.comment)
               reqNewline = true;
           }
-          const iv = identity.isNode(item.value) ? item.value : null;
+          const iv = identity.isNode(item2.value) ? item2.value : null;
           if (iv) {
             if (iv.comment)
               comment = iv.comment;
             if (iv.commentBefore)
               reqNewline = true;
-          } else if (item.value == null && ik?.comment) {
+          } else if (item2.value == null && ik?.comment) {
             comment = ik.comment;
           }
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify.stringify(item2, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -2383,7 +2383,7 @@ var require_YAMLMap = __commonJS({
           else
             prev.value = _pair.value;
         } else if (sortEntries) {
-          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          const i = this.items.findIndex((item2) => sortEntries(_pair, item2) < 0);
           if (i === -1)
             this.items.push(_pair);
           else
@@ -2419,16 +2419,16 @@ var require_YAMLMap = __commonJS({
         const map2 = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
         if (ctx?.onCreate)
           ctx.onCreate(map2);
-        for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map2, item);
+        for (const item2 of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map2, item2);
         return map2;
       }
       toString(ctx, onComment, onChompKeep) {
         if (!ctx)
           return JSON.stringify(this);
-        for (const item of this.items) {
-          if (!identity.isPair(item))
-            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        for (const item2 of this.items) {
+          if (!identity.isPair(item2))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item2)} instead`);
         }
         if (!ctx.allNullValues && this.hasAllNullValues(false))
           ctx = Object.assign({}, ctx, { allNullValues: true });
@@ -2543,8 +2543,8 @@ var require_YAMLSeq = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(seq);
         let i = 0;
-        for (const item of this.items)
-          seq.push(toJS.toJS(item, String(i++), ctx));
+        for (const item2 of this.items)
+          seq.push(toJS.toJS(item2, String(i++), ctx));
         return seq;
       }
       toString(ctx, onComment, onChompKeep) {
@@ -2616,9 +2616,9 @@ var require_string = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:str",
       resolve: (str) => str,
-      stringify(item, ctx, onComment, onChompKeep) {
+      stringify(item2, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
-        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString(item2, ctx, onComment, onChompKeep);
       }
     };
     exports2.string = string4;
@@ -2671,14 +2671,14 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+    function stringifyNumber({ format, minFractionDigits, tag: tag2, value }) {
       if (typeof value === "bigint")
         return String(value);
       const num = typeof value === "number" ? value : Number(value);
       if (!isFinite(num))
         return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+      if (!format && minFractionDigits && (!tag2 || tag2 === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
           i = n.length;
@@ -2957,24 +2957,24 @@ var require_pairs = __commonJS({
     function resolvePairs(seq, onError) {
       if (identity.isSeq(seq)) {
         for (let i = 0; i < seq.items.length; ++i) {
-          let item = seq.items[i];
-          if (identity.isPair(item))
+          let item2 = seq.items[i];
+          if (identity.isPair(item2))
             continue;
-          else if (identity.isMap(item)) {
-            if (item.items.length > 1)
+          else if (identity.isMap(item2)) {
+            if (item2.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
-            if (item.commentBefore)
-              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
-${pair.key.commentBefore}` : item.commentBefore;
-            if (item.comment) {
+            const pair = item2.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item2.commentBefore)
+              pair.key.commentBefore = pair.key.commentBefore ? `${item2.commentBefore}
+${pair.key.commentBefore}` : item2.commentBefore;
+            if (item2.comment) {
               const cn = pair.value ?? pair.key;
-              cn.comment = cn.comment ? `${item.comment}
-${cn.comment}` : item.comment;
+              cn.comment = cn.comment ? `${item2.comment}
+${cn.comment}` : item2.comment;
             }
-            item = pair;
+            item2 = pair;
           }
-          seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+          seq.items[i] = identity.isPair(item2) ? item2 : new Pair.Pair(item2);
         }
       } else
         onError("Expected a sequence for this tag");
@@ -3553,17 +3553,17 @@ var require_tags = __commonJS({
         }
       }
       if (Array.isArray(customTags)) {
-        for (const tag of customTags)
-          tags = tags.concat(tag);
+        for (const tag2 of customTags)
+          tags = tags.concat(tag2);
       } else if (typeof customTags === "function") {
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
         tags = tags.concat(merge2.merge);
-      return tags.reduce((tags2, tag) => {
-        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+      return tags.reduce((tags2, tag2) => {
+        const tagObj = typeof tag2 === "string" ? tagsByName[tag2] : tag2;
         if (!tagObj) {
-          const tagName = JSON.stringify(tag);
+          const tagName = JSON.stringify(tag2);
           const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
@@ -3803,7 +3803,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag: tag2 } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -3818,7 +3818,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
+        const node2 = createNode.createNode(value, tag2, ctx);
         if (flow && identity.isCollection(node2))
           node2.flow = true;
         setAnchors();
@@ -4003,22 +4003,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
+      constructor(name, pos, code, message2) {
         super();
         this.name = name;
         this.code = code;
-        this.message = message;
+        this.message = message2;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code, message2) {
+        super("YAMLParseError", pos, code, message2);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code, message2) {
+        super("YAMLWarning", pos, code, message2);
       }
     };
     var prettifyError2 = (src, lc) => (error62) => {
@@ -4077,7 +4077,7 @@ var require_resolve_props = __commonJS({
       let reqSpace = false;
       let tab = null;
       let anchor2 = null;
-      let tag = null;
+      let tag2 = null;
       let newlineAfterProp = null;
       let comma = null;
       let found = null;
@@ -4123,7 +4123,7 @@ var require_resolve_props = __commonJS({
               commentSep += token.source;
             atNewline = true;
             hasNewline = true;
-            if (anchor2 || tag)
+            if (anchor2 || tag2)
               newlineAfterProp = token;
             hasSpace = true;
             break;
@@ -4139,9 +4139,9 @@ var require_resolve_props = __commonJS({
             reqSpace = true;
             break;
           case "tag": {
-            if (tag)
+            if (tag2)
               onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token;
+            tag2 = token;
             start ?? (start = token.offset);
             atNewline = false;
             hasSpace = false;
@@ -4149,7 +4149,7 @@ var require_resolve_props = __commonJS({
             break;
           }
           case indicator:
-            if (anchor2 || tag)
+            if (anchor2 || tag2)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
@@ -4187,7 +4187,7 @@ var require_resolve_props = __commonJS({
         comment,
         hasNewline,
         anchor: anchor2,
-        tag,
+        tag: tag2,
         newlineAfterProp,
         end,
         start: start ?? end
@@ -4284,8 +4284,8 @@ var require_resolve_block_map = __commonJS({
     var utilFlowIndentCheck = require_util_flow_indent_check();
     var utilMapIncludes = require_util_map_includes();
     var startColMsg = "All mapping items must start at the same column";
-    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag2) {
+      const NodeClass = tag2?.nodeClass ?? YAMLMap.YAMLMap;
       const map2 = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
@@ -4388,8 +4388,8 @@ var require_resolve_block_seq = __commonJS({
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
     var utilFlowIndentCheck = require_util_flow_indent_check();
-    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag2) {
+      const NodeClass = tag2?.nodeClass ?? YAMLSeq.YAMLSeq;
       const seq = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
@@ -4489,10 +4489,10 @@ var require_resolve_flow_collection = __commonJS({
     var utilMapIncludes = require_util_map_includes();
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
-    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag2) {
       const isMap = fc.start.source === "{";
       const fcName = isMap ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const NodeClass = tag2?.nodeClass ?? (isMap ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4680,8 +4680,8 @@ var require_compose_collection = __commonJS({
     var resolveBlockMap = require_resolve_block_map();
     var resolveBlockSeq = require_resolve_block_seq();
     var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
-      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+    function resolveCollection(CN, ctx, token, onError, tagName, tag2) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag2) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag2) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag2);
       const Coll = coll.constructor;
       if (tagName === "!" || tagName === Coll.tagName) {
         coll.tag = Coll.tagName;
@@ -4698,20 +4698,20 @@ var require_compose_collection = __commonJS({
         const { anchor: anchor2, newlineAfterProp: nl } = props;
         const lastProp = anchor2 && tagToken ? anchor2.offset > tagToken.offset ? anchor2 : tagToken : anchor2 ?? tagToken;
         if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message);
+          const message2 = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message2);
         }
       }
       const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
       if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
-      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
-      if (!tag) {
+      let tag2 = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag2) {
         const kt = ctx.schema.knownTags[tagName];
         if (kt?.collection === expType) {
           ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
-          tag = kt;
+          tag2 = kt;
         } else {
           if (kt) {
             onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
@@ -4721,13 +4721,13 @@ var require_compose_collection = __commonJS({
           return resolveCollection(CN, ctx, token, onError, tagName);
         }
       }
-      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
-      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag2);
+      const res = tag2.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
       const node2 = identity.isNode(res) ? res : new Scalar.Scalar(res);
       node2.range = coll.range;
       node2.tag = tagName;
-      if (tag?.format)
-        node2.format = tag.format;
+      if (tag2?.format)
+        node2.format = tag2.format;
       return node2;
     }
     exports2.composeCollection = composeCollection;
@@ -4771,15 +4771,15 @@ var require_resolve_block_scalar = __commonJS({
             trimIndent = indent2.length;
         } else {
           if (indent2.length < trimIndent) {
-            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent2.length, "MISSING_CHAR", message);
+            const message2 = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent2.length, "MISSING_CHAR", message2);
           }
           if (header.indent === 0)
             trimIndent = indent2.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
-            const message = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message);
+            const message2 = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message2);
           }
           break;
         }
@@ -4802,8 +4802,8 @@ var require_resolve_block_scalar = __commonJS({
           content = content.slice(0, -1);
         if (content && indent2.length < trimIndent) {
           const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          const message2 = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message2);
           indent2 = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
@@ -4881,8 +4881,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           case "comment":
             if (strict && !hasSpace) {
-              const message = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message);
+              const message2 = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message2);
             }
             length += token.source.length;
             comment = token.source.substring(1);
@@ -4893,8 +4893,8 @@ var require_resolve_block_scalar = __commonJS({
             break;
           /* istanbul ignore next should not happen */
           default: {
-            const message = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message);
+            const message2 = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message2);
             const ts = token.source;
             if (ts && typeof ts === "string")
               length += ts.length;
@@ -5149,18 +5149,18 @@ var require_compose_scalar = __commonJS({
     function composeScalar(ctx, token, tagToken, onError) {
       const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
-      let tag;
+      let tag2;
       if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity.SCALAR];
+        tag2 = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+        tag2 = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
+        tag2 = findScalarTagByTest(ctx, value, token, onError);
       else
-        tag = ctx.schema[identity.SCALAR];
+        tag2 = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag2.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
@@ -5173,8 +5173,8 @@ var require_compose_scalar = __commonJS({
         scalar.type = type;
       if (tagName)
         scalar.tag = tagName;
-      if (tag.format)
-        scalar.format = tag.format;
+      if (tag2.format)
+        scalar.format = tag2.format;
       if (comment)
         scalar.comment = comment;
       return scalar;
@@ -5183,17 +5183,17 @@ var require_compose_scalar = __commonJS({
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
-      for (const tag of schema.tags) {
-        if (!tag.collection && tag.tag === tagName) {
-          if (tag.default && tag.test)
-            matchWithTest.push(tag);
+      for (const tag2 of schema.tags) {
+        if (!tag2.collection && tag2.tag === tagName) {
+          if (tag2.default && tag2.test)
+            matchWithTest.push(tag2);
           else
-            return tag;
+            return tag2;
         }
       }
-      for (const tag of matchWithTest)
-        if (tag.test?.test(value))
-          return tag;
+      for (const tag2 of matchWithTest)
+        if (tag2.test?.test(value))
+          return tag2;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
         schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
@@ -5203,17 +5203,17 @@ var require_compose_scalar = __commonJS({
       return schema[identity.SCALAR];
     }
     function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+      const tag2 = schema.tags.find((tag3) => (tag3.default === true || atKey && tag3.default === "key") && tag3.test?.test(value)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
-        if (tag.tag !== compat.tag) {
-          const ts = directives.tagString(tag.tag);
+        const compat = schema.compat.find((tag3) => tag3.default && tag3.test?.test(value)) ?? schema[identity.SCALAR];
+        if (tag2.tag !== compat.tag) {
+          const ts = directives.tagString(tag2.tag);
           const cs = directives.tagString(compat.tag);
           const msg = `Value may be parsed as either ${ts} or ${cs}`;
           onError(token, "TAG_RESOLVE_FAILED", msg, true);
         }
       }
-      return tag;
+      return tag2;
     }
     exports2.composeScalar = composeScalar;
   }
@@ -5262,20 +5262,20 @@ var require_compose_node = __commonJS({
     var CN = { composeNode, composeEmptyNode };
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor: anchor2, tag } = props;
+      const { spaceBefore, comment, anchor: anchor2, tag: tag2 } = props;
       let node2;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
           node2 = composeAlias(ctx, token, onError);
-          if (anchor2 || tag)
+          if (anchor2 || tag2)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node2 = composeScalar.composeScalar(ctx, token, tag2, onError);
           if (anchor2)
             node2.anchor = anchor2.source.substring(1);
           break;
@@ -5287,13 +5287,13 @@ var require_compose_node = __commonJS({
             if (anchor2)
               node2.anchor = anchor2.source.substring(1);
           } catch (error62) {
-            const message = error62 instanceof Error ? error62.message : String(error62);
-            onError(token, "RESOURCE_EXHAUSTION", message);
+            const message2 = error62 instanceof Error ? error62.message : String(error62);
+            onError(token, "RESOURCE_EXHAUSTION", message2);
           }
           break;
         default: {
-          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message);
+          const message2 = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message2);
           isSrcToken = false;
         }
       }
@@ -5302,7 +5302,7 @@ var require_compose_node = __commonJS({
         onError(anchor2, "BAD_ALIAS", "Anchor cannot be an empty string");
       if (atKey && ctx.options.stringKeys && (!identity.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token, "NON_STRING_KEY", msg);
+        onError(tag2 ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
         node2.spaceBefore = true;
@@ -5316,14 +5316,14 @@ var require_compose_node = __commonJS({
         node2.srcToken = token;
       return node2;
     }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag, end }, onError) {
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor: anchor2, tag: tag2, end }, onError) {
       const token = {
         type: "scalar",
         offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node2 = composeScalar.composeScalar(ctx, token, tag2, onError);
       if (anchor2) {
         node2.anchor = anchor2.source.substring(1);
         if (node2.anchor === "")
@@ -5449,12 +5449,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning) => {
+        this.onError = (source, code, message2, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code, message2));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code, message2));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -5524,10 +5524,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message, warning) => {
+            this.directives.add(token.source, (offset, message2, warning) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+              this.onError(pos, "BAD_DIRECTIVE", message2, warning);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -5616,12 +5616,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code, message2) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code, message2);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code, message2);
         };
         switch (token.type) {
           case "scalar":
@@ -5807,14 +5807,14 @@ var require_cst_stringify = __commonJS({
         case "block-map":
         case "block-seq": {
           let res = "";
-          for (const item of token.items)
-            res += stringifyItem(item);
+          for (const item2 of token.items)
+            res += stringifyItem(item2);
           return res;
         }
         case "flow-collection": {
           let res = token.start.source;
-          for (const item of token.items)
-            res += stringifyItem(item);
+          for (const item2 of token.items)
+            res += stringifyItem(item2);
           for (const st of token.end)
             res += st.source;
           return res;
@@ -5868,15 +5868,15 @@ var require_cst_visit = __commonJS({
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path) => {
-      let item = cst;
+      let item2 = cst;
       for (const [field, index2] of path) {
-        const tok = item?.[field];
+        const tok = item2?.[field];
         if (tok && "items" in tok) {
-          item = tok.items[index2];
+          item2 = tok.items[index2];
         } else
           return void 0;
       }
-      return item;
+      return item2;
     };
     visit2.parentCollection = (cst, path) => {
       const parent = visit2.itemAtPath(cst, path.slice(0, -1));
@@ -5886,12 +5886,12 @@ var require_cst_visit = __commonJS({
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
+    function _visit(path, item2, visitor) {
+      let ctrl = visitor(item2, path);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
-        const token = item[field];
+        const token = item2[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
             const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
@@ -5905,10 +5905,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path);
+            ctrl = ctrl(item2, path);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item2, path) : ctrl;
     }
     exports2.visit = visit2;
   }
@@ -6781,8 +6781,8 @@ var require_parser = __commonJS({
         }
         const type = cst.tokenType(source);
         if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          const message2 = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message: message2, source });
           this.offset += source.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
@@ -6872,8 +6872,8 @@ var require_parser = __commonJS({
       *pop(error62) {
         const token = error62 ?? this.stack.pop();
         if (!token) {
-          const message = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message };
+          const message2 = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message: message2 };
         } else if (this.stack.length === 0) {
           yield token;
         } else {
@@ -8188,13 +8188,13 @@ var require_dist2 = __commonJS({
       }
     };
     var ZodToOpenAPIError = class {
-      constructor(message) {
-        this.message = message;
+      constructor(message2) {
+        this.message = message2;
       }
     };
     var ConflictError = class extends ZodToOpenAPIError {
-      constructor(message, data) {
-        super(message);
+      constructor(message2, data) {
+        super(message2);
         this.data = data;
       }
     };
@@ -8487,7 +8487,7 @@ var require_dist2 = __commonJS({
       }
       transform(zodSchema, mapNullableType, mapItem) {
         const items = zodSchema._zod.def.items;
-        const schemas = items.map((item) => isAnyZodType(item) ? mapItem(item) : {});
+        const schemas = items.map((item2) => isAnyZodType(item2) ? mapItem(item2) : {});
         return Object.assign(Object.assign({}, mapNullableType("array")), this.versionSpecifics.mapTupleItems(schemas));
       }
     };
@@ -9546,6 +9546,30 @@ var DnsLookupError = class extends Error {
 };
 var DnsAnswerChangedError = class extends DnsLookupError {
 };
+var TYPE_NUMBERS = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  DNAME: 39,
+  OPT: 41,
+  DS: 43,
+  RRSIG: 46,
+  NSEC: 47,
+  DNSKEY: 48,
+  NSEC3: 50,
+  SVCB: 64,
+  HTTPS: 65,
+  CAA: 257
+};
+var NO_ERROR = 0;
+var NXDOMAIN = 3;
+var RCODE_NAMES = { 1: "FORMERR", 2: "SERVFAIL", 4: "NOTIMP", 5: "REFUSED" };
 function createCheckResolver(lookup2, now = Date.now) {
   const first = /* @__PURE__ */ new Map();
   const reusable = /* @__PURE__ */ new Map();
@@ -9576,6 +9600,102 @@ function createCheckResolver(lookup2, now = Date.now) {
     return query;
   };
 }
+function readRecordType(value) {
+  const number4 = readInteger(value);
+  if (number4 !== null) return number4;
+  if (typeof value !== "string") return null;
+  const text2 = value.trim().toUpperCase();
+  const generic = /^TYPE(\d+)$/.exec(text2);
+  if (generic) return Number(generic[1]);
+  return TYPE_NUMBERS[text2] ?? null;
+}
+function readInteger(value) {
+  if (typeof value === "number") return Number.isInteger(value) ? value : null;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
+  return null;
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/adapters/dns-txt.ts
+function readTxtData(data) {
+  const text2 = data.trim();
+  if (!text2.startsWith('"')) return text2;
+  let value = "";
+  let index2 = 0;
+  while (index2 < text2.length) {
+    if (text2[index2] === " ") {
+      index2++;
+      continue;
+    }
+    if (text2[index2] !== '"') throw new DnsLookupError("malformed TXT data");
+    index2++;
+    while (index2 < text2.length && text2[index2] !== '"') {
+      if (text2[index2] === "\\") {
+        const decimal = /^\d{3}/.exec(text2.slice(index2 + 1));
+        if (decimal) {
+          value += String.fromCharCode(Number(decimal[0]));
+          index2 += 4;
+          continue;
+        }
+        index2++;
+      }
+      value += text2[index2] ?? "";
+      index2++;
+    }
+    if (text2[index2] !== '"') throw new DnsLookupError("malformed TXT data");
+    index2++;
+  }
+  return value;
+}
+
+// src/adapters/dns-records.ts
+var TYPE_NUMBERS2 = { TXT: 16, SVCB: 64, HTTPS: 65 };
+function createDohRecordLookup(options) {
+  const fetchImpl = options.fetchImpl ?? globalThis.fetch.bind(globalThis);
+  const timeoutMs = options.timeoutMs ?? 2e3;
+  return async (name, type) => {
+    const url2 = new URL(options.url);
+    url2.searchParams.set("name", name);
+    url2.searchParams.set("type", type);
+    let payload;
+    try {
+      const response = await fetchImpl(url2.href, {
+        headers: { accept: "application/dns-json" },
+        signal: AbortSignal.timeout(timeoutMs)
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new DnsLookupError(`the resolver answered HTTP ${response.status} for ${name} (${type})`);
+      }
+      payload = JSON.parse(await response.text());
+    } catch (error62) {
+      if (error62 instanceof DnsLookupError) throw error62;
+      const timedOut = error62 instanceof Error && (error62.name === "TimeoutError" || error62.name === "AbortError");
+      throw new DnsLookupError(
+        timedOut ? `the DNS lookup of ${name} (${type}) timed out after ${timeoutMs} ms` : `the DNS lookup of ${name} (${type}) failed: the resolver could not be reached or gave no JSON`
+      );
+    }
+    if (!isRecord(payload)) throw new DnsLookupError(`malformed resolver answer for ${name} (${type})`);
+    const status = readInteger(payload.Status);
+    if (status === NXDOMAIN) return [];
+    if (status !== NO_ERROR)
+      throw new DnsLookupError(
+        `the resolver answered ${RCODE_NAMES[status ?? -1] ?? `status ${status}`} for ${name} (${type})`
+      );
+    if (payload.TC === true) throw new DnsLookupError(`truncated resolver answer for ${name} (${type})`);
+    const records = payload.Answer ?? [];
+    if (!Array.isArray(records)) throw new DnsLookupError(`malformed resolver answer for ${name} (${type})`);
+    const values = [];
+    for (const record2 of records) {
+      if (!isRecord(record2) || typeof record2.data !== "string") continue;
+      if (readRecordType(record2.type) !== TYPE_NUMBERS2[type]) continue;
+      values.push(type === "TXT" ? readTxtData(record2.data) : record2.data.trim());
+    }
+    return [...new Set(values)];
+  };
+}
 
 // src/adapters/outbound/guarded-fetch.ts
 var REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
@@ -9584,8 +9704,8 @@ var CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie"];
 var RUNTIME_HEADERS = ["host", "accept-encoding", "content-length"];
 var DEFAULT_TIMEOUT_MS = 5e3;
 var ProbeStop = class extends Error {
-  constructor(failure2, message, unresolvedHost) {
-    super(message);
+  constructor(failure2, message2, unresolvedHost) {
+    super(message2);
     this.failure = failure2;
     this.unresolvedHost = unresolvedHost;
   }
@@ -9598,13 +9718,13 @@ function createGuardedFetch(options) {
   return async (url2, request = {}) => {
     const redirects = [];
     let current = url2;
-    const fail = (failure2, message, unresolvedHost) => ({
+    const fail = (failure2, message2, unresolvedHost) => ({
       ok: false,
       url: url2,
       finalUrl: current,
       redirects,
       failure: failure2,
-      message,
+      message: message2,
       ...unresolvedHost === void 0 ? {} : { unresolvedHost }
     });
     const remaining = options.deadline === void 0 ? Number.POSITIVE_INFINITY : options.deadline - Date.now();
@@ -9726,7 +9846,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
   const chunks = request.keepBytes ? [] : null;
   if (response.body) {
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
+    const decoder2 = new TextDecoder();
     let received = 0;
     try {
       for (; ; ) {
@@ -9737,7 +9857,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
           cancelQuietly(reader);
           return tooLarge();
         }
-        text2 += decoder.decode(value, { stream: true });
+        text2 += decoder2.decode(value, { stream: true });
         chunks?.push(value);
         if (request.readUntil?.(text2)) {
           cancelQuietly(reader);
@@ -9748,7 +9868,7 @@ async function readAnswer(response, base, request, maxBytes, signal) {
       cancelQuietly(reader);
       throw error62;
     }
-    text2 += decoder.decode();
+    text2 += decoder2.decode();
   }
   return {
     ok: true,
@@ -9880,7 +10000,8 @@ function createLocalOutbound(options) {
       fetchImpl: options.fetchImpl
     }),
     vetHost: (hostname3) => named !== null && hostname3.toLowerCase() === named.hostname.toLowerCase() ? Promise.resolve(null) : vetHostAddresses(hostname3, { resolver, allowPrivate: false }),
-    allowPrivate: true
+    allowPrivate: true,
+    ...options.dohUrl ? { dnsRecords: createDohRecordLookup({ url: options.dohUrl, fetchImpl: options.fetchImpl }) } : {}
   };
 }
 
@@ -9912,8 +10033,8 @@ function is(value, type) {
 
 // node_modules/drizzle-orm/column.js
 var Column = class {
-  constructor(table, config2) {
-    this.table = table;
+  constructor(table2, config2) {
+    this.table = table2;
     this.config = config2;
     this.name = config2.name;
     this.keyAsName = config2.keyAsName;
@@ -10095,13 +10216,13 @@ var ForeignKeyBuilder = class {
     return this;
   }
   /** @internal */
-  build(table) {
-    return new ForeignKey(table, this);
+  build(table2) {
+    return new ForeignKey(table2, this);
   }
 };
 var ForeignKey = class {
-  constructor(table, builder) {
-    this.table = table;
+  constructor(table2, builder) {
+    this.table = table2;
     this.reference = builder.reference;
     this.onUpdate = builder._onUpdate;
     this.onDelete = builder._onDelete;
@@ -10130,8 +10251,8 @@ function iife(fn, ...args) {
 }
 
 // node_modules/drizzle-orm/pg-core/unique-constraint.js
-function uniqueKeyName(table, columns) {
-  return `${table[TableName]}_${columns.join("_")}_unique`;
+function uniqueKeyName(table2, columns) {
+  return `${table2[TableName]}_${columns.join("_")}_unique`;
 }
 var UniqueConstraintBuilder = class {
   constructor(columns, name) {
@@ -10148,8 +10269,8 @@ var UniqueConstraintBuilder = class {
     return this;
   }
   /** @internal */
-  build(table) {
-    return new UniqueConstraint(table, this.columns, this.nullsNotDistinctConfig, this.name);
+  build(table2) {
+    return new UniqueConstraint(table2, this.columns, this.nullsNotDistinctConfig, this.name);
   }
 };
 var UniqueOnConstraintBuilder = class {
@@ -10164,8 +10285,8 @@ var UniqueOnConstraintBuilder = class {
   }
 };
 var UniqueConstraint = class {
-  constructor(table, columns, nullsNotDistinct, name) {
-    this.table = table;
+  constructor(table2, columns, nullsNotDistinct, name) {
+    this.table = table2;
     this.columns = columns;
     this.name = name ?? uniqueKeyName(this.table, this.columns.map((column) => column.name));
     this.nullsNotDistinct = nullsNotDistinct;
@@ -10244,14 +10365,14 @@ function parsePgArray(arrayString) {
   return result;
 }
 function makePgArray(array2) {
-  return `{${array2.map((item) => {
-    if (Array.isArray(item)) {
-      return makePgArray(item);
+  return `{${array2.map((item2) => {
+    if (Array.isArray(item2)) {
+      return makePgArray(item2);
     }
-    if (typeof item === "string") {
-      return `"${item.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+    if (typeof item2 === "string") {
+      return `"${item2.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
     }
-    return `${item}`;
+    return `${item2}`;
   }).join(",")}}`;
 }
 
@@ -10281,7 +10402,7 @@ var PgColumnBuilder = class extends ColumnBuilder {
     return this;
   }
   /** @internal */
-  buildForeignKeys(column, table) {
+  buildForeignKeys(column, table2) {
     return this.foreignKeyConfigs.map(({ ref, actions }) => {
       return iife(
         (ref2, actions2) => {
@@ -10295,7 +10416,7 @@ var PgColumnBuilder = class extends ColumnBuilder {
           if (actions2.onDelete) {
             builder.onDelete(actions2.onDelete);
           }
-          return builder.build(table);
+          return builder.build(table2);
         },
         ref,
         actions
@@ -10303,17 +10424,17 @@ var PgColumnBuilder = class extends ColumnBuilder {
     });
   }
   /** @internal */
-  buildExtraConfigColumn(table) {
-    return new ExtraConfigColumn(table, this.config);
+  buildExtraConfigColumn(table2) {
+    return new ExtraConfigColumn(table2, this.config);
   }
 };
 var PgColumn = class extends Column {
-  constructor(table, config2) {
+  constructor(table2, config2) {
     if (!config2.uniqueName) {
-      config2.uniqueName = uniqueKeyName(table, [config2.name]);
+      config2.uniqueName = uniqueKeyName(table2, [config2.name]);
     }
-    super(table, config2);
-    this.table = table;
+    super(table2, config2);
+    this.table = table2;
   }
   static [entityKind] = "PgColumn";
 };
@@ -10403,18 +10524,18 @@ var PgArrayBuilder = class extends PgColumnBuilder {
     this.config.size = size;
   }
   /** @internal */
-  build(table) {
-    const baseColumn = this.config.baseBuilder.build(table);
+  build(table2) {
+    const baseColumn = this.config.baseBuilder.build(table2);
     return new PgArray(
-      table,
+      table2,
       this.config,
       baseColumn
     );
   }
 };
 var PgArray = class _PgArray extends PgColumn {
-  constructor(table, config2, baseColumn, range) {
-    super(table, config2);
+  constructor(table2, config2, baseColumn, range) {
+    super(table2, config2);
     this.baseColumn = baseColumn;
     this.range = range;
     this.size = config2.size;
@@ -10447,9 +10568,9 @@ var PgEnumObjectColumnBuilder = class extends PgColumnBuilder {
     this.config.enum = enumInstance;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgEnumObjectColumn(
-      table,
+      table2,
       this.config
     );
   }
@@ -10458,8 +10579,8 @@ var PgEnumObjectColumn = class extends PgColumn {
   static [entityKind] = "PgEnumObjectColumn";
   enum;
   enumValues = this.config.enum.enumValues;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.enum = config2.enum;
   }
   getSQLType() {
@@ -10477,9 +10598,9 @@ var PgEnumColumnBuilder = class extends PgColumnBuilder {
     this.config.enum = enumInstance;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgEnumColumn(
-      table,
+      table2,
       this.config
     );
   }
@@ -10488,8 +10609,8 @@ var PgEnumColumn = class extends PgColumn {
   static [entityKind] = "PgEnumColumn";
   enum = this.config.enum;
   enumValues = this.config.enum.enumValues;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.enum = config2.enum;
   }
   getSQLType() {
@@ -10829,8 +10950,8 @@ var SQL = class _SQL {
     }
     return new _SQL.Aliased(this, alias);
   }
-  mapWith(decoder) {
-    this.decoder = typeof decoder === "function" ? { mapFromDriverValue: decoder } : decoder;
+  mapWith(decoder2) {
+    this.decoder = typeof decoder2 === "function" ? { mapFromDriverValue: decoder2 } : decoder2;
     return this;
   }
   inlineParams() {
@@ -10872,9 +10993,9 @@ var Param = class {
    * @param value - Parameter value
    * @param encoder - Encoder to convert the value to a driver parameter
    */
-  constructor(value, encoder = noopEncoder) {
+  constructor(value, encoder2 = noopEncoder) {
     this.value = value;
-    this.encoder = encoder;
+    this.encoder = encoder2;
   }
   static [entityKind] = "Param";
   brand;
@@ -10882,13 +11003,13 @@ var Param = class {
     return new SQL([this]);
   }
 };
-function sql(strings, ...params) {
+function sql(strings2, ...params) {
   const queryChunks = [];
-  if (params.length > 0 || strings.length > 0 && strings[0] !== "") {
-    queryChunks.push(new StringChunk(strings[0]));
+  if (params.length > 0 || strings2.length > 0 && strings2[0] !== "") {
+    queryChunks.push(new StringChunk(strings2[0]));
   }
   for (const [paramIndex, param2] of params.entries()) {
-    queryChunks.push(param2, new StringChunk(strings[paramIndex + 1]));
+    queryChunks.push(param2, new StringChunk(strings2[paramIndex + 1]));
   }
   return new SQL(queryChunks);
 }
@@ -10924,8 +11045,8 @@ function sql(strings, ...params) {
     return new Placeholder(name2);
   }
   sql2.placeholder = placeholder2;
-  function param2(value, encoder) {
-    return new Param(value, encoder);
+  function param2(value, encoder2) {
+    return new Param(value, encoder2);
   }
   sql2.param = param2;
 })(sql || (sql = {}));
@@ -11044,8 +11165,8 @@ var PgBigInt53Builder = class extends PgIntColumnBaseBuilder {
     super(name, "number", "PgBigInt53");
   }
   /** @internal */
-  build(table) {
-    return new PgBigInt53(table, this.config);
+  build(table2) {
+    return new PgBigInt53(table2, this.config);
   }
 };
 var PgBigInt53 = class extends PgColumn {
@@ -11066,9 +11187,9 @@ var PgBigInt64Builder = class extends PgIntColumnBaseBuilder {
     super(name, "bigint", "PgBigInt64");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBigInt64(
-      table,
+      table2,
       this.config
     );
   }
@@ -11100,9 +11221,9 @@ var PgBigSerial53Builder = class extends PgColumnBuilder {
     this.config.notNull = true;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBigSerial53(
-      table,
+      table2,
       this.config
     );
   }
@@ -11126,9 +11247,9 @@ var PgBigSerial64Builder = class extends PgColumnBuilder {
     this.config.hasDefault = true;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBigSerial64(
-      table,
+      table2,
       this.config
     );
   }
@@ -11158,8 +11279,8 @@ var PgBooleanBuilder = class extends PgColumnBuilder {
     super(name, "boolean", "PgBoolean");
   }
   /** @internal */
-  build(table) {
-    return new PgBoolean(table, this.config);
+  build(table2) {
+    return new PgBoolean(table2, this.config);
   }
 };
 var PgBoolean = class extends PgColumn {
@@ -11181,9 +11302,9 @@ var PgCharBuilder = class extends PgColumnBuilder {
     this.config.enumValues = config2.enum;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgChar(
-      table,
+      table2,
       this.config
     );
   }
@@ -11208,8 +11329,8 @@ var PgCidrBuilder = class extends PgColumnBuilder {
     super(name, "string", "PgCidr");
   }
   /** @internal */
-  build(table) {
-    return new PgCidr(table, this.config);
+  build(table2) {
+    return new PgCidr(table2, this.config);
   }
 };
 var PgCidr = class extends PgColumn {
@@ -11231,9 +11352,9 @@ var PgCustomColumnBuilder = class extends PgColumnBuilder {
     this.config.customTypeParams = customTypeParams;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgCustomColumn(
-      table,
+      table2,
       this.config
     );
   }
@@ -11243,8 +11364,8 @@ var PgCustomColumn = class extends PgColumn {
   sqlName;
   mapTo;
   mapFrom;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.sqlName = config2.customTypeParams.dataType(config2.fieldConfig);
     this.mapTo = config2.customTypeParams.toDriver;
     this.mapFrom = config2.customTypeParams.fromDriver;
@@ -11281,8 +11402,8 @@ var PgDateBuilder = class extends PgDateColumnBaseBuilder {
     super(name, "date", "PgDate");
   }
   /** @internal */
-  build(table) {
-    return new PgDate(table, this.config);
+  build(table2) {
+    return new PgDate(table2, this.config);
   }
 };
 var PgDate = class extends PgColumn {
@@ -11304,9 +11425,9 @@ var PgDateStringBuilder = class extends PgDateColumnBaseBuilder {
     super(name, "string", "PgDateString");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgDateString(
-      table,
+      table2,
       this.config
     );
   }
@@ -11336,9 +11457,9 @@ var PgDoublePrecisionBuilder = class extends PgColumnBuilder {
     super(name, "number", "PgDoublePrecision");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgDoublePrecision(
-      table,
+      table2,
       this.config
     );
   }
@@ -11366,8 +11487,8 @@ var PgInetBuilder = class extends PgColumnBuilder {
     super(name, "string", "PgInet");
   }
   /** @internal */
-  build(table) {
-    return new PgInet(table, this.config);
+  build(table2) {
+    return new PgInet(table2, this.config);
   }
 };
 var PgInet = class extends PgColumn {
@@ -11387,8 +11508,8 @@ var PgIntegerBuilder = class extends PgIntColumnBaseBuilder {
     super(name, "number", "PgInteger");
   }
   /** @internal */
-  build(table) {
-    return new PgInteger(table, this.config);
+  build(table2) {
+    return new PgInteger(table2, this.config);
   }
 };
 var PgInteger = class extends PgColumn {
@@ -11415,8 +11536,8 @@ var PgIntervalBuilder = class extends PgColumnBuilder {
     this.config.intervalConfig = intervalConfig;
   }
   /** @internal */
-  build(table) {
-    return new PgInterval(table, this.config);
+  build(table2) {
+    return new PgInterval(table2, this.config);
   }
 };
 var PgInterval = class extends PgColumn {
@@ -11441,14 +11562,14 @@ var PgJsonBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgJson");
   }
   /** @internal */
-  build(table) {
-    return new PgJson(table, this.config);
+  build(table2) {
+    return new PgJson(table2, this.config);
   }
 };
 var PgJson = class extends PgColumn {
   static [entityKind] = "PgJson";
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
   }
   getSQLType() {
     return "json";
@@ -11478,14 +11599,14 @@ var PgJsonbBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgJsonb");
   }
   /** @internal */
-  build(table) {
-    return new PgJsonb(table, this.config);
+  build(table2) {
+    return new PgJsonb(table2, this.config);
   }
 };
 var PgJsonb = class extends PgColumn {
   static [entityKind] = "PgJsonb";
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
   }
   getSQLType() {
     return "jsonb";
@@ -11515,9 +11636,9 @@ var PgLineBuilder = class extends PgColumnBuilder {
     super(name, "array", "PgLine");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgLineTuple(
-      table,
+      table2,
       this.config
     );
   }
@@ -11541,9 +11662,9 @@ var PgLineABCBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgLineABC");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgLineABC(
-      table,
+      table2,
       this.config
     );
   }
@@ -11576,8 +11697,8 @@ var PgMacaddrBuilder = class extends PgColumnBuilder {
     super(name, "string", "PgMacaddr");
   }
   /** @internal */
-  build(table) {
-    return new PgMacaddr(table, this.config);
+  build(table2) {
+    return new PgMacaddr(table2, this.config);
   }
 };
 var PgMacaddr = class extends PgColumn {
@@ -11597,8 +11718,8 @@ var PgMacaddr8Builder = class extends PgColumnBuilder {
     super(name, "string", "PgMacaddr8");
   }
   /** @internal */
-  build(table) {
-    return new PgMacaddr8(table, this.config);
+  build(table2) {
+    return new PgMacaddr8(table2, this.config);
   }
 };
 var PgMacaddr8 = class extends PgColumn {
@@ -11620,16 +11741,16 @@ var PgNumericBuilder = class extends PgColumnBuilder {
     this.config.scale = scale;
   }
   /** @internal */
-  build(table) {
-    return new PgNumeric(table, this.config);
+  build(table2) {
+    return new PgNumeric(table2, this.config);
   }
 };
 var PgNumeric = class extends PgColumn {
   static [entityKind] = "PgNumeric";
   precision;
   scale;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.precision = config2.precision;
     this.scale = config2.scale;
   }
@@ -11655,9 +11776,9 @@ var PgNumericNumberBuilder = class extends PgColumnBuilder {
     this.config.scale = scale;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgNumericNumber(
-      table,
+      table2,
       this.config
     );
   }
@@ -11666,8 +11787,8 @@ var PgNumericNumber = class extends PgColumn {
   static [entityKind] = "PgNumericNumber";
   precision;
   scale;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.precision = config2.precision;
     this.scale = config2.scale;
   }
@@ -11694,9 +11815,9 @@ var PgNumericBigIntBuilder = class extends PgColumnBuilder {
     this.config.scale = scale;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgNumericBigInt(
-      table,
+      table2,
       this.config
     );
   }
@@ -11705,8 +11826,8 @@ var PgNumericBigInt = class extends PgColumn {
   static [entityKind] = "PgNumericBigInt";
   precision;
   scale;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.precision = config2.precision;
     this.scale = config2.scale;
   }
@@ -11735,9 +11856,9 @@ var PgPointTupleBuilder = class extends PgColumnBuilder {
     super(name, "array", "PgPointTuple");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgPointTuple(
-      table,
+      table2,
       this.config
     );
   }
@@ -11764,9 +11885,9 @@ var PgPointObjectBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgPointObject");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgPointObject(
-      table,
+      table2,
       this.config
     );
   }
@@ -11841,9 +11962,9 @@ var PgGeometryBuilder = class extends PgColumnBuilder {
     super(name, "array", "PgGeometry");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgGeometry(
-      table,
+      table2,
       this.config
     );
   }
@@ -11866,9 +11987,9 @@ var PgGeometryObjectBuilder = class extends PgColumnBuilder {
     super(name, "json", "PgGeometryObject");
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgGeometryObject(
-      table,
+      table2,
       this.config
     );
   }
@@ -11902,14 +12023,14 @@ var PgRealBuilder = class extends PgColumnBuilder {
     this.config.length = length;
   }
   /** @internal */
-  build(table) {
-    return new PgReal(table, this.config);
+  build(table2) {
+    return new PgReal(table2, this.config);
   }
 };
 var PgReal = class extends PgColumn {
   static [entityKind] = "PgReal";
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
   }
   getSQLType() {
     return "real";
@@ -11934,8 +12055,8 @@ var PgSerialBuilder = class extends PgColumnBuilder {
     this.config.notNull = true;
   }
   /** @internal */
-  build(table) {
-    return new PgSerial(table, this.config);
+  build(table2) {
+    return new PgSerial(table2, this.config);
   }
 };
 var PgSerial = class extends PgColumn {
@@ -11955,8 +12076,8 @@ var PgSmallIntBuilder = class extends PgIntColumnBaseBuilder {
     super(name, "number", "PgSmallInt");
   }
   /** @internal */
-  build(table) {
-    return new PgSmallInt(table, this.config);
+  build(table2) {
+    return new PgSmallInt(table2, this.config);
   }
 };
 var PgSmallInt = class extends PgColumn {
@@ -11984,9 +12105,9 @@ var PgSmallSerialBuilder = class extends PgColumnBuilder {
     this.config.notNull = true;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgSmallSerial(
-      table,
+      table2,
       this.config
     );
   }
@@ -12009,8 +12130,8 @@ var PgTextBuilder = class extends PgColumnBuilder {
     this.config.enumValues = config2.enum;
   }
   /** @internal */
-  build(table) {
-    return new PgText(table, this.config);
+  build(table2) {
+    return new PgText(table2, this.config);
   }
 };
 var PgText = class extends PgColumn {
@@ -12036,16 +12157,16 @@ var PgTimeBuilder = class extends PgDateColumnBaseBuilder {
   }
   static [entityKind] = "PgTimeBuilder";
   /** @internal */
-  build(table) {
-    return new PgTime(table, this.config);
+  build(table2) {
+    return new PgTime(table2, this.config);
   }
 };
 var PgTime = class extends PgColumn {
   static [entityKind] = "PgTime";
   withTimezone;
   precision;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.withTimezone = config2.withTimezone;
     this.precision = config2.precision;
   }
@@ -12068,16 +12189,16 @@ var PgTimestampBuilder = class extends PgDateColumnBaseBuilder {
     this.config.precision = precision;
   }
   /** @internal */
-  build(table) {
-    return new PgTimestamp(table, this.config);
+  build(table2) {
+    return new PgTimestamp(table2, this.config);
   }
 };
 var PgTimestamp = class extends PgColumn {
   static [entityKind] = "PgTimestamp";
   withTimezone;
   precision;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.withTimezone = config2.withTimezone;
     this.precision = config2.precision;
   }
@@ -12101,9 +12222,9 @@ var PgTimestampStringBuilder = class extends PgDateColumnBaseBuilder {
     this.config.precision = precision;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgTimestampString(
-      table,
+      table2,
       this.config
     );
   }
@@ -12112,8 +12233,8 @@ var PgTimestampString = class extends PgColumn {
   static [entityKind] = "PgTimestampString";
   withTimezone;
   precision;
-  constructor(table, config2) {
-    super(table, config2);
+  constructor(table2, config2) {
+    super(table2, config2);
     this.withTimezone = config2.withTimezone;
     this.precision = config2.precision;
   }
@@ -12153,8 +12274,8 @@ var PgUUIDBuilder = class extends PgColumnBuilder {
     return this.default(sql`gen_random_uuid()`);
   }
   /** @internal */
-  build(table) {
-    return new PgUUID(table, this.config);
+  build(table2) {
+    return new PgUUID(table2, this.config);
   }
 };
 var PgUUID = class extends PgColumn {
@@ -12176,9 +12297,9 @@ var PgVarcharBuilder = class extends PgColumnBuilder {
     this.config.enumValues = config2.enum;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgVarchar(
-      table,
+      table2,
       this.config
     );
   }
@@ -12204,9 +12325,9 @@ var PgBinaryVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgBinaryVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12231,9 +12352,9 @@ var PgHalfVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgHalfVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12264,9 +12385,9 @@ var PgSparseVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgSparseVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12291,9 +12412,9 @@ var PgVectorBuilder = class extends PgColumnBuilder {
     this.config.dimensions = config2.dimensions;
   }
   /** @internal */
-  build(table) {
+  build(table2) {
     return new PgVector(
-      table,
+      table2,
       this.config
     );
   }
@@ -12393,16 +12514,16 @@ function pgTableWithSchema(name, columns, extraConfig, schema, baseName = name) 
       return [name2, column];
     })
   );
-  const table = Object.assign(rawTable, builtColumns);
-  table[Table.Symbol.Columns] = builtColumns;
-  table[Table.Symbol.ExtraConfigColumns] = builtColumnsForExtraConfig;
+  const table2 = Object.assign(rawTable, builtColumns);
+  table2[Table.Symbol.Columns] = builtColumns;
+  table2[Table.Symbol.ExtraConfigColumns] = builtColumnsForExtraConfig;
   if (extraConfig) {
-    table[PgTable.Symbol.ExtraConfigBuilder] = extraConfig;
+    table2[PgTable.Symbol.ExtraConfigBuilder] = extraConfig;
   }
-  return Object.assign(table, {
+  return Object.assign(table2, {
     enableRLS: () => {
-      table[PgTable.Symbol.EnableRLS] = true;
-      return table;
+      table2[PgTable.Symbol.EnableRLS] = true;
+      return table2;
     }
   });
 }
@@ -12419,13 +12540,13 @@ var CheckBuilder = class {
   static [entityKind] = "PgCheckBuilder";
   brand;
   /** @internal */
-  build(table) {
-    return new Check(table, this);
+  build(table2) {
+    return new Check(table2, this);
   }
 };
 var Check = class {
-  constructor(table, builder) {
-    this.table = table;
+  constructor(table2, builder) {
+    this.table = table2;
     this.name = builder.name;
     this.value = builder.value;
   }
@@ -12531,15 +12652,15 @@ var IndexBuilder = class {
     return this;
   }
   /** @internal */
-  build(table) {
-    return new Index(this.config, table);
+  build(table2) {
+    return new Index(this.config, table2);
   }
 };
 var Index = class {
   static [entityKind] = "PgIndex";
   config;
-  constructor(config2, table) {
-    this.config = { ...config2, table };
+  constructor(config2, table2) {
+    this.config = { ...config2, table: table2 };
   }
 };
 function index(name) {
@@ -12574,6 +12695,7 @@ var SIGNAL_FIELDS = [
 ];
 
 // db/schema/sites.ts
+var CAPABILITIES_TEXT_MAX = 2048;
 var tsvector = customType({ dataType: () => "tsvector" });
 var categoryList = sql.raw(CATEGORIES.map((category) => `'${category}'`).join(", "));
 var sites = pgTable(
@@ -12640,6 +12762,18 @@ var sites = pgTable(
      * crawled since this was kept (migration 0038).
      */
     agentResources: jsonb("agent_resources").$type(),
+    /**
+     * What the site's own machine-readable documents say it does, grouped by source, as the last
+     * successful crawl read them; null when they name nothing or the site was not crawled since
+     * this was kept (migration 0036).
+     */
+    capabilities: jsonb("capabilities").$type(),
+    /**
+     * The same capabilities as one plain text for search (one item a line, "name: description"),
+     * at most CAPABILITIES_TEXT_MAX characters with a fair share per source; empty when there are
+     * none (migration 0036).
+     */
+    capabilitiesText: text("capabilities_text").notNull().default(""),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -12670,43 +12804,44 @@ var sites = pgTable(
       sql`setweight(to_tsvector('english'::regconfig, search_text_words(name, '', '{}')), 'A') || setweight(to_tsvector('english'::regconfig, search_text_words('', '', tags)) || search_domain_vector(domain), 'B') || setweight(to_tsvector('english'::regconfig, search_text_words('', search_opening_sentence(description), '{}')), 'C')`
     )
   },
-  (table) => [
-    check("sites_agentic_score_range", sql`${table.agenticScore} between 0 and 100`),
-    check("sites_category_known", sql`${table.category} in (${categoryList})`),
-    check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
-    check("sites_mcp_endpoint_health_known", sql`${table.mcpEndpointHealth} between 0 and 3`),
-    check("sites_unresolved_crawls_range", sql`${table.unresolvedCrawls} >= 0`),
-    check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
+  (table2) => [
+    check("sites_agentic_score_range", sql`${table2.agenticScore} between 0 and 100`),
+    check("sites_category_known", sql`${table2.category} in (${categoryList})`),
+    check("sites_domain_normalised", sql`${table2.domain} = lower(${table2.domain}) and ${table2.domain} !~ '\\.$'`),
+    check("sites_mcp_endpoint_health_known", sql`${table2.mcpEndpointHealth} between 0 and 3`),
+    check("sites_unresolved_crawls_range", sql`${table2.unresolvedCrawls} >= 0`),
+    check("sites_capabilities_text_bounded", sql`char_length(${table2.capabilitiesText}) <= 2048`),
+    check("sites_favicon_consistent", sql`${table2.hasFavicon} = (${table2.faviconUrl} is not null)`),
     // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
     // The domain column has the "C" collation (migration 0005): byte order on every server.
-    index("sites_score_order").on(table.agenticScore.desc(), table.organicTiebreak, table.domain),
+    index("sites_score_order").on(table2.agenticScore.desc(), table2.organicTiebreak, table2.domain),
     index("sites_category_score_order").on(
-      table.category,
-      table.agenticScore.desc(),
-      table.organicTiebreak,
-      table.domain
+      table2.category,
+      table2.agenticScore.desc(),
+      table2.organicTiebreak,
+      table2.domain
     ),
     // The top list (src/domain/search/top-sites.ts) reads each signal pattern of a category, or
     // of the discovery inventory, from its own range in organic order: every entry it meets is a
     // match. The expressions must read exactly as the top list's conditions for Postgres to use them.
     index("sites_category_signals_order").on(
-      table.category,
-      sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
-      table.agenticScore.desc().nullsLast(),
-      table.organicTiebreak,
-      table.domain
+      table2.category,
+      sql`search_signal_bits(${table2.hasStructuredApi}, ${table2.hasMcpServer}, ${table2.hasOpenapi}, ${table2.hasLlmsTxt})`,
+      table2.agenticScore.desc().nullsLast(),
+      table2.organicTiebreak,
+      table2.domain
     ),
     index("sites_discovery_signals_order").on(
-      sql`search_signal_bits(${table.hasStructuredApi}, ${table.hasMcpServer}, ${table.hasOpenapi}, ${table.hasLlmsTxt})`,
-      table.agenticScore.desc().nullsLast(),
-      table.organicTiebreak,
-      table.domain
-    ).where(sql`not search_is_audit(${table.category})`),
+      sql`search_signal_bits(${table2.hasStructuredApi}, ${table2.hasMcpServer}, ${table2.hasOpenapi}, ${table2.hasLlmsTxt})`,
+      table2.agenticScore.desc().nullsLast(),
+      table2.organicTiebreak,
+      table2.domain
+    ).where(sql`not search_is_audit(${table2.category})`),
     // The ARD registry lists the sites with resources in domain order (migration 0038).
-    index("sites_agent_resources_listing").on(table.domain).where(sql`${table.agentResources} is not null`),
-    index("sites_agent_resources_identifiers").using("gin", sql`${table.agentResources} jsonb_path_ops`).where(sql`${table.agentResources} is not null`),
+    index("sites_agent_resources_listing").on(table2.domain).where(sql`${table2.agentResources} is not null`),
+    index("sites_agent_resources_identifiers").using("gin", sql`${table2.agentResources} jsonb_path_ops`).where(sql`${table2.agentResources} is not null`),
     // The recrawl cron takes the stalest sites first.
-    index("sites_last_crawled_at").on(table.lastCrawledAt)
+    index("sites_last_crawled_at").on(table2.lastCrawledAt)
   ]
 );
 
@@ -12810,6 +12945,549 @@ function createCrawlFetcher(fetcher, limiter, options = {}) {
   return Object.assign(fetch2, { newBurst, requestsMade: () => made, budgeted, reserve });
 }
 
+// node_modules/entities/dist/decode-codepoint.js
+var c1 = [
+  8364,
+  0,
+  8218,
+  402,
+  8222,
+  8230,
+  8224,
+  8225,
+  710,
+  8240,
+  352,
+  8249,
+  338,
+  0,
+  381,
+  0,
+  0,
+  8216,
+  8217,
+  8220,
+  8221,
+  8226,
+  8211,
+  8212,
+  732,
+  8482,
+  353,
+  8250,
+  339,
+  0,
+  382,
+  376
+];
+function isInvalidCodePoint(codePoint) {
+  return codePoint === 0 || codePoint >= 55296 && codePoint <= 57343 || codePoint > 1114111;
+}
+function replaceCodePoint(codePoint) {
+  if (isInvalidCodePoint(codePoint)) {
+    return 65533;
+  }
+  if (codePoint >= 128 && codePoint <= 159) {
+    return c1[codePoint - 128] || codePoint;
+  }
+  return codePoint;
+}
+function codePointToString(codePoint) {
+  return codePoint - 1 >>> 0 < 127 || codePoint - 160 >>> 0 < 55136 ? String.fromCharCode(codePoint) : String.fromCodePoint(replaceCodePoint(codePoint));
+}
+
+// node_modules/entities/dist/generated/decode-data-html.js
+var htmlDecodeData = ["Q=\xA8`p0AEligMPacutebrevecircyfrgravelphamacrndogonpfpplyFunctionringscrsigntildeumlBackslashrvwedcyecausernoullistafropfrevescrumpeqCHcyOPYacutepitalDifferentialDyleyscaronedilirconintdotedillanterDotfrhiircleDotMinusPlusTimeslockwiseContourIntegralseCurlyDoubleQuoteQuoteolonengruentinttourIntegralpfroductunterClockwiseContourIntegralrossscrupCapDDotrahdJcyScyZcyaggerrrshvcaronyeltafriacriticalAcuteDotubleAcuteGraveTildemondfferentialDopftDotEqualubleContourIntegralDotwnArrowLeftArrowRightArrowTeeongLeftArrowRightArrowRightArrowRightArrowTeeUpArrowDownArrowVerticalBarwnArrowBarUpArrowBreveLeftRightVectorTeeVectorVectorBarRightTeeVectorVectorBarTeeArrowarrowscrtrokENGTHacutecaronircydotfrgravelementmacrptySmallSquareVerySmallSquareogonpfpsilonqualTildeilibriumscrimtaumlxistsponentialEFcyfrilledSmallSquareVerySmallSquareopfrAlluriertrfscrGJcyTammadbrevecedilircydotfrgopfreaterEqualLessFullEqualGreaterLessSlantEqualTildescrtHARDcyacektcircfrilbertSpaceopfrizontalLinescrtrokumpDownHumpEqualIEcyJligOcyacutecircydotfrgravemacrginaryIpliesntegralrsectionvisibleCommaTimesogonpftascrtildeukcymlJcircyfropfscrercyukcyKHcyJcyappacedilyfropfscrLJcyTacutembdangplacetrfrrcaronedilyeftAngleBracketrrowBarRightArrowCeilingDoubleBracketwnTeeVectorVectorBarFloorRightArrowVectorTeeArrowVectorriangleBarEqualUpDownVectorTeeVectorVectorBarVectorBararrowrightarrowssEqualGreaterFullEqualGreaterLessSlantEqualTildefrleftarrowmidotongLeftArrowRightArrowRightArrowleftarrowrightarrowrightarrowpfwerLeftArrowRightArrowscrhtroktMapcyediumSpacellintrffrinusPlusopfscruNJcyacutecaronedilyegativeMediumSpaceThickSpacenSpaceVeryThinSpacestedGreaterGreaterLessLesswLinefroBreaknBreakingSpacepftCongruentupCapDoubleVerticalBarElementqualTildexistsGreaterEqualFullEqualGreaterLessSlantEqualTildeHumpDownHumpEqualLeftTriangleBarEqualssEqualGreaterLessSlantEqualTildeNestedGreaterGreaterLessLessPrecedesEqualSlantEqualReverseElementightTriangleBarEqualSquareSubsetEqualpersetEqualubsetEqualcceedsEqualSlantEqualTildepersetEqualTildeEqualFullEqualTildeVerticalBarscrtildeuOEligacutecircydblacfrgravemacregaicronopfpenCurlyDoubleQuoteQuoterscrlashtildemesumlverBarraceketParenthesisPartialDcyfrhiilusMinusoincareplanepfrecedesEqualSlantEqualTildeimeoductportionalscriQUOTfropfscrRBarrEGacutengrrtlcaronedilyeverseElementquilibriumUpEquilibriumfrhoightAngleBracketrrowBarLeftArrowCeilingDoubleBracketwnTeeVectorVectorBarFloorTeeArrowVectorriangleBarEqualUpDownVectorTeeVectorVectorBarVectorBararrowopfundImpliesrightarrowscrhuleDelayedSHCHcycyOFTcyacutecaronedilircyfrhortDownArrowLeftArrowRightArrowUpArrowigmamallCircleopfqrtuareIntersectionSubsetEqualpersetEqualUnionscrtarubsetEqualcceedsEqualSlantEqualTildehThatmpersetEqualsetTHORNRADESHcycyabucaronedilyfrhereforetaickSpacenSpaceildeEqualFullEqualTildeopfripleDotscrtrokUacuterrocirbrcyevecircydblacfrgravemacrnderBarraceketParenthesisionPlusogonpfpArrowBarDownArrowDownArrowEquilibriumTeeArrowarrowdownarrowperLeftArrowRightArrowsilonringscrtildeumlVDashbarcydashleerbarticalBarLineSeparatorTildeyThinSpacefropfscrvdashWcircedgefropfscrXfriopfscrYAcyIcyUcyacutecircyfropfscrumlZHcyacutecaronydoteroWidthSpacetafropfscraacutebrevecEdircuteyeligfrgravelefsymphphamacrlgpndanddslopevgelemsdaabcdefghrtvbdsphtzarrogonpfpEacireidosproxeqringscrtympeqtildeumlwconintintbNotackcongepsilonprimesimeqrveewedgebrktbrkcongydquoecausemptyvpsirnoutahweenfrigcapircupodotplustimessqcuptartriangledownupuplusveewedgekarowlacklozengesquaretriangledownleftrightnkk12434ocknequivotopfttomwtiexDLRlrHDUduULRlrVHLRhlrboxdLRlrhDUduminusplustimesuLRlrvHLRhlrprimerevevbarscremiimeolbhsubulletmpEeqcacutepandbrcupcapupdotsretoncapsronedilircupssmdotedilmptyvnterdotfrhcyeckmarkiirEceqlearrowleftrightdRSastcircdashefnintmidscirlubsuitoloneqmmatpfnlementxesngdotintpfrodysrrarrossscrubepetdotudarrlreprsclarrppbrcapcapupdotorsrarrmlyeqprecsuccveewedgerenvearrowleftrightveewedwconintintylctydArrHaraggerlethrrshvbkarowlaccaronydaggerrrotseqegltamptyvfishtrharlriamondsuitsegammasinvideontimesonxjcylcornropollarpfteqdotminusplussquareublebarwedgewnarrowdownarrowsharpoonleftrightrbkarowcornropscryoltroktdotrifuarrharwanglezcyigrarreDDototacutestercaronircolonydotefDotrgravesdotlinterslsdotmacrptysetvsp134ngspogonpfparsllussilonvqcircolonsimlantgtrlessualsestivDDvparslrDotarrscrdotimtahumlroxclistpectationonentialefallingdotseqcyemalefiligligligriligjliglatligtnsnofopfrallkvpartintrac123456823534584556878slownscrgElacutemmadpbrevecircydotelqqslantsccdotollesfrggimeljcylEajnEapproxeqqsimopfravescrimeltccirdotlParquestrapproxrrdoteqlessqlesslesssimvertneqqnEhArrairsplfmiltrdcyrcirwbarcirceartsuitlliprconfrksearowwarowoarrmthtokleftarrowrightarrowpfrbarscrlashtrokybullpheniacutecircyecyxclffrgraveiiintntnfinotajligmacrgelinepartthofpedncarefintieodottcalegersrcallarhkprodocygonpftaprodquestscrinEdotsvvtildeukcymljcircyfrmathopfscrercyukcykappavcedilyfrgreenhcyjcyopfscrlAarrrrtailBarrEgHaracuteemptyvgranmbdangdlepquorrbfsfshklpplsimtltailesbarrbrkracekkeslducaronedililubydcaquorrdharusharsheftarrowtailharpoondownupleftarrowsrightarrowsharpoonssquigarrowthreetimesgqqslantsccdotorgessapproxdoteqgtrqgtrgtrsimfishtloorrgEhardulblkjcylarrcornerhardtrimidotoustachenEapproxeqqsimoangrrbrkngleftarrowrightarrowmapstorightarrowoparrowleftrightparflustimeswastbarzengefparltrarrcornerhardmtrisaquocrhimegqbuortroktccirdothreeimeslarrquestrPariefurdsharuharvertneqqnEmDDotacrletesepstodownleftuprkercommaydasheasuredanglefrhoicrodastcirdotnusbdulcpdrnplusodelspfpscrtposultimapmapnGgtvLeftarrowrightarrowltvRightarrowVDashdashablacutengpEidosproxturalsbspumpecapronedilongdotupydasheArrarhkrowdotquivsearimxistsfrgEeqqslantssimtrhArrarrparisdvjcylArrEarrdreftarrowrightarrowqqslantsssimtriemidopftinEdotvabcnivabcparallelsltolintrcueeceqrArrarrcwightarrowtriesccueerhortmidparallelimeqmidparqsubepeubEeseteqqcceqpEeseteqqtglildelgrianglelefteqrightequmerospvDashHarrapdashgetinfinlArretrierArrtriesimwArrarhkrownearoSacutestcircydashblacivotsoldeligfcirrgonravethbarmintlarrcirrossinetmacregaicrondnusopfparerplusrarrderoffmigoforslopevscrlasholtildemesasumlvbarparallelsimltcyercntiodmilptenkfrhivmmatoneitchforkvlanckhkvusacirbcirdouemnsimtwomointintpfundrEapcueecapproxcurlyeqeqnapproxeqqsimsimimesnEapsimodfalarlinesurfptosimurelscriuncspqfrintopfprimescruaternionsintesteqotrAarrrrtailBarrHaraceutedicemptyvngdelequorrapbfscfshklpplsimtlwtailionalsbarrbrkracekkeslducaronedililubydcaldharquorshealinepartsctgfishtloorrhardulovightarrowtailharpoondownupleftarrowsharpoonsrightarrowssquigarrowthreetimesngsingdotseqlarrharmmoustachenmidoangrrbrkparflustimespargtpolintrarrsaquocrhqbuorthreeimesriefltriuluharxsacutebquocEaproncueedilircnEapsimpolintsimydotbeeArrarhkrowctmiswartminusnxtfrownharpchcyyortmidparallelyigmafvmdoteqgElEneplusrarrlarrmallsetminusshpeparslidletesoftcylbarpfpadesuitrqcapsupssubeseteqpesetequareffrarrscretmnmiletarftarfraightepsilonphinsubEdotedotmultnEeplusrarrseteqqneqqimubpccapproxcurlyeqeqnapproxeqqsimsimmngp123EdotsubedothsolublarrmultnEeplusseteqqneqqimubpwArrarhkrownwarzligtargetubrkcaronedilydotelrecfrhere4foretasymvickapproxsimnspkapsimornildemesbardntoeapbotcirforksaprimeradeiangledownlefteqqrighteqdoteminusplussbtimepeziumscryhcytrokwixtoheadleftarrowrightarrowuArrHaracuterrbrcyevecircydarrblacharfishtrgraveharlrblklcornerroptrimacrlogonpfparrowdownarrowharpoonleftrightlussihlonuparrowsrcornerropingtriscrtdotilderifuarrmlwanglevArrBarvDashangrtrepsilonkappanothingphiiroptorhosigmaubsetneqqpsetneqqthetariangleleftrightcydasheebareqlliprbartfrltrinsubpopfproprtriscrubnEepnEezigzagwcircedbargeqierpfropfpreathscrxcapircupdtrifrhArrarrilArrarrmapnisodotpflustimerArrarrscrqcupuplustriveewedgeyacuteycircyenfricyopfscrucymlzacutecaronydoteetrftafrhcyigrarropfscrwjnjC(D%D($(D'%$$ED($'$'$%$'%E$/D'$F%'D(D&#,%%&&$%$)%+%%$E$F$'$&$(#'D&$(%$&4%($(E'%&%($&$)%*$%$%$+)()')($:&5-($'($%*&&&/%%&)%@$'$F$%&&#%%)$&$&$&$(%%%&$(%$$%&%$E$2.&0,.(.(&'%.$F%$&&&(%6)&+*),---&*/1---)-.&)*+,).%*,&,*'('2+,+)1&'1,)2&'&*('($F%'#&D%D($(E&%$$&$ED($)$'%1(2$'%E$)$'((&+$&%%$%D&$(%-#&$E$3)2$F%'%+$&#'D$$'($$($(%&%$$&$E$$$F$./'*,***'*-*($F$$#)$'%$$'$%$.$&%/$&%'$.'(#'$'$&D(D'%$$&$%D($$%&&*%($%&('+%/,($'%E%%$&$($'E%#(%$$E$F$F%'$'#'$&$'$(%$$E$F$F#'D$$(%'%%%+%%$(%'%$$2(',&,-'*'0).+)1&'('-,)'&*(*)(*/&/('/),))/&')-&'('-%1','*'''-'($E$$%+$($/+-'-',+-'-%E%/(-$&%$%'$$#&$%$-%*$E$+$F$&$$#'$($(%'%$$5+-.)+0%5)+%($E$)%1%%%$&,'(&4&*''+H'(&*-(-L-J-'-M-(&O*H&/2F2((%*(***G*M*(&W,K&+.H.-&1'/3F3(&O2(.I4('H,(().H.-.H(I.(&(+(+,+(&.$FD($$#(D(D'%$$($ED($'%&%($F$6,($$$FE'D(&&D&$)('+&'.#+$%$E$%$$$+$/%%$$%)+(+-+(%&%(&*-%$F%$C'$E$&$F#(D%$(%%%%'%$(%'%$$$%/+-*0$%$%$3)'-&-,(*(0*.,)2&(((&+(+))*0&0((/*,*)0&().&(($&%-$-$&%$$-#)%%$($($$%'%'%&%$$E$0(,(-(*$'$-$F$&%')/))/(+)1()($F$&$%&&)(%)+(+-+(&(%$%$&(+(&&C($'$'%%$%%$$(%'%$$E$+&%%K&)$'(((,(($F$+$F%'C)%%''$'&&D'%$$($ED($'$*)',&(.%&('$'%E$)*&*,%,%.%&((%(%,%/(-%%'&$'$F$(D&#($&$%$'($$%%'&$'*+'+,+(&-$E$F$F$(#($'$E$F$F#F$$$F$F#'$&$&D($'%$$E$F$F$&#'$($(%$$&$0%%$%$&$FC)$($$%D%$E&E&%$D'$$%DD($)&%%&$'&%E$$%&&&$&(&$%$&$&%&&)%*$*$*$*$*$*$*$&%(%*$&&'$&'$'%E$$%$%'%$%%%%%')%D'$F%$%&(%D(D&$*%&#'$*'*'('&*%%'&&)%$&''$'%$$'$()$%(%&%'%%&$&'$E$('&'%&''''(&('&&/.%&(&&&($($.()(+0'0'0(&%%&'$&%%&$E&G%%$F%$&&%'%&'$'$'$&$'$'$'$'$&%'$'$'$&$'$'$'$'$'$'$&&&%'$'$'$&$'$'$'$'$&(&'&(&%'$'$'$&$'$'$'$'$'$'$$($'E'$F%&%%'$%%'$''$&'%%%'$'$($#)%$&&&(&&'%&&&D%&&%$'&&E'%&%&(%$&D'%(E%'($E$&%&('%$$%&$&$'%'..()%*$*&*'*'&$&(&&&'$'(&$'($)$%&($&$'%'))&%%'&&&%E&&F$'%$'%&$F%%'$&$'$$'$))$%&&%%')$%$&(&&'%&&&%&D%')$&+*'(&((F&&.-(%&%&$*%&$(#'$&$(%'%%%%'$$)%&$(%$$$%(&%%(D%%&%($(%D$''$$&'&*''$%$%(%&%$F&)*&&$&$(&&$(%E%$&%(&&(&'&)%/%*'-'..($*%'&&$F&$%%%'$'%%'$$'%&$)$&%)#(%%D(%'$(%%G$%'%$$&$$$'%D$$E'%$&&$$%)%$%$&&$'%&(&($%%'%($$%%%$'%E$&'%%&%%'&'$$(&'%&&**'%'&&&%(%%)$'%&$&%&%%$%E$D&%%$&%&%,&,#0$%$($(%&&&%D$'$G$&%&%&$&$F%'&$'$$*D(($H$($($($'%($G%($($'%'%($'%&%%&$F#%%$$(%&($%$$($'%$$&$$%$%$&$&(%$&%&&)$*$&D'%$E$$%$$'$&$$%$%$%$$%%%''%$&$'$%&$F$'$&%%'$'$D$%%&%%&%'%(%*'%&&&)((&'&&$K%E#'$(%%%'%'&$'&'$$&$'$()&%'%'$E$*&($'%'%.'-%E%'$F%'%'$(%'C)$$E&%$$&E&$%%DD($$%'&%%'%&$'$'&%''''&%%%%&$$%'%&(&%'%$&&&(''&(&'$&%&%E%%$'D($F%%'$'&'$($'$$$%'$'E%#(%$$E$'$F$F%'$'#(($$(%$$E$($&$&$F$F#(%%%'$'$$%$$&$(%)%'%'%%'$'%%$E&%%'$(%'%'%'%'%'&'%%$&&&$'D$'%&%'($&%'&)$$(%'&%%%%$$&%&($%(&(%%$$%*,''..%'-'-1$,+,-'-%$%$&$&(%$&%&&)$*$&D'%&*'&'()''&'&$(%'%D$$%$$''$($%&$&$$%&%)%'%&$(%')'$%%%''%$&$'$%&$'&%%&%.+-')'-%.,(%&&D&&%(%'&&%$&'&$$&'%$'%)%&($%$%&$(%E%$%%'$'$%%&%($%'D$%%&%%&%'%'%'%(%'&$'$'$$*&'$K%E#(D&%%&$'&%$&&)')')%%'$(%$$'$/$E$%D'%$&&&&F&%&($($)$$&%%$($(%E$$$F%'$$%)%&#F%D&D$,(-%D%D&D$-$(%'$'%'%E%$&D&E&%&'%&(%*$D&%F(D$&&&%'%&(F%%%$$'$$%&%''$(%%F%'%'&E%')$$E$E%$&$'D'H&D%&%$&$$'%&%&$$%$&$%$$&$'%D%&%%%$&*(-&$'D'H&D'$%&%$&%($$&$FE$&%(D(F(%)$)$&%(%)$)$$&'('E'D%(%$&&&D'$(E$'%&(D(D%,%&($$%&&&D&D%*)+%%'$($%&%&%((%%%'D'$'F*%,D&%(E&$'D'$'F*%,D$&E'%%%.0%,(1%$$%$&&&%$(%'%E%'%E&D%(%'&D&D'F%'&G%F$'%''$(%%'#%D(%%$&G$%$$'%'%%%%%'$'$'%D$&E'%$$'%$$&$'%&&'%&%$$'%&%(&$&&$F$&%&%&$$%&%$&%(%F$F$%'%%%(%$$&E'%%D(&&)%D&$'#&F$''&&'$&$$%$(&&&&&$&'$E$%&$%'%&$$%*%$$()$'%%%'''$'&'%($'$G%'&'&$$$*%EE&$$%$%%%&%$&$')'*'%'*(&(&'&%&($%%&%&&%%&(''''&$'%%&%'$F%$$(#F$&$F$($F$-'&%&(%E%#(%%%'$'$&$F&&%&%)%%'$'$'%E&%%'%'$(%'$'%'%'%'%'&'%'$%'&%('$'%&%'($&%'&)$$(%'&%%%%$$&%(%&($%%$&'&'''$%%E$$(%'%D$''$($%$&$$,-'(./%(-,+(.(-(-%%%-$'%&%$$()'$'$'&%%&%&&D&&%($&'%%)$'$(%E%$%%&%($$(%'%%'$'$''$)$$#)$'$$%$%%&&%&%$&&%&%%&%&&%)%&%$$&'$'$$'%''$(%E%%%%'%)'$%%$E&&$'%'&$%)(+E$$'($($%$&&&$'$&$'$&$'$&%&'&'$'$/&&%)%%&%%$&$'D$(%$&$'%%E$()&&$$'(D&%(D%&($(&+%'$($(&+%%$&&($&$$'$F%'%'%'$&'$%0+&&%$%&$&&&$'&&'&%'$&'&'&&)%+$)&,$'%'%($%%')'*'%'*(&(&'&%$%%%$F$F$F$&$&&'&&$'&&'(%&'&'&%'$&'&&)%+$)&,$'%'%($$'%''$(%%'D'#)%$$&$(%'%$$&$($E$(('&%(&($%,(&&&%&&&E&$'E&($)%($%%$&%$&&&&&D'&%%$($'%)+'+'/%+$+(0%&&&$&(&'&%&'%)$F&$%&%'$'%1*-#'$&D(%%$'&&D'%$$'%'%&$(%DD($''$%&$()%&&%&$'E$$'%E$)%,%.,(%&%%'$'&%+$()%&&%&%&$F$'%'%%'$$'E%$)#'$&'$$'$(%+&(&*&&'$'(&$'%&('K/D(J/D&('..($%$'$%&&&%%'%'&$$E$'$G'D$F$'$'$F%G(D&F(D$)#($(&%($%'$E$F$$$$%'$F#'%&%%$'$E$'%&$$$'%&$&$&$'%E&&%'$'%&$F%'$(%&$&$(C)&$$'%$D%$E$&$F$F$&E%#)$(%$$&$(%%$E$&$)$F$F$%%%0@0000H8H40H000047P00P@001000@0B0HP@:H9T8P000LB8d@800@I0<110000QQ8400P10030005940@410020000Q02000@0200000@P0101@8000440400000000808000000000@00000000P`0000000040400@0004<000000000008000030000000000P020T400020@0@00000000000000000000000000P0000000400400000400220080000100000000000000000P000000000000P000000@00402000000000@00000000000000000000040000000000000", '\xC6&\xC1\u0102\xC2\u0410\u{1D504}\xC0\u0391\u0100\u2A53\u0104\u{1D538}\u2061\xC5\u{1D49C}\u2254\xC3\xC4\u2216\u2AE7\u2306\u0411\u2235\u212C\u0392\u{1D505}\u{1D539}\u02D8\u212C\u224E\u0427\xA9\u0106\u22D2\u2145\u212D\u010C\xC7\u0108\u2230\u010A\xB8\xB7\u212D\u03A7\u2299\u2296\u2295\u2297\u2232\u201D\u2019\u2237\u2A74\u2261\u222F\u222E\u2102\u2210\u2233\u2A2F\u{1D49E}\u22D3\u224D\u2145\u2911\u0402\u0405\u040F\u2021\u21A1\u2AE4\u010E\u0414\u2207\u0394\u{1D507}\xB4\u02D9\u02DD`\u02DC\u22C4\u2146\u{1D53B}\xA8\u20DC\u2250\u222F\xA8\u21D3\u21D0\u21D4\u2AE4\u27F8\u27FA\u27F9\u21D2\u22A8\u21D1\u21D5\u2225\u2193\u2913\u21F5\u0311\u2950\u295E\u21BD\u2956\u295F\u21C1\u2957\u22A4\u21A7\u21D3\u{1D49F}\u0110\u014A\xD0\xC9\u011A\xCA\u042D\u0116\u{1D508}\xC8\u2208\u0112\u25FB\u25AB\u0118\u{1D53C}\u0395\u2A75\u2242\u21CC\u2130\u2A73\u0397\xCB\u2203\u2147\u0424\u{1D509}\u25FC\u25AA\u{1D53D}\u2200\u2131\u2131\u0403>\u0393\u03DC\u011E\u0122\u011C\u0413\u0120\u{1D50A}\u22D9\u{1D53E}\u2265\u22DB\u2267\u2AA2\u2277\u2A7E\u2273\u{1D4A2}\u226B\u042A\u02C7^\u0124\u210C\u210B\u210D\u2500\u210B\u0126\u224E\u224F\u0415\u0132\u0401\xCD\xCE\u0418\u0130\u2111\xCC\u2111\u012A\u2148\u21D2\u222C\u222B\u22C2\u2063\u2062\u012E\u{1D540}\u0399\u2110\u0128\u0406\xCF\u0134\u0419\u{1D50D}\u{1D541}\u{1D4A5}\u0408\u0404\u0425\u040C\u039A\u0136\u041A\u{1D50E}\u{1D542}\u{1D4A6}\u0409<\u0139\u039B\u27EA\u2112\u219E\u013D\u013B\u041B\u27E8\u2190\u21E4\u21C6\u2308\u27E6\u2961\u21C3\u2959\u230A\u2194\u294E\u22A3\u21A4\u295A\u22B2\u29CF\u22B4\u2951\u2960\u21BF\u2958\u21BC\u2952\u21D0\u21D4\u22DA\u2266\u2276\u2AA1\u2A7D\u2272\u{1D50F}\u22D8\u21DA\u013F\u27F5\u27F7\u27F6\u27F8\u27FA\u27F9\u{1D543}\u2199\u2198\u2112\u21B0\u0141\u226A\u2905\u041C\u205F\u2133\u{1D510}\u2213\u{1D544}\u2133\u039C\u040A\u0143\u0147\u0145\u041D\u200B\u200B\u200B\u200B\u226B\u226A\n\u{1D511}\u2060\xA0\u2115\u2AEC\u2262\u226D\u2226\u2209\u2260\u2242\u0338\u2204\u226F\u2271\u2267\u0338\u226B\u0338\u2279\u2A7E\u0338\u2275\u224E\u0338\u224F\u0338\u22EA\u29CF\u0338\u22EC\u226E\u2270\u2278\u226A\u0338\u2A7D\u0338\u2274\u2AA2\u0338\u2AA1\u0338\u2280\u2AAF\u0338\u22E0\u220C\u22EB\u29D0\u0338\u22ED\u228F\u0338\u22E2\u2290\u0338\u22E3\u2282\u20D2\u2288\u2281\u2AB0\u0338\u22E1\u227F\u0338\u2283\u20D2\u2289\u2241\u2244\u2247\u2249\u2224\u{1D4A9}\xD1\u039D\u0152\xD3\xD4\u041E\u0150\u{1D512}\xD2\u014C\u03A9\u039F\u{1D546}\u201C\u2018\u2A54\u{1D4AA}\xD8\xD5\u2A37\xD6\u203E\u23DE\u23B4\u23DC\u2202\u041F\u{1D513}\u03A6\u03A0\xB1\u210C\u2119\u2ABB\u227A\u2AAF\u227C\u227E\u2033\u220F\u2237\u221D\u{1D4AB}\u03A8"\u{1D514}\u211A\u{1D4AC}\u2910\xAE\u0154\u27EB\u21A0\u2916\u0158\u0156\u0420\u211C\u220B\u21CB\u296F\u211C\u03A1\u27E9\u2192\u21E5\u21C4\u2309\u27E7\u295D\u21C2\u2955\u230B\u22A2\u21A6\u295B\u22B3\u29D0\u22B5\u294F\u295C\u21BE\u2954\u21C0\u2953\u21D2\u211D\u2970\u21DB\u211B\u21B1\u29F4\u0429\u0428\u042C\u015A\u2ABC\u0160\u015E\u015C\u0421\u{1D516}\u2193\u2190\u2192\u2191\u03A3\u2218\u{1D54A}\u221A\u25A1\u2293\u228F\u2291\u2290\u2292\u2294\u{1D4AE}\u22C6\u22D0\u22D0\u2286\u227B\u2AB0\u227D\u227F\u220B\u2211\u22D1\u2283\u2287\u22D1\xDE\u2122\u040B\u0426	\u03A4\u0164\u0162\u0422\u{1D517}\u2234\u0398\u205F\u200A\u2009\u223C\u2243\u2245\u2248\u{1D54B}\u20DB\u{1D4AF}\u0166\xDA\u219F\u2949\u040E\u016C\xDB\u0423\u0170\u{1D518}\xD9\u016A_\u23DF\u23B5\u23DD\u22C3\u228E\u0172\u{1D54C}\u2191\u2912\u21C5\u2195\u296E\u22A5\u21A5\u21D1\u21D5\u2196\u2197\u03D2\u03A5\u016E\u{1D4B0}\u0168\xDC\u22AB\u2AEB\u0412\u22A9\u2AE6\u22C1\u2016\u2016\u2223|\u2758\u2240\u200A\u{1D519}\u{1D54D}\u{1D4B1}\u22AA\u0174\u22C0\u{1D51A}\u{1D54E}\u{1D4B2}\u{1D51B}\u039E\u{1D54F}\u{1D4B3}\u042F\u0407\u042E\xDD\u0176\u042B\u{1D51C}\u{1D550}\u{1D4B4}\u0178\u0416\u0179\u017D\u0417\u017B\u200B\u0396\u2128\u2124\u{1D4B5}\xE1\u0103\u223E\u223E\u0333\u223F\xE2\xB4\u0430\xE6\u2061\u{1D51E}\xE0\u2135\u2135\u03B1\u0101\u2A3F&\u2227\u2A55\u2A5C\u2A58\u2A5A\u2220\u29A4\u2220\u2221\u29A8\u29A9\u29AA\u29AB\u29AC\u29AD\u29AE\u29AF\u221F\u22BE\u299D\u2222\xC5\u237C\u0105\u{1D552}\u2248\u2A70\u2A6F\u224A\u224B\'\u2248\u224A\xE5\u{1D4B6}*\u2248\u224D\xE3\xE4\u2233\u2A11\u2AED\u224C\u03F6\u2035\u223D\u22CD\u22BD\u2305\u2305\u23B5\u23B6\u224C\u0431\u201E\u2235\u2235\u29B0\u03F6\u212C\u03B2\u2136\u226C\u{1D51F}\u22C2\u25EF\u22C3\u2A00\u2A01\u2A02\u2A06\u2605\u25BD\u25B3\u2A04\u22C1\u22C0\u290D\u29EB\u25AA\u25B4\u25BE\u25C2\u25B8\u2423\u2592\u2591\u2593\u2588=\u20E5\u2261\u20E5\u2310\u{1D553}\u22A5\u22A5\u22C8\u2557\u2554\u2556\u2553\u2550\u2566\u2569\u2564\u2567\u255D\u255A\u255C\u2559\u2551\u256C\u2563\u2560\u256B\u2562\u255F\u29C9\u2555\u2552\u2510\u250C\u2500\u2565\u2568\u252C\u2534\u229F\u229E\u22A0\u255B\u2558\u2518\u2514\u2502\u256A\u2561\u255E\u253C\u2524\u251C\u2035\u02D8\xA6\u{1D4B7}\u204F\u223D\u22CD\\\u29C5\u27C8\u2022\u2022\u224E\u2AAE\u224F\u224F\u0107\u2229\u2A44\u2A49\u2A4B\u2A47\u2A40\u2229\uFE00\u2041\u02C7\u2A4D\u010D\xE7\u0109\u2A4C\u2A50\u010B\xB8\u29B2\xA2\xB7\u{1D520}\u0447\u2713\u2713\u03C7\u25CB\u29C3\u02C6\u2257\u21BA\u21BB\xAE\u24C8\u229B\u229A\u229D\u2257\u2A10\u2AEF\u29C2\u2663\u2663:\u2254\u2254,@\u2201\u2218\u2201\u2102\u2245\u2A6D\u222E\u{1D554}\u2210\xA9\u2117\u21B5\u2717\u{1D4B8}\u2ACF\u2AD1\u2AD0\u2AD2\u22EF\u2938\u2935\u22DE\u22DF\u21B6\u293D\u222A\u2A48\u2A46\u2A4A\u228D\u2A45\u222A\uFE00\u21B7\u293C\u22DE\u22DF\u22CE\u22CF\xA4\u21B6\u21B7\u22CE\u22CF\u2232\u2231\u232D\u21D3\u2965\u2020\u2138\u2193\u2010\u22A3\u290F\u02DD\u010F\u0434\u2146\u2021\u21CA\u2A77\xB0\u03B4\u29B1\u297F\u{1D521}\u21C3\u21C2\u22C4\u22C4\u2666\u2666\xA8\u03DD\u22F2\xF7\xF7\u22C7\u22C7\u0452\u231E\u230D$\u{1D555}\u02D9\u2250\u2251\u2238\u2214\u22A1\u2306\u2193\u21CA\u21C3\u21C2\u2910\u231F\u230C\u{1D4B9}\u0455\u29F6\u0111\u22F1\u25BF\u25BE\u21F5\u296F\u29A6\u045F\u27FF\u2A77\u2251\xE9\u2A6E\u011B\u2256\xEA\u2255\u044D\u0117\u2147\u2252\u{1D522}\u2A9A\xE8\u2A96\u2A98\u2A99\u23E7\u2113\u2A95\u2A97\u0113\u2205\u2205\u2205\u2003\u2004\u2005\u014B\u2002\u0119\u{1D556}\u22D5\u29E3\u2A71\u03B5\u03B5\u03F5\u2256\u2255\u2242\u2A96\u2A95=\u225F\u2261\u2A78\u29E5\u2253\u2971\u212F\u2250\u2242\u03B7\xF0\xEB\u20AC!\u2203\u2130\u2147\u2252\u0444\u2640\uFB03\uFB00\uFB04\u{1D523}\uFB01fj\u266D\uFB02\u25B1\u0192\u{1D557}\u2200\u22D4\u2AD9\u2A0D\xBD\u2153\xBC\u2155\u2159\u215B\u2154\u2156\xBE\u2157\u215C\u2158\u215A\u215D\u215E\u2044\u2322\u{1D4BB}\u2267\u2A8C\u01F5\u03B3\u03DD\u2A86\u011F\u011D\u0433\u0121\u2265\u22DB\u2265\u2267\u2A7E\u2A7E\u2AA9\u2A80\u2A82\u2A84\u22DB\uFE00\u2A94\u{1D524}\u226B\u22D9\u2137\u0453\u2277\u2A92\u2AA5\u2AA4\u2269\u2A8A\u2A8A\u2A88\u2A88\u2269\u22E7\u{1D558}`\u210A\u2273\u2A8E\u2A90>\u2AA7\u2A7A\u22D7\u2995\u2A7C\u2A86\u2978\u22D7\u22DB\u2A8C\u2277\u2273\u2269\uFE00\u2269\uFE00\u21D4\u200A\xBD\u210B\u044A\u2194\u2948\u21AD\u210F\u0125\u2665\u2665\u2026\u22B9\u{1D525}\u2925\u2926\u21FF\u223B\u21A9\u21AA\u{1D559}\u2015\u{1D4BD}\u210F\u0127\u2043\u2010\xED\u2063\xEE\u0438\u0435\xA1\u21D4\u{1D526}\xEC\u2148\u2A0C\u222D\u29DC\u2129\u0133\u012B\u2111\u2110\u2111\u0131\u22B7\u01B5\u2208\u2105\u221E\u29DD\u0131\u222B\u22BA\u2124\u22BA\u2A17\u2A3C\u0451\u012F\u{1D55A}\u03B9\u2A3C\xBF\u{1D4BE}\u2208\u22F9\u22F5\u22F4\u22F3\u2208\u2062\u0129\u0456\xEF\u0135\u0439\u{1D527}\u0237\u{1D55B}\u{1D4BF}\u0458\u0454\u03BA\u03F0\u0137\u043A\u{1D528}\u0138\u0445\u045C\u{1D55C}\u{1D4C0}\u21DA\u21D0\u291B\u290E\u2266\u2A8B\u2962\u013A\u29B4\u2112\u03BB\u27E8\u2991\u27E8\u2A85\xAB\u2190\u21E4\u291F\u291D\u21A9\u21AB\u2939\u2973\u21A2\u2AAB\u2919\u2AAD\u2AAD\uFE00\u290C\u2772{[\u298B\u298F\u298D\u013E\u013C\u2308{\u043B\u2936\u201C\u201E\u2967\u294B\u21B2\u2264\u2190\u21A2\u21BD\u21BC\u21C7\u2194\u21C6\u21CB\u21AD\u22CB\u22DA\u2264\u2266\u2A7D\u2A7D\u2AA8\u2A7F\u2A81\u2A83\u22DA\uFE00\u2A93\u2A85\u22D6\u22DA\u2A8B\u2276\u2272\u297C\u230A\u{1D529}\u2276\u2A91\u21BD\u21BC\u296A\u2584\u0459\u226A\u21C7\u231E\u296B\u25FA\u0140\u23B0\u23B0\u2268\u2A89\u2A89\u2A87\u2A87\u2268\u22E6\u27EC\u21FD\u27E6\u27F5\u27F7\u27FC\u27F6\u21AB\u21AC\u2985\u{1D55D}\u2A2D\u2A34\u2217_\u25CA\u25CA\u29EB(\u2993\u21C6\u231F\u21CB\u296D\u200E\u22BF\u2039\u{1D4C1}\u21B0\u2272\u2A8D\u2A8F[\u2018\u201A\u0142<\u2AA6\u2A79\u22D6\u22CB\u22C9\u2976\u2A7B\u2996\u25C3\u22B4\u25C2\u294A\u2966\u2268\uFE00\u2268\uFE00\u223A\xAF\u2642\u2720\u2720\u21A6\u21A6\u21A7\u21A4\u21A5\u25AE\u2A29\u043C\u2014\u2221\u{1D52A}\u2127\xB5\u2223*\u2AF0\xB7\u2212\u229F\u2238\u2A2A\u2ADB\u2026\u2213\u22A7\u{1D55E}\u2213\u{1D4C2}\u223E\u03BC\u22B8\u22B8\u22D9\u0338\u226B\u20D2\u226B\u0338\u21CD\u21CE\u22D8\u0338\u226A\u20D2\u226A\u0338\u21CF\u22AF\u22AE\u2207\u0144\u2220\u20D2\u2249\u2A70\u0338\u224B\u0338\u0149\u2249\u266E\u266E\u2115\xA0\u224E\u0338\u224F\u0338\u2A43\u0148\u0146\u2247\u2A6D\u0338\u2A42\u043D\u2013\u2260\u21D7\u2924\u2197\u2197\u2250\u0338\u2262\u2928\u2242\u0338\u2204\u2204\u{1D52B}\u2267\u0338\u2271\u2271\u2267\u0338\u2A7E\u0338\u2A7E\u0338\u2275\u226F\u226F\u21CE\u21AE\u2AF2\u220B\u22FC\u22FA\u220B\u045A\u21CD\u2266\u0338\u219A\u2025\u2270\u219A\u21AE\u2270\u2266\u0338\u2A7D\u0338\u2A7D\u0338\u226E\u2274\u226E\u22EA\u22EC\u2224\u{1D55F}\xAC\u2209\u22F9\u0338\u22F5\u0338\u2209\u22F7\u22F6\u220C\u220C\u22FE\u22FD\u2226\u2226\u2AFD\u20E5\u2202\u0338\u2A14\u2280\u22E0\u2AAF\u0338\u2280\u2AAF\u0338\u21CF\u219B\u2933\u0338\u219D\u0338\u219B\u22EB\u22ED\u2281\u22E1\u2AB0\u0338\u{1D4C3}\u2224\u2226\u2241\u2244\u2244\u2224\u2226\u22E2\u22E3\u2284\u2AC5\u0338\u2288\u2282\u20D2\u2288\u2AC5\u0338\u2281\u2AB0\u0338\u2285\u2AC6\u0338\u2289\u2283\u20D2\u2289\u2AC6\u0338\u2279\xF1\u2278\u22EA\u22EC\u22EB\u22ED\u03BD#\u2116\u2007\u22AD\u2904\u224D\u20D2\u22AC\u2265\u20D2>\u20D2\u29DE\u2902\u2264\u20D2<\u20D2\u22B4\u20D2\u2903\u22B5\u20D2\u223C\u20D2\u21D6\u2923\u2196\u2196\u2927\u24C8\xF3\u229B\u229A\xF4\u043E\u229D\u0151\u2A38\u2299\u29BC\u0153\u29BF\u{1D52C}\u02DB\xF2\u29C1\u29B5\u03A9\u222E\u21BA\u29BE\u29BB\u203E\u29C0\u014D\u03C9\u03BF\u29B6\u2296\u{1D560}\u29B7\u29B9\u2295\u2228\u21BB\u2A5D\u2134\u2134\xAA\xBA\u22B6\u2A56\u2A57\u2A5B\u2134\xF8\u2298\xF5\u2297\u2A36\xF6\u233D\u2225\xB6\u2225\u2AF3\u2AFD\u2202\u043F%.\u2030\u22A5\u2031\u{1D52D}\u03C6\u03D5\u2133\u260E\u03C0\u22D4\u03D6\u210F\u210E\u210F+\u2A23\u229E\u2A22\u2214\u2A25\u2A72\xB1\u2A26\u2A27\xB1\u2A15\u{1D561}\xA3\u227A\u2AB3\u2AB7\u227C\u2AAF\u227A\u2AB7\u227C\u2AAF\u2AB9\u2AB5\u22E8\u227E\u2032\u2119\u2AB5\u2AB9\u22E8\u220F\u232E\u2312\u2313\u221D\u221D\u227E\u22B0\u{1D4C5}\u03C8\u2008\u{1D52E}\u2A0C\u{1D562}\u2057\u{1D4C6}\u210D\u2A16?\u225F"\u21DB\u21D2\u291C\u290F\u2964\u223D\u0331\u0155\u221A\u29B3\u27E9\u2992\u29A5\u27E9\xBB\u2192\u2975\u21E5\u2920\u2933\u291E\u21AA\u21AC\u2945\u2974\u21A3\u219D\u291A\u2236\u211A\u290D\u2773}]\u298C\u298E\u2990\u0159\u0157\u2309}\u0440\u2937\u2969\u201D\u201D\u21B3\u211C\u211B\u211C\u211D\u25AD\xAE\u297D\u230B\u{1D52F}\u21C1\u21C0\u296C\u03C1\u03F1\u2192\u21A3\u21C1\u21C0\u21C4\u21CC\u21C9\u219D\u22CC\u02DA\u2253\u21C4\u21CC\u200F\u23B1\u23B1\u2AEE\u27ED\u21FE\u27E7\u2986\u{1D563}\u2A2E\u2A35)\u2994\u2A12\u21C9\u203A\u{1D4C7}\u21B1]\u2019\u2019\u22CC\u22CA\u25B9\u22B5\u25B8\u29CE\u2968\u211E\u015B\u201A\u227B\u2AB4\u2AB8\u0161\u227D\u2AB0\u015F\u015D\u2AB6\u2ABA\u22E9\u2A13\u227F\u0441\u22C5\u22A1\u2A66\u21D8\u2925\u2198\u2198\xA7;\u2929\u2216\u2216\u2736\u{1D530}\u2322\u266F\u0449\u0448\u2223\u2225\xAD\u03C3\u03C2\u03C2\u223C\u2A6A\u2243\u2243\u2A9E\u2AA0\u2A9D\u2A9F\u2246\u2A24\u2972\u2190\u2216\u2A33\u29E4\u2223\u2323\u2AAA\u2AAC\u2AAC\uFE00\u044C/\u29C4\u233F\u{1D564}\u2660\u2660\u2225\u2293\u2293\uFE00\u2294\u2294\uFE00\u228F\u2291\u228F\u2291\u2290\u2292\u2290\u2292\u25A1\u25A1\u25AA\u25AA\u2192\u{1D4C8}\u2216\u2323\u22C6\u2606\u2605\u03F5\u03D5\xAF\u2282\u2AC5\u2ABD\u2286\u2AC3\u2AC1\u2ACB\u228A\u2ABF\u2979\u2282\u2286\u2AC5\u228A\u2ACB\u2AC7\u2AD5\u2AD3\u227B\u2AB8\u227D\u2AB0\u2ABA\u2AB6\u22E9\u227F\u2211\u266A\u2283\xB9\xB2\xB3\u2AC6\u2ABE\u2AD8\u2287\u2AC4\u27C9\u2AD7\u297B\u2AC2\u2ACC\u228B\u2AC0\u2283\u2287\u2AC6\u228B\u2ACC\u2AC8\u2AD4\u2AD6\u21D9\u2926\u2199\u2199\u292A\xDF\u2316\u03C4\u23B4\u0165\u0163\u0442\u20DB\u2315\u{1D531}\u2234\u2234\u03B8\u03D1\u03D1\u2248\u223C\u2009\u2248\u223C\xFE\u02DC\xD7\u22A0\u2A31\u2A30\u222D\u2928\u22A4\u2336\u2AF1\u{1D565}\u2ADA\u2929\u2034\u2122\u25B5\u25BF\u25C3\u22B4\u225C\u25B9\u22B5\u25EC\u225C\u2A3A\u2A39\u29CD\u2A3B\u23E2\u{1D4C9}\u0446\u045B\u0167\u226C\u219E\u21A0\u21D1\u2963\xFA\u2191\u045E\u016D\xFB\u0443\u21C5\u0171\u296E\u297E\u{1D532}\xF9\u21BF\u21BE\u2580\u231C\u231C\u230F\u25F8\u016B\xA8\u0173\u{1D566}\u2191\u2195\u21BF\u21BE\u228E\u03C5\u03D2\u03C5\u21C8\u231D\u231D\u230E\u016F\u25F9\u{1D4CA}\u22F0\u0169\u25B5\u25B4\u21C8\xFC\u29A7\u21D5\u2AE8\u2AE9\u22A8\u299C\u03F5\u03F0\u2205\u03D5\u03D6\u221D\u2195\u03F1\u03C2\u228A\uFE00\u2ACB\uFE00\u228B\uFE00\u2ACC\uFE00\u03D1\u22B2\u22B3\u0432\u22A2\u2228\u22BB\u225A\u22EE||\u{1D533}\u22B2\u2282\u20D2\u2283\u20D2\u{1D567}\u221D\u22B3\u{1D4CB}\u2ACB\uFE00\u228A\uFE00\u2ACC\uFE00\u228B\uFE00\u299A\u0175\u2A5F\u2227\u2259\u2118\u{1D534}\u{1D568}\u2118\u2240\u2240\u{1D4CC}\u22C2\u25EF\u22C3\u25BD\u{1D535}\u27FA\u27F7\u03BE\u27F8\u27F5\u27FC\u22FB\u2A00\u{1D569}\u2A01\u2A02\u27F9\u27F6\u{1D4CD}\u2A06\u2A04\u25B3\u22C1\u22C0\xFD\u044F\u0177\u044B\xA5\u{1D536}\u0457\u{1D56A}\u{1D4CE}\u044E\xFF\u017A\u017E\u0437\u017C\u2128\u03B6\u{1D537}\u0436\u21DD\u{1D56B}\u{1D4CF}\u200D\u200C'];
+
+// node_modules/entities/dist/internal/decode-data-format.js
+var META_BIAS = 35;
+var HEADER_BIAS = 48;
+var HEADER_LENGTH = 6;
+var CHOICE_BITS_PER_CHAR = 6;
+var BUCKET_HASH_1 = 2654435761;
+var BUCKET_HASH_2 = 2246822507;
+var PAIR_TABLE_SIZE = 1024;
+var CHAR_REMAP = (() => {
+  const remap = new Uint8Array(128);
+  for (let code = 48; code <= 57; code++)
+    remap[code] = code - 47;
+  for (let code = 65; code <= 90; code++)
+    remap[code] = code - 54;
+  for (let code = 97; code <= 122; code++)
+    remap[code] = code - 60;
+  return remap;
+})();
+function exactKey(text2, nameStart, length) {
+  return text2.charCodeAt(nameStart) << 25 | text2.charCodeAt(nameStart + 1) << 18 | text2.charCodeAt(nameStart + length - 2) << 11 | CHAR_REMAP[text2.charCodeAt(nameStart + length - 1)] << 5 | length;
+}
+function pairIndex(c0, c13) {
+  return (c0 * 3 << 3 ^ c13) & PAIR_TABLE_SIZE - 1;
+}
+function bucketOne(key, buckets) {
+  return (Math.imul(key, BUCKET_HASH_1) >>> 16) * buckets >>> 16;
+}
+function bucketTwo(key, buckets) {
+  return (Math.imul(key, BUCKET_HASH_2) >>> 16) * buckets >>> 16;
+}
+function initDecodeData(packed) {
+  const [data, values] = packed;
+  const nameCount = data.charCodeAt(0) - HEADER_BIAS << 6 | data.charCodeAt(1) - HEADER_BIAS;
+  const suffixesLength = data.charCodeAt(2) - HEADER_BIAS << 6 | data.charCodeAt(3) - HEADER_BIAS;
+  const buckets = data.charCodeAt(4) - HEADER_BIAS << 6 | data.charCodeAt(5) - HEADER_BIAS;
+  const metaStart = HEADER_LENGTH + suffixesLength;
+  const choicesStart = metaStart + 2 * nameCount;
+  const slotCount = 2 * buckets;
+  const keys = new Int32Array(slotCount);
+  const slotMidOff = new Uint16Array(slotCount);
+  const slotValue = new Uint16Array(slotCount);
+  const lengthBits = new Uint32Array(PAIR_TABLE_SIZE);
+  const middleOffsets = /* @__PURE__ */ new Map();
+  const middles = [];
+  let name = "";
+  let suffixOffset = HEADER_LENGTH;
+  let valueOffset = 0;
+  for (let index2 = 0; index2 < nameCount; index2++) {
+    const meta0 = data.charCodeAt(metaStart + 2 * index2) - META_BIAS;
+    const meta1 = data.charCodeAt(metaStart + 2 * index2 + 1) - META_BIAS;
+    const prefixLength = meta0 & 31;
+    const length = prefixLength + (meta1 & 31);
+    const valueLength = (meta1 >> 5) + 1;
+    name = name.slice(0, prefixLength) + data.slice(suffixOffset, suffixOffset + length - prefixLength);
+    suffixOffset += length - prefixLength;
+    const key = exactKey(name, 0, length);
+    const choice = data.charCodeAt(choicesStart + Math.floor(index2 / CHOICE_BITS_PER_CHAR)) - HEADER_BIAS & 1 << index2 % CHOICE_BITS_PER_CHAR;
+    let slot = 2 * (choice === 0 ? bucketOne : bucketTwo)(key, buckets);
+    if (keys[slot] !== 0)
+      slot += 1;
+    keys[slot] = key;
+    if (length > 4) {
+      const middle = name.slice(2, length - 2);
+      const existing = middleOffsets.get(middle);
+      if (existing === void 0) {
+        middleOffsets.set(middle, middles.length);
+        slotMidOff[slot] = middles.length;
+        for (let middleIndex = 0; middleIndex < middle.length; middleIndex += 2) {
+          middles.push(middle.charCodeAt(middleIndex) | middle.charCodeAt(middleIndex + 1) << 16);
+        }
+      } else {
+        slotMidOff[slot] = existing;
+      }
+    }
+    const pair = pairIndex(name.charCodeAt(0), name.charCodeAt(1));
+    lengthBits[pair] |= length <= 16 ? 1 << length - 2 : 32768;
+    if ((meta0 & 32) !== 0) {
+      lengthBits[pair] |= 1 << length - 2 + 16;
+    }
+    slotValue[slot] = valueOffset << 2 | valueLength - 1 | (meta0 & 32) >> 4;
+    valueOffset += valueLength;
+  }
+  return {
+    keys,
+    buckets,
+    slotMidOff,
+    slotValue,
+    values,
+    lengthBits,
+    middles: new Uint32Array(middles)
+  };
+}
+
+// node_modules/entities/dist/decode.js
+var CHAR_AMP = 38;
+var CHAR_NUM = 35;
+var CHAR_SEMI = 59;
+var CHAR_EQUALS = 61;
+var CHAR_ZERO = 48;
+var CHAR_LOWER_A = 97;
+var CHAR_LOWER_X = 120;
+var CHAR_UPPER_A = 65;
+var TO_LOWER_BIT = 32;
+function isNumber(code) {
+  return code - CHAR_ZERO >>> 0 <= 9;
+}
+function isAlphaNumeric(code) {
+  return isNumber(code) || (code | TO_LOWER_BIT) - CHAR_LOWER_A >>> 0 <= 25;
+}
+function isEntityInAttributeInvalidEnd(code) {
+  return code === CHAR_EQUALS || isAlphaNumeric(code);
+}
+var DecodingMode;
+(function(DecodingMode3) {
+  DecodingMode3[DecodingMode3["Legacy"] = 0] = "Legacy";
+  DecodingMode3[DecodingMode3["Strict"] = 1] = "Strict";
+  DecodingMode3[DecodingMode3["Attribute"] = 2] = "Attribute";
+})(DecodingMode || (DecodingMode = {}));
+var htmlDecode = /* @__PURE__ */ initDecodeData(htmlDecodeData);
+var htmlKeys = /* @__PURE__ */ (() => htmlDecode.keys)();
+var htmlBuckets = /* @__PURE__ */ (() => htmlDecode.buckets)();
+var htmlSlotMidOff = /* @__PURE__ */ (() => htmlDecode.slotMidOff)();
+var htmlLengthBits = /* @__PURE__ */ (() => htmlDecode.lengthBits)();
+var htmlMiddles = /* @__PURE__ */ (() => htmlDecode.middles)();
+var htmlSlotValue = /* @__PURE__ */ (() => htmlDecode.slotValue)();
+var htmlValues = /* @__PURE__ */ (() => htmlDecode.values)();
+function emitHtmlValue(packed) {
+  const off = packed >> 2;
+  return (packed & 1) === 0 ? htmlValues.charAt(off) : htmlValues.slice(off, off + (packed & 1) + 1);
+}
+function findSlotHtml(text2, start, length) {
+  const c0 = text2.charCodeAt(start);
+  const c13 = text2.charCodeAt(start + 1);
+  const c2 = text2.charCodeAt(start + length - 2);
+  const c3 = text2.charCodeAt(start + length - 1);
+  if ((c0 | c13 | c2 | c3) > 127)
+    return -1;
+  const key = c0 << 25 | c13 << 18 | c2 << 11 | CHAR_REMAP[c3] << 5 | length;
+  let slot = 2 * ((Math.imul(key, BUCKET_HASH_1) >>> 16) * htmlBuckets >>> 16);
+  for (let attempt = 0; ; attempt++) {
+    if (htmlKeys[slot] === key && (length <= 4 || isMidMatchHtml(slot, text2, start, length))) {
+      return slot;
+    }
+    if (htmlKeys[slot + 1] === key && (length <= 4 || isMidMatchHtml(slot + 1, text2, start, length))) {
+      return slot + 1;
+    }
+    if (attempt === 1)
+      return -1;
+    slot = 2 * ((Math.imul(key, BUCKET_HASH_2) >>> 16) * htmlBuckets >>> 16);
+  }
+}
+function isMidMatchHtml(slot, text2, start, length) {
+  let wordIndex = htmlSlotMidOff[slot];
+  let index2 = start + 2;
+  const end = start + length - 2;
+  while (index2 + 1 < end) {
+    if ((text2.charCodeAt(index2) | text2.charCodeAt(index2 + 1) << 16) !== htmlMiddles[wordIndex++])
+      return false;
+    index2 += 2;
+  }
+  return index2 === end || text2.charCodeAt(index2) === (htmlMiddles[wordIndex] & 65535);
+}
+var NUMERIC_CONSUMED_SHIFT = 21;
+var NUMERIC_CODE_POINT_MASK = 2097151;
+var NUMERIC_CONSUMED_OVERFLOW = 2047;
+var longNumericConsumed = 0;
+function unpackConsumed(packed) {
+  const consumed = packed >>> NUMERIC_CONSUMED_SHIFT;
+  return consumed === NUMERIC_CONSUMED_OVERFLOW ? longNumericConsumed : consumed;
+}
+var numericDigits = /* @__PURE__ */ (() => {
+  const digits = new Uint8Array(128).fill(255);
+  for (let digit = 0; digit < 10; digit++) {
+    digits[CHAR_ZERO + digit] = digit;
+  }
+  for (let digit = 0; digit < 6; digit++) {
+    digits[CHAR_UPPER_A + digit] = digit + 10;
+    digits[CHAR_LOWER_A + digit] = digit + 10;
+  }
+  return digits;
+})();
+function parseNumericEntity(input2, offset, isStrict) {
+  const inputLength = input2.length;
+  let index2 = offset;
+  let codePoint = 0;
+  let digitsStart;
+  if ((input2.charCodeAt(index2) | TO_LOWER_BIT) === CHAR_LOWER_X) {
+    index2 += 1;
+    digitsStart = index2;
+    while (index2 < inputLength) {
+      const char2 = input2.charCodeAt(index2);
+      if (char2 >= 128)
+        break;
+      const digit = numericDigits[char2];
+      if (digit <= 15) {
+        codePoint = codePoint * 16 + digit;
+        index2++;
+      } else {
+        break;
+      }
+    }
+  } else {
+    digitsStart = index2;
+    while (index2 < inputLength) {
+      const char2 = input2.charCodeAt(index2);
+      if (char2 >= 128)
+        break;
+      const digit = numericDigits[char2];
+      if (digit <= 9) {
+        codePoint = codePoint * 10 + digit;
+        index2++;
+      } else {
+        break;
+      }
+    }
+  }
+  if (index2 === digitsStart)
+    return 0;
+  if (codePoint > 1114111)
+    codePoint = 1114112;
+  let consumed = index2 - offset + 2;
+  if (index2 < inputLength && input2.charCodeAt(index2) === CHAR_SEMI) {
+    consumed += 1;
+  } else if (isStrict) {
+    return 0;
+  }
+  if (consumed >= NUMERIC_CONSUMED_OVERFLOW) {
+    longNumericConsumed = consumed;
+    consumed = NUMERIC_CONSUMED_OVERFLOW;
+  }
+  return consumed << NUMERIC_CONSUMED_SHIFT | codePoint;
+}
+function findLegacySlot(input2, start, maxLength) {
+  let legacy = htmlLengthBits[pairIndex(input2.charCodeAt(start), input2.charCodeAt(start + 1))] >>> 16 & 31;
+  while (legacy !== 0) {
+    const top = 31 - Math.clz32(legacy);
+    legacy ^= 1 << top;
+    if (top + 2 > maxLength)
+      continue;
+    const slot = findSlotHtml(input2, start, top + 2);
+    if (slot >= 0 && (htmlSlotValue[slot] & 2) !== 0) {
+      return slot << 3 | top + 2;
+    }
+  }
+  return -1;
+}
+function findLongClassMatch(input2, start, mode) {
+  const length = input2.slice(start, start + 32).indexOf(";");
+  if (length - 2 >>> 0 <= 29) {
+    const slot = findSlotHtml(input2, start, length);
+    if (slot >= 0)
+      return slot << 6 | length + 1;
+  }
+  if (mode !== DecodingMode.Strict) {
+    const packed = findLegacySlot(input2, start, Math.min(31, input2.length - start));
+    if (packed >= 0) {
+      const length2 = packed & 7;
+      if (mode !== DecodingMode.Attribute || start + length2 >= input2.length || !isEntityInAttributeInvalidEnd(input2.charCodeAt(start + length2)))
+        return packed >> 3 << 6 | length2;
+    }
+  }
+  return -1;
+}
+function nextOffset(input2, last) {
+  if (last >= input2.length)
+    return -1;
+  return input2.charCodeAt(last) === CHAR_AMP ? last : input2.indexOf("&", last);
+}
+function decodeHtmlText(input2, mode) {
+  const isLegacyAllowed = mode !== DecodingMode.Strict;
+  let offset = input2.indexOf("&");
+  if (offset < 0)
+    return input2;
+  const inputLength = input2.length;
+  let result = "";
+  let last = 0;
+  do {
+    const start = offset + 1;
+    if (start + 1 >= inputLength)
+      break;
+    const c0 = input2.charCodeAt(start);
+    if (c0 === CHAR_AMP) {
+      offset = start;
+      continue;
+    }
+    if (c0 === CHAR_NUM) {
+      const packed = parseNumericEntity(input2, start + 1, !isLegacyAllowed);
+      const consumed = unpackConsumed(packed);
+      if (consumed === 0) {
+        offset = input2.indexOf("&", start);
+      } else {
+        if (last !== offset) {
+          result += input2.slice(last, offset);
+        }
+        result += codePointToString(packed & NUMERIC_CODE_POINT_MASK);
+        last = offset + consumed;
+        offset = nextOffset(input2, last);
+      }
+      continue;
+    }
+    const bits = htmlLengthBits[pairIndex(c0, input2.charCodeAt(start + 1))];
+    if ((bits & 32768) !== 0) {
+      const packed = findLongClassMatch(input2, start, mode);
+      if (packed >= 0) {
+        if (last !== offset)
+          result += input2.slice(last, offset);
+        result += emitHtmlValue(htmlSlotValue[packed >> 6]);
+        last = start + (packed & 63);
+        offset = nextOffset(input2, last);
+      } else {
+        offset = input2.indexOf("&", start);
+      }
+      continue;
+    }
+    let probed = bits & 32767;
+    let matched = -1;
+    while (probed !== 0) {
+      const low = probed & -probed;
+      probed ^= low;
+      const length = 33 - Math.clz32(low);
+      const end = start + length;
+      if (end > inputLength)
+        break;
+      const isTerminated = end < inputLength && input2.charCodeAt(end) === CHAR_SEMI;
+      if (!(isTerminated || isLegacyAllowed && (bits >>> length + 14 & 1) !== 0))
+        continue;
+      const slot = findSlotHtml(input2, start, length);
+      if (slot < 0)
+        continue;
+      if (isTerminated) {
+        matched = slot << 6 | 32 | length + 1;
+        break;
+      }
+      if ((htmlSlotValue[slot] & 2) !== 0) {
+        matched = slot << 6 | length;
+      }
+    }
+    if (matched >= 0) {
+      const length = matched & 31;
+      if ((matched & 32) !== 0 || mode !== DecodingMode.Attribute || start + length >= inputLength || !isEntityInAttributeInvalidEnd(input2.charCodeAt(start + length))) {
+        if (last !== offset)
+          result += input2.slice(last, offset);
+        result += emitHtmlValue(htmlSlotValue[matched >> 6]);
+        last = start + length;
+        offset = nextOffset(input2, last);
+        continue;
+      }
+    }
+    offset = input2.indexOf("&", start + 1);
+  } while (offset >= 0);
+  return result + input2.slice(last);
+}
+function decodeHTML(htmlString, mode = DecodingMode.Legacy) {
+  return decodeHtmlText(htmlString, mode);
+}
+
+// node_modules/entities/dist/index.js
+var EntityLevel;
+(function(EntityLevel2) {
+  EntityLevel2[EntityLevel2["XML"] = 0] = "XML";
+  EntityLevel2[EntityLevel2["HTML"] = 1] = "HTML";
+})(EntityLevel || (EntityLevel = {}));
+var EncodingMode;
+(function(EncodingMode2) {
+  EncodingMode2[EncodingMode2["UTF8"] = 0] = "UTF8";
+  EncodingMode2[EncodingMode2["ASCII"] = 1] = "ASCII";
+  EncodingMode2[EncodingMode2["Extensive"] = 2] = "Extensive";
+  EncodingMode2[EncodingMode2["Attribute"] = 3] = "Attribute";
+  EncodingMode2[EncodingMode2["Text"] = 4] = "Text";
+})(EncodingMode || (EncodingMode = {}));
+
+// src/domain/readers/agent-dns.ts
+var AID_LOCAL_PROTOCOLS = /* @__PURE__ */ new Set(["local", "zeroconf"]);
+var AID_KEYS = {
+  v: "version",
+  u: "uri",
+  p: "proto",
+  a: "auth",
+  s: "desc",
+  d: "docs",
+  e: "dep",
+  k: "pka",
+  i: "kid"
+};
+function readAidRecord(text2) {
+  const fields = {};
+  const seenAs = /* @__PURE__ */ new Map();
+  for (const part of text2.split(";")) {
+    if (!part.trim()) continue;
+    const equals = part.indexOf("=");
+    if (equals < 0)
+      return { problem: `"${part.trim()}" is not a key=value pair`, isAid: /v(ersion)?\s*=\s*aid/i.test(text2) };
+    const written = part.slice(0, equals).trim().toLowerCase();
+    const key = AID_KEYS[written] ?? written;
+    const earlier = seenAs.get(key);
+    if (earlier !== void 0)
+      return { problem: `the key ${key} is given twice (${earlier} and ${written})`, isAid: true };
+    seenAs.set(key, written);
+    fields[key] = part.slice(equals + 1).trim();
+  }
+  const version3 = fields.version;
+  if (!version3 || !/^aid\d+$/i.test(version3)) return { problem: "it has no v=aid1 version", isAid: false };
+  for (const required2 of ["uri", "proto"]) {
+    if (!fields[required2]) return { problem: `it lacks the required key ${required2}`, isAid: true };
+  }
+  const { version: _v, uri, proto, ...rest } = fields;
+  const token = proto.toLowerCase();
+  if (!AID_LOCAL_PROTOCOLS.has(token) && !/^https:\/\//i.test(uri))
+    return { problem: `its uri (${uri}) is not an https:// URL, which a remote agent's must be`, isAid: true };
+  return { version: version3.toLowerCase(), uri, proto: token, fields: rest };
+}
+var PARAM_NAMES = {
+  0: "mandatory",
+  1: "alpn",
+  2: "no-default-alpn",
+  3: "port",
+  4: "ipv4hint",
+  5: "ech",
+  6: "ipv6hint",
+  7: "dohpath"
+};
+function readGeneric(data) {
+  const match2 = /^\\#\s+(\d+)\s*([0-9a-f\s]*)$/i.exec(data);
+  if (!match2) return null;
+  const hex3 = match2[2].replace(/\s+/g, "");
+  if (hex3.length !== Number(match2[1]) * 2 || hex3.length < 6) return null;
+  const bytes = Uint8Array.from(hex3.match(/../g), (pair) => Number.parseInt(pair, 16));
+  const view = new DataView(bytes.buffer);
+  const priority = view.getUint16(0);
+  let offset = 2;
+  const labels = [];
+  while (offset < bytes.length) {
+    const length = bytes[offset];
+    offset++;
+    if (length === 0) break;
+    if (length > 63 || offset + length > bytes.length) return null;
+    labels.push(String.fromCharCode(...bytes.slice(offset, offset + length)));
+    offset += length;
+  }
+  const params = {};
+  while (offset + 4 <= bytes.length) {
+    const key = view.getUint16(offset);
+    const length = view.getUint16(offset + 2);
+    offset += 4;
+    if (offset + length > bytes.length) return null;
+    const value = bytes.slice(offset, offset + length);
+    offset += length;
+    const name = PARAM_NAMES[key] ?? `key${key}`;
+    if (key === 1) {
+      const ids = [];
+      for (let i = 0; i < value.length; ) {
+        const size = value[i];
+        ids.push(String.fromCharCode(...value.slice(i + 1, i + 1 + size)));
+        i += 1 + size;
+      }
+      params[name] = ids.join(",");
+    } else if (key === 3 && value.length === 2) params[name] = String(value[0] << 8 | value[1]);
+    else params[name] = String.fromCharCode(...value);
+  }
+  return { priority, target: labels.length ? labels.join(".") : ".", params };
+}
+function readSvcbRecord(data) {
+  const text2 = data.trim();
+  if (text2.startsWith("\\#")) return readGeneric(text2);
+  const tokens = text2.match(/(?:[^\s"]+(?:="[^"]*")?|"[^"]*")+/g) ?? [];
+  const [priorityText, targetText, ...rest] = tokens;
+  if (!priorityText || !/^\d+$/.test(priorityText) || !targetText) return null;
+  const params = {};
+  for (const token of rest) {
+    const equals = token.indexOf("=");
+    const key = (equals < 0 ? token : token.slice(0, equals)).toLowerCase();
+    params[key] = equals < 0 ? "" : token.slice(equals + 1).replace(/^"|"$/g, "");
+  }
+  const target = targetText === "." ? "." : targetText.replace(/\.$/, "").toLowerCase();
+  return { priority: Number(priorityText), target, params };
+}
+var DNS_AID_SERVICES = [
+  { label: "_index", proto: "index" },
+  { label: "_mcp", proto: "mcp" },
+  { label: "_a2a", proto: "a2a" }
+];
+function svcbEndpoint(record2, ownerName) {
+  if (record2.priority === 0) return null;
+  const host = record2.target === "." ? ownerName.replace(/\.$/, "") : record2.target;
+  if (!/^[a-z0-9.-]+$/i.test(host) || host.split(".").some((label) => label.startsWith("_"))) return null;
+  const port = record2.params.port && record2.params.port !== "443" ? `:${record2.params.port}` : "";
+  return `https://${host}${port}/`;
+}
+
 // src/domain/signals/blocking.ts
 var CHALLENGE_SCAN_CHARS = 64 * 1024;
 var VENDOR_CHALLENGE_MARKERS = [
@@ -12908,7 +13586,7 @@ function parseJson(text2) {
     return void 0;
   }
 }
-function isRecord(value) {
+function isRecord2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function resolveHttpUrl(reference, base) {
@@ -12966,7 +13644,7 @@ function normaliseBody(answer) {
 }
 function jsonStructure(value, depth = 0) {
   if (Array.isArray(value)) return depth > 6 || value.length === 0 ? "[]" : `[${jsonStructure(value[0], depth + 1)}]`;
-  if (isRecord(value)) {
+  if (isRecord2(value)) {
     if (depth > 6) return "{}";
     const keys = Object.keys(value).sort();
     return `{${keys.map((key) => `${key}:${jsonStructure(value[key], depth + 1)}`).join(",")}}`;
@@ -12996,7 +13674,7 @@ function sameAsCatchAll(answer, control) {
   if (left === right) return true;
   const leftJson = parseJson(answer.body);
   const rightJson = parseJson(control.body);
-  if (leftJson !== void 0 && rightJson !== void 0 && (isRecord(leftJson) || Array.isArray(leftJson))) {
+  if (leftJson !== void 0 && rightJson !== void 0 && (isRecord2(leftJson) || Array.isArray(leftJson))) {
     return jsonStructure(leftJson) === jsonStructure(rightJson);
   }
   return textSimilarity(left, right) >= CATCH_ALL_SIMILARITY;
@@ -13046,6 +13724,487 @@ async function checkCatchAll(context, answer) {
   return { catchAll: false, control, clause: `it differs from the site's catch-all answer to ${where}` };
 }
 
+// src/domain/signals/types.ts
+function fetchRecord(response) {
+  return {
+    url: response.finalUrl || response.url,
+    status: response.ok ? response.status : null,
+    content_type: response.ok ? response.contentType : null
+  };
+}
+
+// src/domain/signals/mcp-probe.ts
+var MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+var MCP_MODERN_PROTOCOL_VERSION = "2026-07-28";
+var MCP_META_KEYS = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  serverInfo: "io.modelcontextprotocol/serverInfo"
+};
+var MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" };
+var MCP_TOOLS_KEPT = 64;
+var TOOL_TEXT_KEPT = 1e3;
+function readToolsList(tools) {
+  const kept = [];
+  for (const tool of tools) {
+    if (kept.length >= MCP_TOOLS_KEPT) break;
+    if (!isRecord2(tool) || typeof tool.name !== "string" || !tool.name.trim()) continue;
+    const annotations = isRecord2(tool.annotations) ? tool.annotations : null;
+    const title = typeof tool.title === "string" ? tool.title : annotations?.title;
+    kept.push({
+      name: tool.name.slice(0, TOOL_TEXT_KEPT),
+      ...typeof title === "string" && title.trim() ? { title: title.slice(0, TOOL_TEXT_KEPT) } : {},
+      ...typeof tool.description === "string" && tool.description.trim() ? { description: tool.description.slice(0, TOOL_TEXT_KEPT) } : {}
+    });
+  }
+  return kept;
+}
+var NOTE_LIMIT = 300;
+var ECHO_LIMIT = 80;
+var JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+var LEGACY_SSE_SCAN_CHARS = 8192;
+function parseSseEvents(text2) {
+  const events = [];
+  const lines = text2.split(/\r\n|\r|\n/);
+  let event = "";
+  let data = [];
+  for (const line2 of lines.slice(0, -1)) {
+    if (line2 === "") {
+      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
+      event = "";
+      data = [];
+      continue;
+    }
+    if (line2.startsWith(":")) continue;
+    const colon = line2.indexOf(":");
+    const field = colon < 0 ? line2 : line2.slice(0, colon);
+    const raw = colon < 0 ? "" : line2.slice(colon + 1);
+    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  return events;
+}
+function findRpcResponse(message2, id) {
+  const candidates = Array.isArray(message2) ? message2 : [message2];
+  for (const candidate of candidates) {
+    if (!isRecord2(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
+    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
+    if (candidate.id === null && "error" in candidate) return candidate;
+  }
+  return null;
+}
+function findRpcResponseInSse(text2, id) {
+  for (const event of parseSseEvents(text2)) {
+    if (event.event !== "message") continue;
+    const response = findRpcResponse(parseJson(event.data), id);
+    if (response) return response;
+  }
+  return null;
+}
+function untilRpcResponse(id) {
+  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
+}
+function readReply(answer, id) {
+  if (answer.contentType === "text/event-stream") {
+    const message3 = findRpcResponseInSse(answer.body, id);
+    if (message3) return { kind: "response", message: message3, format: "SSE" };
+    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
+    return { kind: "sse_without_response", endpointEvent };
+  }
+  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
+  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
+  const parsed = parseJson(answer.body);
+  if (parsed === void 0)
+    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
+  const message2 = findRpcResponse(parsed, id);
+  if (message2) return { kind: "response", message: message2, format: "JSON" };
+  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
+}
+function quoteTarget(value, limit = ECHO_LIMIT) {
+  const text2 = String(value).replace(/<[^>]*>?/g, " ").replace(/[\u0000-\u001f\u007f<>]/g, " ").replace(/\s+/g, " ").trim();
+  return text2.length > limit ? `${text2.slice(0, limit - 1)}\u2026` : text2;
+}
+function clampNote(note) {
+  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}\u2026` : note;
+}
+function describeRpcError(error62) {
+  if (!isRecord2(error62)) return "an error that is not an object";
+  const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
+  const message2 = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
+  return message2 ? `${code} (${message2})` : code;
+}
+function describeFailure(failure2) {
+  return quoteTarget(failure2.message, NOTE_LIMIT);
+}
+var GATE_NAMES = {
+  401: "401 Unauthorized",
+  402: "402 Payment Required",
+  403: "403 Forbidden",
+  429: "429 Too Many Requests"
+};
+function isCsrfRefusal(answer) {
+  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
+}
+function readGate(answer) {
+  if (isCsrfRefusal(answer)) return null;
+  const named = GATE_NAMES[answer.status];
+  const block = describeBlock(answer);
+  if (!named && !block) return null;
+  const challenge = answer.headers.get("www-authenticate") ?? "";
+  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
+  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
+  const resourceMetadata = bearer && metadata ? metadata[1] ?? metadata[2] ?? null : null;
+  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named };
+}
+function describeGate({ gate, label }, step) {
+  const refused = `The endpoint refused ${step} with ${label}`;
+  if (gate.status !== 401) return `${refused}.`;
+  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
+  return gate.resourceMetadata ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.` : `${refused} and a Bearer challenge without resource_metadata.`;
+}
+function showUrl(url2, endpoint) {
+  const origin = new URL(endpoint).origin;
+  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
+}
+function isAbsoluteUrl(text2) {
+  try {
+    new URL(text2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function findLegacySse(send, endpoint) {
+  const candidates = [.../* @__PURE__ */ new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
+  for (const url2 of candidates) {
+    const answer = await send(url2, {
+      headers: { accept: "text/event-stream" },
+      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
+      readUntil: (text2) => /(?:\r\n|\r|\n){2}/.test(text2) || text2.length >= LEGACY_SSE_SCAN_CHARS
+    });
+    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
+      return { url: url2, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
+    }
+  }
+  return null;
+}
+function rpcRequest(id, method, params) {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+async function probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound = true } = {}) {
+  const fetched = [];
+  const send = async (url2, request) => {
+    const response = await fetch2(url2, request);
+    fetched.push(fetchRecord(response));
+    return response;
+  };
+  const finish = ({ outcome, note, extra = {} }) => ({
+    verified: outcome === "compliant",
+    endpoint,
+    outcome,
+    note: clampNote(note),
+    ...extra,
+    fetched
+  });
+  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
+  const modern = await probeModernEra(send, endpoint, diagnoseNotFound);
+  if ("outcome" in modern) return finish(modern);
+  const initialize = await sendInitialize(send, endpoint);
+  if (!initialize.ok) {
+    return finish({
+      outcome: "unreachable",
+      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`
+    });
+  }
+  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
+  if (refused) return finish(withFallbackRemark(refused, modern.clause));
+  const handshake = readHandshake(initialize);
+  if ("outcome" in handshake) return finish(withFallbackRemark(handshake, modern.clause));
+  const target = initialize.finalUrl || endpoint;
+  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
+  return finish(describeSession(handshake, session, modern.clause));
+}
+function withFallbackRemark(finding, clause) {
+  return { ...finding, note: `${finding.note} (First, ${clause}.)` };
+}
+function modernRequest(id, method) {
+  return {
+    method: "POST",
+    headers: {
+      ...JSON_RPC_HEADERS,
+      "mcp-protocol-version": MCP_MODERN_PROTOCOL_VERSION,
+      "mcp-method": method
+    },
+    body: rpcRequest(id, method, {
+      _meta: {
+        [MCP_META_KEYS.protocolVersion]: MCP_MODERN_PROTOCOL_VERSION,
+        [MCP_META_KEYS.clientCapabilities]: {},
+        [MCP_META_KEYS.clientInfo]: MCP_PROBE_CLIENT_INFO
+      }
+    }),
+    readUntil: untilRpcResponse(id)
+  };
+}
+var REFUSED_POST_STATUSES = /* @__PURE__ */ new Set([404, 405, 410, 415, 501]);
+async function probeModernEra(send, endpoint, diagnoseNotFound) {
+  const discover = await send(endpoint, modernRequest(1, "server/discover"));
+  if (!discover.ok) {
+    return { outcome: "unreachable", note: `The endpoint could not be reached: ${describeFailure(discover)}.` };
+  }
+  const gate = readGate(discover);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "server/discover"), extra: { gate: gate.gate } };
+  const reply = readReply(discover, 1);
+  if (reply.kind !== "response" && REFUSED_POST_STATUSES.has(discover.status)) {
+    return judgeRefusedPost(send, endpoint, discover.status, diagnoseNotFound);
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream without a JSON-RPC response";
+    return { clause: `server/discover was answered ${discover.status} with ${what}` };
+  }
+  if ("error" in reply.message) {
+    return {
+      clause: `server/discover got ${discover.status} with JSON-RPC error ${describeRpcError(reply.message.error)}`
+    };
+  }
+  const facts = readDiscoverResult(reply.message.result);
+  if ("clause" in facts) return facts;
+  const target = discover.finalUrl || endpoint;
+  const list = await send(target, modernRequest(2, "tools/list"));
+  return describeModernExchange(facts.serverName, reply.format, judgeToolsList(list));
+}
+function judgeRefusedPost(send, endpoint, status, diagnoseNotFound) {
+  if (status === 405 || status === 415 || status === 404 && diagnoseNotFound) {
+    return diagnoseRefusedPost(send, endpoint, status);
+  }
+  return {
+    outcome: "not_mcp",
+    note: `The endpoint answered ${status} to a POST (server/discover): no MCP server of either era there.`,
+    extra: { httpStatus: status }
+  };
+}
+function readDiscoverResult(result) {
+  const versions = isRecord2(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : null;
+  if (!versions) return { clause: "the server/discover result has no supportedVersions" };
+  if (!versions.includes(MCP_MODERN_PROTOCOL_VERSION)) {
+    const listed = versions.filter((v) => typeof v === "string").map((v) => quoteTarget(v, 12));
+    return {
+      clause: `server/discover lists ${listed.length > 0 ? listed.slice(0, 4).join(", ") : "no version"}, not ${MCP_MODERN_PROTOCOL_VERSION}`
+    };
+  }
+  const meta3 = isRecord2(result) && isRecord2(result._meta) ? result._meta : null;
+  const info = meta3 && isRecord2(meta3[MCP_META_KEYS.serverInfo]) ? meta3[MCP_META_KEYS.serverInfo] : null;
+  const fallbackInfo = isRecord2(result) && isRecord2(result.serverInfo) ? result.serverInfo : null;
+  const name = info?.name ?? fallbackInfo?.name;
+  return { serverName: typeof name === "string" ? quoteTarget(name) : "" };
+}
+function describeModernExchange(serverName, format, verdict2) {
+  const named = serverName ? ` (server "${serverName}")` : "";
+  const facts = { era: "2026-07-28", protocolVersion: MCP_MODERN_PROTOCOL_VERSION, serverName };
+  if ("outcome" in verdict2) {
+    return {
+      outcome: verdict2.outcome,
+      note: `server/discover succeeded in the 2026-07-28 era${named}, but ${verdict2.clause}.`,
+      extra: {
+        ...facts,
+        ...verdict2.gate ? { gate: verdict2.gate } : {},
+        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
+      }
+    };
+  }
+  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict2.format)}.`,
+    extra: { ...facts, toolCount: verdict2.toolCount, tools: verdict2.tools }
+  };
+}
+function describeFormats(first, second) {
+  const formats = /* @__PURE__ */ new Set([first, second]);
+  return formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
+}
+function sendInitialize(send, endpoint) {
+  return send(endpoint, {
+    method: "POST",
+    headers: JSON_RPC_HEADERS,
+    body: rpcRequest(1, "initialize", {
+      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+      capabilities: {},
+      clientInfo: MCP_PROBE_CLIENT_INFO
+    }),
+    readUntil: untilRpcResponse(1)
+  });
+}
+async function judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound) {
+  const gate = readGate(initialize);
+  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
+  if (initialize.status === 406) {
+    return {
+      outcome: "wrong_transport",
+      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take."
+    };
+  }
+  if (initialize.status === 404 && !diagnoseNotFound) {
+    return {
+      outcome: "not_mcp",
+      note: "The endpoint answered 404 to an initialize POST: no MCP server there.",
+      extra: { httpStatus: 404 }
+    };
+  }
+  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
+    return diagnoseRefusedPost(send, endpoint, initialize.status);
+  }
+  return null;
+}
+async function diagnoseRefusedPost(send, endpoint, status) {
+  const legacy = await findLegacySse(send, endpoint);
+  if (!legacy) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${status} to a POST, and no legacy SSE stream was found either.`,
+      extra: { httpStatus: status }
+    };
+  }
+  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
+  return {
+    outcome: "wrong_transport",
+    note: `The endpoint answered ${status} to a POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`
+  };
+}
+function readHandshake(initialize) {
+  const reply = readReply(initialize, 1);
+  const ok = initialize.status >= 200 && initialize.status < 300;
+  if (reply.kind === "sse_without_response" && ok) {
+    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
+    return {
+      outcome: "wrong_transport",
+      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`
+    };
+  }
+  if (reply.kind !== "response") {
+    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  if (!ok) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint answered ${initialize.status} to initialize.`,
+      extra: { httpStatus: initialize.status }
+    };
+  }
+  const facts = readServerFacts(reply.message.result);
+  return "outcome" in facts ? facts : { ...facts, format: reply.format };
+}
+function readServerFacts(result) {
+  const protocolVersion = isRecord2(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
+  const serverInfo = isRecord2(result) && isRecord2(result.serverInfo) ? result.serverInfo : null;
+  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
+  if (!protocolVersion || rawName === null) {
+    const missing2 = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null].filter(Boolean).join(" and ");
+    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing2}.` };
+  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
+    return {
+      outcome: "not_mcp",
+      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`
+    };
+  }
+  return { protocolVersion, serverName: quoteTarget(rawName) };
+}
+async function listToolsInSession(send, target, initialize, protocolVersion) {
+  const sessionId = initialize.headers.get("mcp-session-id");
+  const sessionHeaders = {
+    "mcp-protocol-version": protocolVersion,
+    ...sessionId ? { "mcp-session-id": sessionId } : {}
+  };
+  const initialized = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    // A notification's reply has nothing to read; an open stream must not hold the probe.
+    readUntil: () => true
+  });
+  const list = await send(target, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
+    body: rpcRequest(2, "tools/list", {}),
+    readUntil: untilRpcResponse(2)
+  });
+  const verdict2 = judgeToolsList(list);
+  if (sessionId) {
+    await send(target, { method: "DELETE", headers: sessionHeaders });
+  }
+  return { verdict: verdict2, remark: remarkOnInitialized(initialized) };
+}
+function remarkOnInitialized(initialized) {
+  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
+  if (![200, 202, 204].includes(initialized.status)) {
+    return ` The initialized notification got ${initialized.status}, not 202.`;
+  }
+  return "";
+}
+function describeSession(handshake, { verdict: verdict2, remark }, _fallback) {
+  const { protocolVersion, serverName } = handshake;
+  const facts = { era: "2025", protocolVersion, serverName };
+  if ("outcome" in verdict2) {
+    return {
+      outcome: verdict2.outcome,
+      note: `Initialize succeeded in the 2025 era (server "${serverName}"), but ${verdict2.clause}.${remark}`,
+      extra: {
+        ...facts,
+        ...verdict2.gate ? { gate: verdict2.gate } : {},
+        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
+      }
+    };
+  }
+  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
+  return {
+    outcome: "compliant",
+    note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict2.format)}.${remark}`,
+    extra: { ...facts, toolCount: verdict2.toolCount, tools: verdict2.tools }
+  };
+}
+function judgeToolsList(list) {
+  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
+  const refusal = readGate(list);
+  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
+  const reply = readReply(list, 2);
+  if (reply.kind === "sse_without_response") {
+    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
+  }
+  if (reply.kind === "unusable") {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list was answered ${list.status} with ${reply.what}`,
+      httpStatus: list.status
+    };
+  }
+  if ("error" in reply.message) {
+    return {
+      outcome: "not_mcp",
+      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
+      httpStatus: list.status
+    };
+  }
+  const result = reply.message.result;
+  if (!isRecord2(result) || !Array.isArray(result.tools)) {
+    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
+  }
+  return { toolCount: result.tools.length, tools: readToolsList(result.tools), format: reply.format };
+}
+
 // src/domain/checklist/checklist-answers.ts
 var CHECKLIST_PATHS = {
   robots: "/robots.txt",
@@ -13062,7 +14221,11 @@ var CHECKLIST_PATHS = {
   skillsLegacy: "/.well-known/skills/index.json",
   protectedResource: "/.well-known/oauth-protected-resource",
   authorizationServer: "/.well-known/oauth-authorization-server",
-  openidConfiguration: "/.well-known/openid-configuration"
+  openidConfiguration: "/.well-known/openid-configuration",
+  ucp: "/.well-known/ucp",
+  acp: "/.well-known/acp.json",
+  authMd: "/auth.md",
+  mcpRegistryAuth: "/.well-known/mcp-registry-auth"
 };
 var MCP_CARD_PATHS = [
   "/.well-known/mcp.json",
@@ -13124,12 +14287,305 @@ async function gatherAnswers(fetchers, origin, findings, plan, controls, budget,
   await judgeAll();
   return answers;
 }
+function agentDnsQuestions(host) {
+  const questions = [{ name: `_agent.${host}`, type: "TXT" }];
+  for (const { label } of DNS_AID_SERVICES) {
+    for (const type of ["SVCB", "HTTPS"]) questions.push({ name: `${label}._agents.${host}`, type });
+  }
+  return questions;
+}
+var dnsQuestionKey = (type, name) => `${type} ${name}`;
+async function lookUpAgentDns(lookup2, host) {
+  const answers = /* @__PURE__ */ new Map();
+  if (isIpLiteral(host)) return { host, answers };
+  await Promise.all(
+    agentDnsQuestions(host).map(async ({ name, type }) => {
+      try {
+        answers.set(dnsQuestionKey(type, name), { records: await lookup2(name, type) });
+      } catch (error62) {
+        answers.set(dnsQuestionKey(type, name), {
+          failed: error62 instanceof Error ? error62.message : "the DNS lookup failed"
+        });
+      }
+    })
+  );
+  return { host, answers };
+}
+function isIpLiteral(host) {
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || host.includes(":") || host.startsWith("[");
+}
+async function probeNamedMcpEndpoints(fetch2, endpoints) {
+  const results = await Promise.all(
+    endpoints.map((endpoint) => probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound: false }))
+  );
+  return new Map(endpoints.map((endpoint, i) => [endpoint, results[i]]));
+}
+
+// src/domain/readers/a2a-card.ts
+var AGENT_CARD_SKILLS_KEPT = 64;
+function readSkills(skills) {
+  const read = [];
+  for (const skill of skills.slice(0, AGENT_CARD_SKILLS_KEPT)) {
+    if (!isRecord2(skill)) continue;
+    const name = typeof skill.name === "string" && skill.name.trim() ? skill.name : skill.id;
+    if (typeof name !== "string" || !name.trim()) continue;
+    const tags = Array.isArray(skill.tags) ? skill.tags.filter((tag2) => typeof tag2 === "string") : [];
+    const description = typeof skill.description === "string" && skill.description.trim() ? skill.description : null;
+    read.push({ name, description, tags });
+  }
+  return read;
+}
+function readAgentCard(document) {
+  if (!isRecord2(document)) return { problem: "is not a JSON object" };
+  if (typeof document.name !== "string" || !document.name.trim()) return { problem: "has no name" };
+  if (typeof document.description !== "string") return { problem: "has no description" };
+  if (!Array.isArray(document.skills)) return { problem: "has no skills array" };
+  if (!isRecord2(document.capabilities)) return { problem: "has no capabilities object" };
+  const interfaces = Array.isArray(document.supportedInterfaces) ? document.supportedInterfaces : [];
+  const fromInterfaces = interfaces.find((item2) => isRecord2(item2) && typeof item2.url === "string");
+  const read = { name: document.name, description: document.description, skills: readSkills(document.skills) };
+  if (fromInterfaces && isRecord2(fromInterfaces)) {
+    const unbound = interfaces.filter((item2) => isRecord2(item2) && typeof item2.url === "string").filter((item2) => typeof item2.protocolBinding !== "string" || !item2.protocolBinding.trim()).map((item2) => item2.url);
+    return { ...read, interfaceUrl: fromInterfaces.url, version: "1.0", unbound };
+  }
+  if (typeof document.url === "string") return { ...read, interfaceUrl: document.url, version: "0.3", unbound: [] };
+  return { problem: "names no interface URL (supportedInterfaces[].url or url)" };
+}
+function decodeBase64UrlJson(text2) {
+  try {
+    const compact = text2.replace(/-/g, "+").replace(/_/g, "/");
+    const binary = atob(compact.padEnd(compact.length + (4 - compact.length % 4) % 4, "="));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (char2) => char2.charCodeAt(0))));
+  } catch {
+    return void 0;
+  }
+}
+function readCardSignatures(document, cardUrl) {
+  if (!isRecord2(document) || document.signatures === void 0) return null;
+  if (!Array.isArray(document.signatures) || document.signatures.length === 0)
+    return { problem: "has a signatures member that is not a list of JWS objects" };
+  const signatures = [];
+  for (const [i, each] of document.signatures.entries()) {
+    if (!isRecord2(each) || typeof each.protected !== "string" || typeof each.signature !== "string")
+      return { problem: `has signatures[${i}] without protected and signature` };
+    const decoded = decodeBase64UrlJson(each.protected);
+    if (!isRecord2(decoded)) return { problem: `has signatures[${i}] whose protected header is not base64url JSON` };
+    const header = { ...isRecord2(each.header) ? each.header : {}, ...decoded };
+    let jku = null;
+    if (typeof header.jku === "string") {
+      try {
+        jku = new URL(header.jku, cardUrl).href;
+      } catch {
+        jku = null;
+      }
+    }
+    signatures.push({
+      protected: each.protected,
+      signature: each.signature,
+      header,
+      jku,
+      kid: typeof header.kid === "string" ? header.kid : null,
+      alg: typeof header.alg === "string" ? header.alg : null,
+      jwk: isRecord2(header.jwk) ? header.jwk : null
+    });
+  }
+  return { signatures };
+}
+function withoutDefaults(value) {
+  if (Array.isArray(value)) return value.map(withoutDefaults);
+  if (!isRecord2(value)) return value;
+  const kept = {};
+  for (const [key, member] of Object.entries(value)) {
+    const reduced = withoutDefaults(member);
+    const empty = reduced === false || reduced === 0 || reduced === "" || reduced === null || Array.isArray(reduced) && reduced.length === 0 || isRecord2(reduced) && Object.keys(reduced).length === 0;
+    if (!empty) kept[key] = reduced;
+  }
+  return kept;
+}
+
+// src/domain/readers/agent-skills.ts
+function readSkillsIndex(document, base) {
+  if (!isRecord2(document) || !Array.isArray(document.skills)) return { problem: "has no skills array" };
+  if (document.skills.length === 0) return { problem: "lists no skills" };
+  const skills = [];
+  let withFiles = 0;
+  for (const [index2, raw] of document.skills.entries()) {
+    if (!isRecord2(raw) || typeof raw.name !== "string") return { problem: `skill ${index2 + 1} has no name` };
+    if (Array.isArray(raw.files)) withFiles++;
+    skills.push({
+      name: raw.name,
+      description: typeof raw.description === "string" && raw.description.trim() ? raw.description : null,
+      url: typeof raw.url === "string" ? resolveHttpUrl(raw.url, base) : null,
+      digest: typeof raw.digest === "string" ? raw.digest : null
+    });
+  }
+  if (skills.every((skill) => skill.url && skill.digest)) return { version: "0.2", skills };
+  if (withFiles === skills.length) return { version: "0.1", skills };
+  return { problem: "lists skills without a url and digest (or files) for each" };
+}
+
+// src/domain/capabilities/site-capabilities.ts
+var CAPABILITY_SOURCES = [
+  "llms-txt",
+  "mcp",
+  "a2a",
+  "agent-skills",
+  "ard",
+  "openapi"
+];
+var CAPABILITY_NAME_MAX = 80;
+var CAPABILITY_DESCRIPTION_MAX = 200;
+function cleanCapabilityText(value, max) {
+  const text2 = decodeHTML(value.replace(/<[^>]*>?/g, " ")).replace(/<[^>]*>?/g, " ").replace(/!\[[^\]]*\]\([^)]*\)/g, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/https?:\/\/\S+/g, " ").replace(/\*\*|__|`+|^#+\s*/gm, "").replace(/[\u0000-\u001f\u007f-\u009f<>]/g, " ").replace(/\s+/g, " ").trim();
+  return cut(text2, max);
+}
+function cut(text2, max) {
+  if (text2.length <= max) return text2;
+  const head = text2.slice(0, max);
+  const space = head.lastIndexOf(" ");
+  return (space > max * 0.6 ? head.slice(0, space) : head).replace(/[\s,;:.-]+$/, "");
+}
+function item(name, ...descriptions) {
+  const cleanName = cleanCapabilityText(name, CAPABILITY_NAME_MAX);
+  if (!cleanName) return null;
+  const parts = descriptions.map((part) => part ? cleanCapabilityText(part, CAPABILITY_DESCRIPTION_MAX) : "").filter((part) => part && part.toLowerCase() !== cleanName.toLowerCase());
+  const joined = [...new Set(parts)].reduce(
+    (text2, part) => text2 ? `${text2}${/[.!?:;]$/.test(text2) ? " " : ". "}${part}` : part,
+    ""
+  );
+  const description = cut(joined, CAPABILITY_DESCRIPTION_MAX);
+  return description ? { name: cleanName, description } : { name: cleanName };
+}
+function itemsBySource(readings) {
+  const found = /* @__PURE__ */ new Map();
+  if (readings.llms) found.set("llms-txt", [item(readings.llms.title, readings.llms.summary)]);
+  found.set(
+    "mcp",
+    (readings.mcpTools ?? []).map((tool) => item(tool.name, tool.title, tool.description))
+  );
+  found.set(
+    "a2a",
+    (readings.a2aSkills ?? []).map(
+      (skill) => item(skill.name, skill.description, skill.tags.length ? skill.tags.join(", ") : null)
+    )
+  );
+  found.set(
+    "agent-skills",
+    (readings.agentSkills ?? []).map((skill) => item(skill.name, skill.description))
+  );
+  const entries = readings.ardEntries ?? [];
+  found.set("ard", [
+    ...entries.map((entry) => entry.displayName ? item(entry.displayName, entry.description) : null),
+    ...entries.flatMap((entry) => entry.capabilities.map((capability) => item(capability))),
+    ...entries.flatMap((entry) => entry.representativeQueries.map((query) => item(query)))
+  ]);
+  const openapi = readings.openapi;
+  if (openapi) {
+    found.set("openapi", [
+      openapi.tags.length ? item(openapi.tags.join(", ")) : null,
+      ...openapi.operations.map(
+        (operation) => operation.operationId ? item(operation.operationId, operation.summary) : item(operation.summary ?? "")
+      )
+    ]);
+  }
+  const bySource = /* @__PURE__ */ new Map();
+  for (const source of CAPABILITY_SOURCES) {
+    const seen = /* @__PURE__ */ new Set();
+    const items = (found.get(source) ?? []).filter((each) => {
+      if (!each || seen.has(each.name.toLowerCase())) return false;
+      seen.add(each.name.toLowerCase());
+      return true;
+    });
+    if (items.length) bySource.set(source, items);
+  }
+  return bySource;
+}
+function capabilityLine(each) {
+  return each.description ? `${each.name}: ${each.description}` : each.name;
+}
+function capabilitiesOf(readings) {
+  const bySource = itemsBySource(readings);
+  const described = new Set(
+    [...bySource.values()].flat().flatMap((each) => each.description ? [each.name.toLowerCase()] : [])
+  );
+  const kept = /* @__PURE__ */ new Map();
+  const lines = /* @__PURE__ */ new Set();
+  const next = /* @__PURE__ */ new Map();
+  let open2 = [...bySource.keys()];
+  let used = 0;
+  while (open2.length > 0) {
+    const stillOpen = [];
+    for (const source of open2) {
+      const items = bySource.get(source);
+      let index2 = next.get(source) ?? 0;
+      while (index2 < items.length) {
+        const candidate2 = items[index2];
+        const line3 = capabilityLine(candidate2).toLowerCase();
+        const redundant = !candidate2.description && described.has(candidate2.name.toLowerCase());
+        if (!lines.has(line3) && !redundant) break;
+        index2++;
+      }
+      if (index2 >= items.length) continue;
+      const candidate = items[index2];
+      const line2 = capabilityLine(candidate);
+      const cost = line2.length + (used === 0 ? 0 : 1);
+      if (used + cost > CAPABILITIES_TEXT_MAX) continue;
+      used += cost;
+      lines.add(line2.toLowerCase());
+      kept.set(source, [...kept.get(source) ?? [], candidate]);
+      next.set(source, index2 + 1);
+      if (index2 + 1 < items.length) stillOpen.push(source);
+    }
+    open2 = stillOpen;
+  }
+  const groups = CAPABILITY_SOURCES.flatMap((source) => {
+    const items = kept.get(source);
+    return items ? [{ source, items }] : [];
+  });
+  return groups.length ? groups : null;
+}
+var passed = (check3) => check3 !== void 0 && ["pass", "warn"].includes(check3.status);
+function documentOfCheck(answers, check3) {
+  if (!passed(check3)) return void 0;
+  const url2 = check3.evidence.find((each) => each.status === 200)?.url;
+  const answer = url2 ? answerAt(answers, url2) : void 0;
+  return answer?.ok ? parseJson(answer.body) : void 0;
+}
+var arrayOf = (value) => Array.isArray(value) ? value : [];
+function crawlCapabilityReadings(input2) {
+  const { signals, discovery, answers, checks } = input2;
+  const mcp = signals.has_mcp_server;
+  const llms = signals.has_llms_txt;
+  const openapi = signals.has_openapi;
+  const catalog = discovery.aiCatalog?.status === "present" ? discovery.aiCatalog.catalog : null;
+  const checkOf = (id) => checks?.find((check3) => check3.id === id);
+  const card = answers ? documentOfCheck(answers, checkOf("a2a_agent_card")) : void 0;
+  const cardReading = card === void 0 ? null : readAgentCard(card);
+  const skillsCheck = checkOf("agent_skills");
+  const index2 = answers ? documentOfCheck(answers, skillsCheck) : void 0;
+  const indexUrl = skillsCheck?.evidence.find((each) => each.status === 200)?.url ?? answers?.origin ?? "";
+  const indexReading = index2 === void 0 ? null : readSkillsIndex(index2, indexUrl);
+  return {
+    llms: llms.status === "present" && typeof llms.details?.title === "string" ? {
+      title: llms.details.title,
+      summary: typeof llms.details.summary === "string" ? llms.details.summary : null
+    } : null,
+    mcpTools: mcp.details?.outcome === "compliant" ? arrayOf(mcp.details.tools) : [],
+    a2aSkills: cardReading && "skills" in cardReading ? cardReading.skills : [],
+    agentSkills: indexReading && "skills" in indexReading ? indexReading.skills : [],
+    ardEntries: catalog?.reachable ?? [],
+    openapi: openapi.status === "present" && isRecord2(openapi.details) ? {
+      operations: arrayOf(openapi.details.operations),
+      tags: arrayOf(openapi.details.tags)
+    } : null
+  };
+}
 
 // src/domain/readers/link-header.ts
 var import_http_link_header = __toESM(require_link(), 1);
 
 // node_modules/htmlparser2/node_modules/entities/dist/decode-codepoint.js
-var c1 = [
+var c12 = [
   8364,
   0,
   8218,
@@ -13163,32 +14619,32 @@ var c1 = [
   382,
   376
 ];
-function isInvalidCodePoint(codePoint) {
+function isInvalidCodePoint2(codePoint) {
   return codePoint === 0 || codePoint >= 55296 && codePoint <= 57343 || codePoint > 1114111;
 }
-function replaceCodePoint(codePoint) {
-  if (isInvalidCodePoint(codePoint)) {
+function replaceCodePoint2(codePoint) {
+  if (isInvalidCodePoint2(codePoint)) {
     return 65533;
   }
   if (codePoint >= 128 && codePoint <= 159) {
-    return c1[codePoint - 128] || codePoint;
+    return c12[codePoint - 128] || codePoint;
   }
   return codePoint;
 }
-function replaceCodePointXML(codePoint) {
-  return isInvalidCodePoint(codePoint) ? 65533 : codePoint;
+function replaceCodePointXML2(codePoint) {
+  return isInvalidCodePoint2(codePoint) ? 65533 : codePoint;
 }
 
 // node_modules/htmlparser2/node_modules/entities/dist/internal/decode-shared.js
 var BASE91_INVERSE = /* @__PURE__ */ (() => {
-  const table = new Uint8Array(127);
+  const table2 = new Uint8Array(127);
   let code = 0;
   for (let char2 = 33; char2 <= 126; char2++) {
     if (char2 !== 34 && char2 !== 36 && char2 !== 92) {
-      table[char2] = code++;
+      table2[char2] = code++;
     }
   }
-  return table;
+  return table2;
 })();
 function decodeTrieDict(input2, resultLength, atomCount, dict1AtomCount, ngramCount, dictSize) {
   const base = 91;
@@ -13196,8 +14652,8 @@ function decodeTrieDict(input2, resultLength, atomCount, dict1AtomCount, ngramCo
   const twoCharBias = dictSize * (base - 1);
   let pos = 0;
   const readSlotCode = () => {
-    const c12 = BASE91_INVERSE[input2.charCodeAt(pos++)];
-    return c12 < dictSize ? c12 : c12 * base - twoCharBias + BASE91_INVERSE[input2.charCodeAt(pos++)];
+    const c13 = BASE91_INVERSE[input2.charCodeAt(pos++)];
+    return c13 < dictSize ? c13 : c13 * base - twoCharBias + BASE91_INVERSE[input2.charCodeAt(pos++)];
   };
   const dict2AtomCount = atomCount - dict1AtomCount;
   const slotCount = atomCount + ngramCount;
@@ -13337,18 +14793,18 @@ var CharCodes;
   CharCodes3[CharCodes3["LOWER_A"] = 97] = "LOWER_A";
   CharCodes3[CharCodes3["LOWER_X"] = 120] = "LOWER_X";
 })(CharCodes || (CharCodes = {}));
-var TO_LOWER_BIT = 32;
-function isNumber(code) {
+var TO_LOWER_BIT2 = 32;
+function isNumber2(code) {
   return code - CharCodes.ZERO >>> 0 <= 9;
 }
 function isHexadecimalCharacter(code) {
-  return (code | TO_LOWER_BIT) - CharCodes.LOWER_A >>> 0 <= 5;
+  return (code | TO_LOWER_BIT2) - CharCodes.LOWER_A >>> 0 <= 5;
 }
 function isAlpha(code) {
-  return (code | TO_LOWER_BIT) - CharCodes.LOWER_A >>> 0 <= 25;
+  return (code | TO_LOWER_BIT2) - CharCodes.LOWER_A >>> 0 <= 25;
 }
-function isEntityInAttributeInvalidEnd(code) {
-  return code === CharCodes.EQUALS || isAlpha(code) || isNumber(code);
+function isEntityInAttributeInvalidEnd2(code) {
+  return code === CharCodes.EQUALS || isAlpha(code) || isNumber2(code);
 }
 var EntityDecoderState;
 (function(EntityDecoderState2) {
@@ -13358,12 +14814,12 @@ var EntityDecoderState;
   EntityDecoderState2[EntityDecoderState2["NumericHex"] = 3] = "NumericHex";
   EntityDecoderState2[EntityDecoderState2["NamedEntity"] = 4] = "NamedEntity";
 })(EntityDecoderState || (EntityDecoderState = {}));
-var DecodingMode;
-(function(DecodingMode2) {
-  DecodingMode2[DecodingMode2["Legacy"] = 0] = "Legacy";
-  DecodingMode2[DecodingMode2["Strict"] = 1] = "Strict";
-  DecodingMode2[DecodingMode2["Attribute"] = 2] = "Attribute";
-})(DecodingMode || (DecodingMode = {}));
+var DecodingMode2;
+(function(DecodingMode3) {
+  DecodingMode3[DecodingMode3["Legacy"] = 0] = "Legacy";
+  DecodingMode3[DecodingMode3["Strict"] = 1] = "Strict";
+  DecodingMode3[DecodingMode3["Attribute"] = 2] = "Attribute";
+})(DecodingMode2 || (DecodingMode2 = {}));
 var EntityDecoder = class {
   decodeTree;
   emitCodePoint;
@@ -13389,7 +14845,7 @@ var EntityDecoder = class {
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: False positive (read via destructuring)
   excess = 1;
   /** The mode in which the decoder is operating. */
-  decodeMode = DecodingMode.Strict;
+  decodeMode = DecodingMode2.Strict;
   /** The number of characters that have been consumed in the current run. */
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: False positive
   runConsumed = 0;
@@ -13459,7 +14915,7 @@ var EntityDecoder = class {
     if (offset >= input2.length) {
       return -1;
     }
-    if ((input2.charCodeAt(offset) | TO_LOWER_BIT) === CharCodes.LOWER_X) {
+    if ((input2.charCodeAt(offset) | TO_LOWER_BIT2) === CharCodes.LOWER_X) {
       this.state = EntityDecoderState.NumericHex;
       this.consumed += 1;
       return this.stateNumericHex(input2, offset + 1);
@@ -13483,8 +14939,8 @@ var EntityDecoder = class {
     let { consumed } = this;
     while (offset < inputLength) {
       const char2 = input2.charCodeAt(offset);
-      if (isNumber(char2) || isHexadecimalCharacter(char2)) {
-        const digit = char2 <= CharCodes.NINE ? char2 - CharCodes.ZERO : (char2 | TO_LOWER_BIT) - CharCodes.LOWER_A + 10;
+      if (isNumber2(char2) || isHexadecimalCharacter(char2)) {
+        const digit = char2 <= CharCodes.NINE ? char2 - CharCodes.ZERO : (char2 | TO_LOWER_BIT2) - CharCodes.LOWER_A + 10;
         result = result * 16 + digit;
         consumed += 1;
         offset += 1;
@@ -13546,10 +15002,10 @@ var EntityDecoder = class {
     }
     if (lastCp === CharCodes.SEMI) {
       this.consumed += 1;
-    } else if (this.decodeMode === DecodingMode.Strict) {
+    } else if (this.decodeMode === DecodingMode2.Strict) {
       return 0;
     }
-    this.emitCodePoint((this.decodeTree === xmlDecodeTree ? replaceCodePointXML : replaceCodePoint)(this.result), this.consumed);
+    this.emitCodePoint((this.decodeTree === xmlDecodeTree ? replaceCodePointXML2 : replaceCodePoint2)(this.result), this.consumed);
     if (this.errors) {
       if (lastCp !== CharCodes.SEMI) {
         this.errors.missingSemicolonAfterCharacterReference();
@@ -13573,7 +15029,7 @@ var EntityDecoder = class {
   flushAndEmitLegacyOrReject(consumed, excess, char2, valueLength) {
     this.consumed = consumed;
     this.excess = excess;
-    return this.result === 0 || this.decodeMode === DecodingMode.Attribute && (valueLength === 0 || excess > 1 || isEntityInAttributeInvalidEnd(char2)) ? 0 : this.emitNotTerminatedNamedEntity();
+    return this.result === 0 || this.decodeMode === DecodingMode2.Attribute && (valueLength === 0 || excess > 1 || isEntityInAttributeInvalidEnd2(char2)) ? 0 : this.emitNotTerminatedNamedEntity();
   }
   /**
    * Parses a named entity.
@@ -13586,7 +15042,7 @@ var EntityDecoder = class {
   stateNamedEntity(input2, offset) {
     const { decodeTree } = this;
     const inputLength = input2.length;
-    const isStrict = this.decodeMode === DecodingMode.Strict;
+    const isStrict = this.decodeMode === DecodingMode2.Strict;
     let { treeIndex } = this;
     let { excess } = this;
     let { consumed } = this;
@@ -13726,7 +15182,7 @@ var EntityDecoder = class {
   end() {
     switch (this.state) {
       case EntityDecoderState.NamedEntity: {
-        return this.result !== 0 && (this.decodeMode !== DecodingMode.Attribute || this.result === this.treeIndex) ? this.emitNotTerminatedNamedEntity() : 0;
+        return this.result !== 0 && (this.decodeMode !== DecodingMode2.Attribute || this.result === this.treeIndex) ? this.emitNotTerminatedNamedEntity() : 0;
       }
       // Otherwise, emit a numeric entity if we have one.
       case EntityDecoderState.NumericDecimal: {
@@ -14466,7 +15922,7 @@ var Tokenizer = class {
     this.baseState = this.state;
     this.state = State.InEntity;
     this.entityStart = this.index;
-    this.entityDecoder.startEntity(this.xmlMode ? DecodingMode.Strict : this.baseState === State.Text || this.baseState === State.InSpecialTag ? DecodingMode.Legacy : DecodingMode.Attribute);
+    this.entityDecoder.startEntity(this.xmlMode ? DecodingMode2.Strict : this.baseState === State.Text || this.baseState === State.InSpecialTag ? DecodingMode2.Legacy : DecodingMode2.Attribute);
   }
   stateInEntity() {
     const indexInBuffer = this.index - this.offset;
@@ -15318,13 +16774,13 @@ function walkHtml(html, onTag, onText) {
     {
       onopentag(name, attributes) {
         if (raw) return;
-        const tag = { name, attributes: { ...attributes } };
+        const tag2 = { name, attributes: { ...attributes } };
         if (RAW_TEXT_ELEMENTS.has(name)) {
-          raw = tag;
+          raw = tag2;
           rawText = "";
           return;
         }
-        onTag(tag);
+        onTag(tag2);
       },
       ontext(text2) {
         if (raw) rawText += text2;
@@ -15332,9 +16788,9 @@ function walkHtml(html, onTag, onText) {
       },
       onclosetag(name) {
         if (!raw || raw.name !== name) return;
-        const tag = raw;
+        const tag2 = raw;
         raw = null;
-        onTag({ ...tag, content: rawText });
+        onTag({ ...tag2, content: rawText });
       }
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }
@@ -15348,13 +16804,13 @@ function relationsOf(value) {
 function htmlLinks(html, pageUrl, resolve) {
   let base = pageUrl;
   const links = [];
-  walkHtml(html, (tag) => {
-    if (tag.name === "base" && tag.attributes.href) base = resolve(tag.attributes.href, base) ?? base;
-    if (tag.name !== "link" || !tag.attributes.href || tag.attributes.rel === void 0) return;
-    const href = resolve(tag.attributes.href, base);
+  walkHtml(html, (tag2) => {
+    if (tag2.name === "base" && tag2.attributes.href) base = resolve(tag2.attributes.href, base) ?? base;
+    if (tag2.name !== "link" || !tag2.attributes.href || tag2.attributes.rel === void 0) return;
+    const href = resolve(tag2.attributes.href, base);
     if (!href) return;
-    const type = tag.attributes.type?.trim().toLowerCase();
-    links.push({ href, rels: relationsOf(tag.attributes.rel), ...type ? { type } : {} });
+    const type = tag2.attributes.type?.trim().toLowerCase();
+    links.push({ href, rels: relationsOf(tag2.attributes.rel), ...type ? { type } : {} });
   });
   return links;
 }
@@ -15442,8 +16898,8 @@ function parseDictionary(input2) {
   return parser.parseDictionary();
 }
 var ParseError = class extends Error {
-  constructor(position, message) {
-    super(`Parse error: ${message} at offset ${position}`);
+  constructor(position, message2) {
+    super(`Parse error: ${message2} at offset ${position}`);
   }
 };
 var Parser2 = class {
@@ -15931,15 +17387,6 @@ function parseContentSignal(value) {
   return signals;
 }
 
-// src/domain/signals/types.ts
-function fetchRecord(response) {
-  return {
-    url: response.finalUrl || response.url,
-    status: response.ok ? response.status : null,
-    content_type: response.ok ? response.contentType : null
-  };
-}
-
 // src/domain/checklist/check-helpers.ts
 function standingOf(response, scope) {
   const { origin, catchAll } = typeof scope === "string" ? { origin: scope, catchAll: void 0 } : scope;
@@ -15987,7 +17434,7 @@ function isPlaceholder(value, origin) {
 }
 function sameHost(value, origin) {
   try {
-    return new URL(value).host === new URL(origin).host;
+    return new URL(value).hostname === new URL(origin).hostname;
   } catch {
     return false;
   }
@@ -15996,15 +17443,15 @@ function findPlaceholder(value, origin, depth = 0) {
   if (depth > 8) return null;
   if (typeof value === "string") return isPlaceholder(value, origin) ? value : null;
   if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findPlaceholder(item, origin, depth + 1);
+    for (const item2 of value) {
+      const found = findPlaceholder(item2, origin, depth + 1);
       if (found) return found;
     }
     return null;
   }
-  if (isRecord(value)) {
-    for (const item of Object.values(value)) {
-      const found = findPlaceholder(item, origin, depth + 1);
+  if (isRecord2(value)) {
+    for (const item2 of Object.values(value)) {
+      const found = findPlaceholder(item2, origin, depth + 1);
       if (found) return found;
     }
   }
@@ -16041,7 +17488,7 @@ function readJsonAnswer(answer, where) {
   return { document };
 }
 function isErrorBody(document) {
-  if (!isRecord(document)) return false;
+  if (!isRecord2(document)) return false;
   const keys = Object.keys(document).map((key) => key.toLowerCase());
   return keys.length > 0 && keys.length <= 4 && keys.some((key) => ["error", "errors", "message", "detail"].includes(key));
 }
@@ -16071,46 +17518,1226 @@ function linkedOutcome(response, scope) {
   return { state: standing.kind === "absent" ? "dead" : "undecided", clause: standing.clause };
 }
 
-// src/domain/readers/a2a-card.ts
-function readAgentCard(document) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
-  if (typeof document.name !== "string" || !document.name.trim()) return { problem: "has no name" };
-  if (typeof document.description !== "string") return { problem: "has no description" };
-  if (!Array.isArray(document.skills)) return { problem: "has no skills array" };
-  if (!isRecord(document.capabilities)) return { problem: "has no capabilities object" };
-  const interfaces = Array.isArray(document.supportedInterfaces) ? document.supportedInterfaces : [];
-  const fromInterfaces = interfaces.find((item) => isRecord(item) && typeof item.url === "string");
-  if (fromInterfaces && isRecord(fromInterfaces))
-    return { name: document.name, interfaceUrl: fromInterfaces.url, version: "1.0" };
-  if (typeof document.url === "string") return { name: document.name, interfaceUrl: document.url, version: "0.3" };
-  return { problem: "names no interface URL (supportedInterfaces[].url or url)" };
+// node_modules/canonicalize/lib/canonicalize.js
+function hasLoneSurrogate(value) {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 55296 && code <= 56319) {
+      if (i === value.length - 1) {
+        return true;
+      }
+      const next = value.charCodeAt(i + 1);
+      if (!(next >= 56320 && next <= 57343)) {
+        return true;
+      }
+      i++;
+    } else if (code >= 56320 && code <= 57343) {
+      return true;
+    }
+  }
+  return false;
+}
+function canonicalize(object2, seen = /* @__PURE__ */ new Set()) {
+  if (typeof object2 === "number" && isNaN(object2)) {
+    throw new Error("NaN is not allowed");
+  }
+  if (typeof object2 === "number" && !isFinite(object2)) {
+    throw new Error("Infinity is not allowed");
+  }
+  if (typeof object2 === "string" && hasLoneSurrogate(object2)) {
+    throw new Error("Lone surrogate is not allowed");
+  }
+  if (object2 === null || typeof object2 !== "object") {
+    return JSON.stringify(object2);
+  }
+  if (typeof object2.toJSON === "function") {
+    if (seen.has(object2)) {
+      throw new Error("Circular reference detected");
+    }
+    seen.add(object2);
+    const result2 = canonicalize(object2.toJSON(), seen);
+    seen.delete(object2);
+    return result2;
+  }
+  if (seen.has(object2)) {
+    throw new Error("Circular reference detected");
+  }
+  seen.add(object2);
+  let result;
+  if (Array.isArray(object2)) {
+    const values = object2.map((cv) => {
+      const value = cv === void 0 || typeof cv === "symbol" ? null : cv;
+      return canonicalize(value, seen);
+    });
+    result = `[${values.join(",")}]`;
+  } else {
+    const parts = [];
+    for (const key of Object.keys(object2).sort()) {
+      if (object2[key] === void 0 || typeof object2[key] === "symbol") {
+        continue;
+      }
+      parts.push(`${canonicalize(key)}:${canonicalize(object2[key], seen)}`);
+    }
+    result = `{${parts.join(",")}}`;
+  }
+  seen.delete(object2);
+  return result;
 }
 
-// src/domain/readers/agent-skills.ts
-function readSkillsIndex(document, base) {
-  if (!isRecord(document) || !Array.isArray(document.skills)) return { problem: "has no skills array" };
-  if (document.skills.length === 0) return { problem: "lists no skills" };
-  const skills = [];
-  let withFiles = 0;
-  for (const [index2, raw] of document.skills.entries()) {
-    if (!isRecord(raw) || typeof raw.name !== "string") return { problem: `skill ${index2 + 1} has no name` };
-    if (Array.isArray(raw.files)) withFiles++;
-    skills.push({
-      name: raw.name,
-      url: typeof raw.url === "string" ? resolveHttpUrl(raw.url, base) : null,
-      digest: typeof raw.digest === "string" ? raw.digest : null
-    });
-  }
-  if (skills.every((skill) => skill.url && skill.digest)) return { version: "0.2", skills };
-  if (withFiles === skills.length) return { version: "0.1", skills };
-  return { problem: "lists skills without a url and digest (or files) for each" };
+// node_modules/jose/dist/webapi/lib/buffer_utils.js
+var encoder = new TextEncoder();
+var decoder = new TextDecoder();
+var strictDecoder = new TextDecoder("utf-8", { fatal: true });
+var UINT32_RANGE = 2 ** 32;
+function concat(...buffers) {
+  const size = buffers.reduce((acc, { length }) => acc + length, 0), buf = new Uint8Array(size);
+  let i = 0;
+  for (const buffer of buffers)
+    buf.set(buffer, i), i += buffer.length;
+  return buf;
 }
+var NON_ASCII = /[^\x00-\x7f]/;
+function encode(string4) {
+  if (typeof string4 == "string" && string4.length >= 128) {
+    if (NON_ASCII.test(string4))
+      throw new TypeError("non-ASCII string encountered in encode()");
+    return encoder.encode(string4);
+  }
+  const bytes = new Uint8Array(string4.length);
+  for (let i = 0; i < string4.length; i++) {
+    const code = string4.charCodeAt(i);
+    if (code > 127)
+      throw new TypeError("non-ASCII string encountered in encode()");
+    bytes[i] = code;
+  }
+  return bytes;
+}
+function encodeBase64(input2, url2 = false) {
+  if (Uint8Array.prototype.toBase64)
+    return input2.toBase64({ alphabet: url2 ? "base64url" : "base64", omitPadding: url2 });
+  const CHUNK_SIZE = 32768, arr = [];
+  for (let i = 0; i < input2.length; i += CHUNK_SIZE)
+    arr.push(String.fromCharCode.apply(null, input2.subarray(i, i + CHUNK_SIZE)));
+  const encoded = btoa(arr.join(""));
+  return url2 ? encoded.replace(/=/g, "").replace(/\+/g, "-").replace(/\//g, "_") : encoded;
+}
+function decodeBase64(encoded, url2 = false) {
+  if (Uint8Array.fromBase64)
+    return Uint8Array.fromBase64(encoded, { alphabet: url2 ? "base64url" : "base64" });
+  if (url2) {
+    if (encoded.includes("+") || encoded.includes("/"))
+      throw new TypeError("Invalid base64url");
+    encoded = encoded.replace(/-/g, "+").replace(/_/g, "/");
+  }
+  const binary = atob(encoded), bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++)
+    bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// node_modules/jose/dist/webapi/util/errors.js
+var JOSEError = class extends Error {
+  static code = "ERR_JOSE_GENERIC";
+  code = "ERR_JOSE_GENERIC";
+  constructor(message2, options) {
+    super(message2, options), this.name = this.constructor.name, Error.captureStackTrace?.(this, this.constructor);
+  }
+};
+var JOSEAlgNotAllowed = class extends JOSEError {
+  static code = "ERR_JOSE_ALG_NOT_ALLOWED";
+  code = "ERR_JOSE_ALG_NOT_ALLOWED";
+};
+var JOSENotSupported = class extends JOSEError {
+  static code = "ERR_JOSE_NOT_SUPPORTED";
+  code = "ERR_JOSE_NOT_SUPPORTED";
+};
+var JWSInvalid = class extends JOSEError {
+  static code = "ERR_JWS_INVALID";
+  code = "ERR_JWS_INVALID";
+};
+var JWSSignatureVerificationFailed = class extends JOSEError {
+  static code = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+  code = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+  constructor(message2 = "signature verification failed", options) {
+    super(message2, options);
+  }
+};
+
+// node_modules/jose/dist/webapi/util/base64url.js
+var base64url_exports = {};
+__export(base64url_exports, {
+  decode: () => decode,
+  encode: () => encode2
+});
+var invalid = "The input to be decoded is not correctly encoded.";
+function decode(input2) {
+  try {
+    return decodeBase64(typeof input2 == "string" ? input2 : decoder.decode(input2), true);
+  } catch (cause) {
+    throw new TypeError(invalid, { cause });
+  }
+}
+function encode2(input2) {
+  return encodeBase64(typeof input2 == "string" ? encoder.encode(input2) : input2, true);
+}
+
+// node_modules/jose/dist/webapi/lib/validate.js
+function isObject(input2) {
+  if (typeof input2 != "object" || input2 === null || Object.prototype.toString.call(input2) !== "[object Object]")
+    return false;
+  const prototype = Object.getPrototypeOf(input2);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+function isDisjoint(...headers) {
+  const parameters = /* @__PURE__ */ new Set();
+  for (const header of headers)
+    if (header)
+      for (const parameter of Object.keys(header)) {
+        if (parameters.has(parameter))
+          return false;
+        parameters.add(parameter);
+      }
+  return true;
+}
+function decodeBase64url(value, label, ErrorClass) {
+  try {
+    return decode(value);
+  } catch (cause) {
+    throw new ErrorClass(`Failed to base64url decode the ${label}`, { cause });
+  }
+}
+function encodeAsciiMember(value, label, ErrorClass) {
+  try {
+    return encode(value);
+  } catch (cause) {
+    throw new ErrorClass(`The ${label} is not a valid base64url string`, { cause });
+  }
+}
+function parseJoseHeader(encodedProtectedHeader, ErrorClass, message2) {
+  let parsed;
+  try {
+    parsed = JSON.parse(strictDecoder.decode(decode(encodedProtectedHeader)));
+  } catch (cause) {
+    throw new ErrorClass(message2, { cause });
+  }
+  if (!isObject(parsed))
+    throw new ErrorClass(message2);
+  return parsed;
+}
+var JWS_RECOGNIZED = { __proto__: null, b64: true };
+function validateAlgorithms(option, algorithms) {
+  if (algorithms !== void 0 && (!Array.isArray(algorithms) || algorithms.some((s) => typeof s != "string")))
+    throw new TypeError(`"${option}" option must be an array of strings`);
+  return algorithms === void 0 ? void 0 : new Set(algorithms);
+}
+function validateCrit(Err, recognizedDefault, recognizedOption, protectedHeader, joseHeader) {
+  if (joseHeader.crit !== void 0 && protectedHeader?.crit === void 0)
+    throw new Err('"crit" (Critical) Header Parameter MUST be integrity protected');
+  if (!protectedHeader || protectedHeader.crit === void 0)
+    return [];
+  if (!Array.isArray(protectedHeader.crit) || protectedHeader.crit.length === 0 || protectedHeader.crit.some((input2) => typeof input2 != "string" || input2.length === 0))
+    throw new Err('"crit" (Critical) Header Parameter MUST be an array of non-empty strings when present');
+  const recognized = recognizedOption === void 0 ? recognizedDefault : { __proto__: null, ...recognizedOption, ...recognizedDefault };
+  for (const parameter of protectedHeader.crit) {
+    if (!(parameter in recognized))
+      throw new JOSENotSupported(`Extension Header Parameter "${parameter}" is not recognized`);
+    if (!Object.hasOwn(joseHeader, parameter) || joseHeader[parameter] === void 0)
+      throw new Err(`Extension Header Parameter "${parameter}" is missing`);
+    if (recognized[parameter] && (!Object.hasOwn(protectedHeader, parameter) || protectedHeader[parameter] === void 0))
+      throw new Err(`Extension Header Parameter "${parameter}" MUST be integrity protected`);
+  }
+  return protectedHeader.crit;
+}
+function validateB64(protectedHeader, extensions) {
+  if (extensions.includes("b64")) {
+    const b64 = protectedHeader.b64;
+    if (typeof b64 != "boolean")
+      throw new JWSInvalid('The "b64" (base64url-encode payload) Header Parameter must be a boolean');
+    return b64;
+  }
+  return true;
+}
+
+// node_modules/jose/dist/webapi/lib/key.js
+var tag = (key) => key[Symbol.toStringTag];
+var jwkMatchesOp = (entry, key, usage) => {
+  const { alg } = entry;
+  if (key.use !== void 0) {
+    const expected = usage === "sign" || usage === "verify" ? "sig" : "enc";
+    if (key.use !== expected)
+      throw new TypeError(`Invalid key for this operation, its "use" must be "${expected}" when present`);
+  }
+  if (key.alg !== void 0 && key.alg !== alg)
+    throw new TypeError(`Invalid key for this operation, its "alg" must be "${alg}" when present`);
+  if (Array.isArray(key.key_ops)) {
+    const expectedKeyOp = usage === "encrypt" || usage === "decrypt" ? entry.ops?.[usage === "encrypt" ? 0 : 1] : usage;
+    if (expectedKeyOp && !key.key_ops.includes(expectedKeyOp))
+      throw new TypeError(`Invalid key for this operation, its "key_ops" must include "${expectedKeyOp}" when present`);
+  }
+};
+async function prepareKey(entry, key, usage) {
+  const { alg, secret } = entry, requiresPrivateKey = usage === "decrypt" || usage === "sign";
+  if (secret && key instanceof Uint8Array)
+    return key;
+  let normalized, keyObject;
+  if (isObject(key)) {
+    if (normalized = normalizeJwk(key), typeof normalized.kty != "string")
+      throw invalidKeyType(alg, key, secret);
+    if (!(secret ? normalized.kty === "oct" && typeof normalized.k == "string" : normalized.kty !== "oct" && (requiresPrivateKey ? normalized.kty === "AKP" && typeof normalized.priv == "string" || typeof normalized.d == "string" : normalized.d === void 0 && normalized.priv === void 0)))
+      throw new TypeError(secret ? 'JSON Web Key for symmetric algorithms must have JWK "kty" (Key Type) equal to "oct" and the JWK "k" (Key Value) present' : `JSON Web Key for this operation must be a ${requiresPrivateKey ? "private" : "public"} JWK`);
+    if (jwkMatchesOp(entry, normalized, usage), normalized.kty === "oct")
+      return decode(normalized.k);
+    if (!Object.isFrozen(key)) {
+      const { key_ops } = key;
+      Array.isArray(key_ops) && Object.freeze(key_ops), Object.freeze(key);
+    }
+  } else {
+    if (!isKeyLike(key))
+      throw invalidKeyType(alg, key, secret);
+    const expectedType = secret ? "secret" : requiresPrivateKey ? "private" : "public";
+    if (key.type !== expectedType && (secret || ["secret", "public", "private"].includes(key.type)))
+      throw new TypeError(`${tag(key)} instances must be of type "${expectedType}" for the ${alg} algorithm`);
+    if (isCryptoKey(key))
+      return key;
+    if (keyObject = key, keyObject.type === "secret")
+      return keyObject.export();
+  }
+  cache ||= /* @__PURE__ */ new WeakMap();
+  const cacheKey = key;
+  let cached2 = cache.get(cacheKey);
+  if (cached2?.[alg])
+    return cached2[alg];
+  if (cached2 || cache.set(cacheKey, cached2 = {}), keyObject && typeof keyObject.toCryptoKey == "function") {
+    const isPublic = keyObject.type === "public", crv = nist[keyObject.asymmetricKeyDetails?.namedCurve], params = entry.resolve?.({ crv, asymmetricKeyType: keyObject.asymmetricKeyType }) ?? entry.subtle;
+    return cached2[alg] = keyObject.toCryptoKey(params, isPublic, entry.usages[isPublic ? 0 : 1]);
+  }
+  return normalized ??= keyObject.export({ format: "jwk" }), normalized.alg = alg, cached2[alg] = await jwkToKey(entry, normalized);
+}
+var cache;
+var nist = {
+  __proto__: null,
+  prime256v1: "P-256",
+  secp384r1: "P-384",
+  secp521r1: "P-521"
+};
+var isCryptoKey = (key) => {
+  if (key?.[Symbol.toStringTag] === "CryptoKey")
+    return true;
+  try {
+    return key instanceof CryptoKey;
+  } catch {
+    return false;
+  }
+};
+var isKeyObject = (key) => key?.[Symbol.toStringTag] === "KeyObject";
+var isKeyLike = (key) => isCryptoKey(key) || isKeyObject(key);
+function message(msg, actual, ...types) {
+  if (types.length > 2) {
+    const last = types.pop();
+    msg += `one of type ${types.join(", ")}, or ${last}.`;
+  } else types.length === 2 ? msg += `one of type ${types[0]} or ${types[1]}.` : msg += `of type ${types[0]}.`;
+  return actual == null ? msg += ` Received ${actual}` : typeof actual == "function" && actual.name ? msg += ` Received function ${actual.name}` : typeof actual == "object" && actual != null && actual.constructor?.name && (msg += ` Received an instance of ${actual.constructor.name}`), msg;
+}
+function invalidKeyType(alg, actual, secret) {
+  const types = ["CryptoKey", "KeyObject", "JSON Web Key"];
+  return secret && types.push("Uint8Array"), new TypeError(message(`Key for the ${alg} algorithm must be `, actual, ...types));
+}
+var unusable = (name, prop = "algorithm.name") => new TypeError(`CryptoKey does not support this operation, its ${prop} must be ${name}`);
+function checkUsage(key, usage) {
+  if (usage && !key.usages.includes(usage))
+    throw new TypeError(`CryptoKey does not support this operation, its usages must include ${usage}.`);
+}
+function checkModulusLength(alg, key) {
+  const { modulusLength } = key.algorithm;
+  if (typeof modulusLength != "number" || modulusLength < 2048)
+    throw new TypeError(`${alg} requires key modulusLength to be 2048 bits or larger`);
+}
+function checkCryptoKey(key, expected, usage) {
+  const algorithm = key.algorithm;
+  if (algorithm.name !== expected.name)
+    throw unusable(expected.name);
+  if (expected.hash && algorithm.hash?.name !== expected.hash)
+    throw unusable(expected.hash, "algorithm.hash");
+  if (expected.namedCurve && algorithm.namedCurve !== expected.namedCurve)
+    throw unusable(expected.namedCurve, "algorithm.namedCurve");
+  if (expected.length !== void 0 && algorithm.length !== expected.length)
+    throw unusable(expected.length, "algorithm.length");
+  checkUsage(key, usage);
+}
+function snapshotJwk(jwk) {
+  return { __proto__: null, ...jwk };
+}
+function normalizeJwk(jwk) {
+  const normalized = snapshotJwk(jwk);
+  if (normalized.ext !== void 0 && typeof normalized.ext != "boolean")
+    throw new TypeError('"ext" (Extractable) Parameter must be a boolean');
+  if (normalized.key_ops !== void 0) {
+    const value = normalized.key_ops, keyOps = Array.isArray(value) ? [...value] : void 0;
+    if (!keyOps || keyOps.some((operation) => typeof operation != "string") || new Set(keyOps).size !== keyOps.length)
+      throw new TypeError('"key_ops" (Key Operations) Parameter must be an array of unique strings');
+    normalized.key_ops = keyOps;
+  }
+  return normalized;
+}
+function validateExtractableOption(extractable) {
+  if (extractable !== void 0 && typeof extractable != "boolean")
+    throw new TypeError('"extractable" option must be a boolean');
+  return extractable;
+}
+async function jwkToKey(entry, jwk, extractable) {
+  if (!entry.kty.includes(jwk.kty))
+    throw new JOSENotSupported('Invalid or unsupported JWK "alg" (Algorithm) Parameter value');
+  const algorithm = entry.resolve?.({ kty: jwk.kty, crv: jwk.crv }) ?? entry.subtle, isPrivate = !!(jwk.d || jwk.priv), keyData = { ...jwk, ext: extractable ?? jwk.ext };
+  return keyData.kty !== "AKP" && delete keyData.alg, delete keyData.use, crypto.subtle.importKey("jwk", keyData, algorithm, keyData.ext ?? !isPrivate, jwk.key_ops ?? entry.usages[isPrivate ? 1 : 0]);
+}
+async function rawKey(key, expected, usage, extractable = false) {
+  return key instanceof Uint8Array && (key = await crypto.subtle.importKey("raw", key, expected, extractable, [usage])), checkCryptoKey(key, expected, usage), key;
+}
+
+// node_modules/jose/dist/webapi/lib/key_descriptor.js
+function table(entries) {
+  const out = { __proto__: null };
+  for (const alg in entries)
+    out[alg] = { ...entries[alg], alg };
+  return out;
+}
+
+// node_modules/jose/dist/webapi/lib/jwe_algorithms.js
+var wrap = [
+  ["encrypt", "wrapKey"],
+  ["decrypt", "unwrapKey"]
+];
+var derive = [[], ["deriveBits"]];
+var none = [[], []];
+function rsaes(bits) {
+  return {
+    kty: ["RSA"],
+    mode: "key-encryption",
+    subtle: { name: "RSA-OAEP", hash: `SHA-${bits}` },
+    usages: wrap,
+    ops: ["wrapKey", "unwrapKey"]
+  };
+}
+function ecdh(mode) {
+  return {
+    kty: ["EC", "OKP"],
+    mode,
+    subtle: { name: "ECDH" },
+    resolve: ({ kty, crv, asymmetricKeyType }) => {
+      if (crv === "X25519" || asymmetricKeyType === "x25519")
+        return { name: "X25519" };
+      if (kty === "OKP")
+        throw new JOSENotSupported('Invalid or unsupported JWK "alg" (Algorithm) Parameter value');
+      return { name: "ECDH", namedCurve: crv };
+    },
+    usages: derive,
+    ops: [void 0, "deriveBits"]
+  };
+}
+function aeskw(bits, gcm = false) {
+  return {
+    kty: ["oct"],
+    mode: "key-wrapping",
+    secret: true,
+    subtle: { name: gcm ? "AES-GCM" : "AES-KW", length: bits },
+    usages: none,
+    ops: gcm ? ["encrypt", "decrypt"] : ["wrapKey", "unwrapKey"]
+  };
+}
+function pbes2() {
+  return {
+    kty: ["oct"],
+    mode: "key-wrapping",
+    secret: true,
+    subtle: { name: "PBKDF2" },
+    usages: none,
+    ops: ["deriveBits", "deriveBits"]
+  };
+}
+var JWE = table({
+  dir: {
+    kty: ["oct"],
+    mode: "direct-encryption",
+    secret: true,
+    subtle: { name: "AES-GCM" },
+    usages: none,
+    ops: ["encrypt", "decrypt"]
+  },
+  "RSA-OAEP": rsaes(1),
+  "RSA-OAEP-256": rsaes(256),
+  "RSA-OAEP-384": rsaes(384),
+  "RSA-OAEP-512": rsaes(512),
+  "ECDH-ES": ecdh("direct-key-agreement"),
+  "ECDH-ES+A128KW": ecdh("key-agreement-with-key-wrapping"),
+  "ECDH-ES+A192KW": ecdh("key-agreement-with-key-wrapping"),
+  "ECDH-ES+A256KW": ecdh("key-agreement-with-key-wrapping"),
+  A128KW: aeskw(128),
+  A192KW: aeskw(192),
+  A256KW: aeskw(256),
+  A128GCMKW: aeskw(128, true),
+  A192GCMKW: aeskw(192, true),
+  A256GCMKW: aeskw(256, true),
+  "PBES2-HS256+A128KW": pbes2(),
+  "PBES2-HS384+A192KW": pbes2(),
+  "PBES2-HS512+A256KW": pbes2()
+});
+var contentOps = ["encrypt", "decrypt"];
+function contentEncryption(bits, cbc = false) {
+  return {
+    kty: ["oct"],
+    secret: true,
+    subtle: { name: cbc ? "AES-CBC" : "AES-GCM", length: bits },
+    usages: none,
+    ops: contentOps,
+    cekBits: bits,
+    ivBits: cbc ? 128 : 96,
+    cbc
+  };
+}
+var ENC = table({
+  A128GCM: contentEncryption(128),
+  A192GCM: contentEncryption(192),
+  A256GCM: contentEncryption(256),
+  "A128CBC-HS256": contentEncryption(256, true),
+  "A192CBC-HS384": contentEncryption(384, true),
+  "A256CBC-HS512": contentEncryption(512, true)
+});
+
+// node_modules/jose/dist/webapi/lib/jws_algorithms.js
+var sig = [["verify"], ["sign"]];
+function hmac(bits) {
+  const subtle = { name: "HMAC", hash: `SHA-${bits}` };
+  return { kty: ["oct"], secret: true, subtle, signing: subtle, usages: sig };
+}
+function rsa(bits, saltLength) {
+  const subtle = { name: saltLength ? "RSA-PSS" : "RSASSA-PKCS1-v1_5", hash: `SHA-${bits}` };
+  return {
+    kty: ["RSA"],
+    subtle,
+    signing: saltLength ? { ...subtle, saltLength } : subtle,
+    usages: sig,
+    minRsaBits: 2048
+  };
+}
+function ecdsa(crv, bits) {
+  return {
+    kty: ["EC"],
+    crv,
+    subtle: { name: "ECDSA", namedCurve: crv },
+    signing: { name: "ECDSA", hash: `SHA-${bits}` },
+    usages: sig
+  };
+}
+function eddsa() {
+  const subtle = { name: "Ed25519" };
+  return {
+    kty: ["OKP"],
+    crv: "Ed25519",
+    subtle,
+    signing: subtle,
+    usages: sig
+  };
+}
+function mldsa(parameterSet) {
+  const subtle = { name: `ML-DSA-${parameterSet}` };
+  return {
+    kty: ["AKP"],
+    subtle,
+    signing: subtle,
+    usages: sig
+  };
+}
+var JWS = table({
+  HS256: hmac(256),
+  HS384: hmac(384),
+  HS512: hmac(512),
+  RS256: rsa(256),
+  RS384: rsa(384),
+  RS512: rsa(512),
+  PS256: rsa(256, 32),
+  PS384: rsa(384, 48),
+  PS512: rsa(512, 64),
+  ES256: ecdsa("P-256", 256),
+  ES384: ecdsa("P-384", 384),
+  ES512: ecdsa("P-521", 512),
+  EdDSA: eddsa(),
+  Ed25519: eddsa(),
+  "ML-DSA-44": mldsa(44),
+  "ML-DSA-65": mldsa(65),
+  "ML-DSA-87": mldsa(87)
+});
+function jwsAlgorithm(alg) {
+  const entry = typeof alg == "string" ? JWS[alg] : void 0;
+  if (!entry)
+    throw new JOSENotSupported(`alg ${alg} is not supported either by JOSE or your javascript runtime`);
+  return entry;
+}
+
+// node_modules/jose/dist/webapi/lib/jws_verify.js
+function snapshotJws(jws, sharedPayload) {
+  const encodedProtectedHeader = jws.protected, inputHeader = jws.header, header = isObject(inputHeader) ? { ...inputHeader } : inputHeader;
+  let payload = sharedPayload ? sharedPayload[0] : jws.payload;
+  !sharedPayload && payload instanceof Uint8Array && (payload = new Uint8Array(payload));
+  const signature = jws.signature, snapshot = { payload, signature };
+  if (encodedProtectedHeader !== void 0 && (snapshot.protected = encodedProtectedHeader), inputHeader !== void 0 && (snapshot.header = header), encodedProtectedHeader === void 0 && header === void 0)
+    throw new JWSInvalid('Flattened JWS must have either of the "protected" or "header" members');
+  if (encodedProtectedHeader !== void 0 && typeof encodedProtectedHeader != "string")
+    throw new JWSInvalid("JWS Protected Header incorrect type");
+  if (payload === void 0)
+    throw new JWSInvalid("JWS Payload missing");
+  if (typeof signature != "string")
+    throw new JWSInvalid("JWS Signature missing or incorrect type");
+  if (header !== void 0 && !isObject(header))
+    throw new JWSInvalid("JWS Unprotected Header incorrect type");
+  return snapshot;
+}
+function prepareVerify(options) {
+  return [options && validateAlgorithms("algorithms", options.algorithms), options?.crit];
+}
+function parseProtectedHeader(encodedProtectedHeader) {
+  return encodedProtectedHeader === void 0 ? {} : parseJoseHeader(encodedProtectedHeader, JWSInvalid, "JWS Protected Header is invalid");
+}
+function encodeJsonUnencodedPayload(payload) {
+  const invalid2 = /[\p{Cs}\p{Cn}]/u.exec(payload)?.[0];
+  if (invalid2 !== void 0)
+    throw new JWSInvalid(new RegExp("\\p{Cs}", "u").test(invalid2) ? "JWS Payload must be a well-formed Unicode string" : "JWS Payload must not contain unassigned Unicode code points");
+  return encoder.encode(payload);
+}
+async function verifySignature(jws, shared, key, encodeUnencodedPayload, parsedProtected) {
+  const { protected: encodedProtectedHeader, header, payload: inputPayload } = jws, protectedHeader = parsedProtected ?? parseProtectedHeader(encodedProtectedHeader);
+  if (!isDisjoint(protectedHeader, header))
+    throw new JWSInvalid("JWS Protected and JWS Unprotected Header Parameter names must be disjoint");
+  const joseHeader = { ...protectedHeader, ...header }, b64 = validateB64(protectedHeader, validateCrit(JWSInvalid, JWS_RECOGNIZED, shared[1], protectedHeader, joseHeader)), { alg } = joseHeader;
+  if (typeof alg != "string" || !alg)
+    throw new JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
+  if (shared[0] && !shared[0].has(alg))
+    throw new JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+  if (b64) {
+    if (typeof inputPayload != "string")
+      throw new JWSInvalid("JWS Payload must be a string");
+  } else if (typeof inputPayload != "string" && !(inputPayload instanceof Uint8Array))
+    throw new JWSInvalid("JWS Payload must be a string or an Uint8Array instance");
+  const signingPayload = b64 || typeof inputPayload != "string" ? inputPayload : encodeUnencodedPayload(inputPayload);
+  let resolvedKey = false;
+  typeof key == "function" && (key = await key(protectedHeader, jws), resolvedKey = true);
+  const entry = jwsAlgorithm(alg), signingInput = concat(encodedProtectedHeader !== void 0 ? encode(encodedProtectedHeader) : new Uint8Array(), encode("."), typeof signingPayload == "string" ? shared[2] ??= encodeAsciiMember(signingPayload, "payload", JWSInvalid) : signingPayload), signature = decodeBase64url(jws.signature, "signature", JWSInvalid), verificationKey = await prepareKey(entry, key, "verify"), cryptoKey = await rawKey(verificationKey, entry.subtle, "verify");
+  entry.minRsaBits && checkModulusLength(entry.alg, cryptoKey);
+  let verified = false;
+  try {
+    verified = await crypto.subtle.verify(entry.signing, cryptoKey, signature, signingInput);
+  } catch (cause) {
+    throw new JWSSignatureVerificationFailed(void 0, { cause });
+  }
+  if (!verified)
+    throw new JWSSignatureVerificationFailed();
+  const result = { payload: typeof signingPayload == "string" ? decodeBase64url(signingPayload, "payload", JWSInvalid) : signingPayload };
+  return encodedProtectedHeader !== void 0 && (result.protectedHeader = protectedHeader), header !== void 0 && (result.unprotectedHeader = header), resolvedKey ? [{ ...result, key: verificationKey }, b64] : [result, b64];
+}
+
+// node_modules/jose/dist/webapi/jws/flattened/verify.js
+async function flattenedVerify(jws, key, options) {
+  if (!isObject(jws))
+    throw new JWSInvalid("Flattened JWS must be an object");
+  const snapshot = snapshotJws(jws), [result] = await verifySignature(snapshot, prepareVerify(options), key, encodeJsonUnencodedPayload);
+  return result;
+}
+
+// node_modules/jose/dist/webapi/lib/key_algorithm.js
+function unsupportedAlg(source = 'JWK "alg" (Algorithm) Parameter') {
+  throw new JOSENotSupported(`Invalid or unsupported ${source} value`);
+}
+function keyAlgorithm(alg, source) {
+  return (typeof alg == "string" ? JWS[alg] ?? JWE[alg] : void 0) ?? unsupportedAlg(source);
+}
+
+// node_modules/jose/dist/webapi/key/import.js
+async function importJWK(jwk, alg, options) {
+  if (!isObject(jwk))
+    throw new TypeError("JWK must be an object");
+  const normalized = normalizeJwk(jwk), extractable = validateExtractableOption(options?.extractable), { alg: jwkAlg } = normalized;
+  if (alg ??= jwkAlg, normalized.kty !== "oct" && !alg)
+    throw new TypeError('"alg" argument is required when "jwk.alg" is not present');
+  switch (normalized.kty) {
+    case "oct":
+      if (typeof normalized.k != "string")
+        throw new TypeError('missing "k" (Key Value) Parameter value');
+      return decode(normalized.k);
+    case "AKP": {
+      if (typeof jwkAlg != "string" || !jwkAlg)
+        throw new TypeError('missing "alg" (Algorithm) Parameter value');
+      if (alg !== jwkAlg)
+        throw new TypeError("JWK alg and alg option value mismatch");
+      return jwkToKey(keyAlgorithm(alg), normalized, extractable);
+    }
+    case "RSA":
+    case "EC":
+    case "OKP":
+      return jwkToKey(keyAlgorithm(alg), normalized, extractable);
+    default:
+      throw new JOSENotSupported('Unsupported "kty" (Key Type) Parameter value');
+  }
+}
+
+// src/domain/readers/commerce-profiles.ts
+var DATE_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+function isHttpsOrLocal(url2, origin) {
+  try {
+    const parsed = new URL(url2);
+    if (parsed.protocol === "https:") return true;
+    return parsed.protocol === "http:" && parsed.hostname === new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+}
+function bindingsOf(value) {
+  if (Array.isArray(value))
+    return value.filter(isRecord2).map((binding) => ({
+      transport: typeof binding.transport === "string" ? binding.transport : "rest",
+      endpoint: binding.endpoint
+    }));
+  if (!isRecord2(value)) return [];
+  if ("endpoint" in value)
+    return [{ transport: typeof value.transport === "string" ? value.transport : "rest", endpoint: value.endpoint }];
+  return Object.entries(value).filter(([, binding]) => isRecord2(binding) && "endpoint" in binding).map(([transport, binding]) => ({ transport, endpoint: binding.endpoint }));
+}
+function readUcpProfile(document, origin) {
+  const reading = { version: null, endpoints: [], keys: [], keysField: null, problems: [], warnings: [] };
+  if (!isRecord2(document) || !isRecord2(document.ucp)) {
+    reading.problems.push("has no ucp object");
+    return reading;
+  }
+  const ucp = document.ucp;
+  if (typeof ucp.version !== "string") reading.problems.push("has no ucp.version");
+  else {
+    reading.version = ucp.version;
+    if (!DATE_VERSION.test(ucp.version)) reading.warnings.push(`ucp.version ${ucp.version} is not a YYYY-MM-DD date`);
+  }
+  if (!isRecord2(ucp.services) || Object.keys(ucp.services).length === 0) reading.problems.push("names no services");
+  else {
+    for (const [service, value] of Object.entries(ucp.services)) {
+      const bindings = bindingsOf(value);
+      if (bindings.length === 0) reading.problems.push(`service ${service} has no transport binding`);
+      for (const { transport, endpoint } of bindings) {
+        if (typeof endpoint !== "string") {
+          reading.problems.push(`service ${service} (${transport}) has no endpoint`);
+          continue;
+        }
+        if (!isHttpsOrLocal(endpoint, origin))
+          reading.problems.push(`service ${service} (${transport}) has an endpoint that is not https (${endpoint})`);
+        reading.endpoints.push({ service, transport, url: endpoint });
+      }
+    }
+  }
+  for (const [holder, field] of [
+    [document, "signing_keys"],
+    [document, "keys"],
+    [ucp, "signing_keys"],
+    [ucp, "keys"]
+  ]) {
+    const keys = holder[field];
+    if (keys === void 0) continue;
+    reading.keysField = holder === ucp ? `ucp.${field}` : field;
+    if (!Array.isArray(keys)) {
+      reading.problems.push(`${reading.keysField} is not an array`);
+      break;
+    }
+    for (const [i, key] of keys.entries()) {
+      if (!isRecord2(key)) reading.problems.push(`${reading.keysField}[${i}] is not an object`);
+      else {
+        if (typeof key.kid !== "string" || typeof key.kty !== "string")
+          reading.problems.push(`${reading.keysField}[${i}] lacks kid or kty`);
+        if ("d" in key) reading.problems.push(`${reading.keysField}[${i}] carries private key material (d)`);
+        reading.keys.push(key);
+      }
+    }
+    break;
+  }
+  if (reading.keysField === null) reading.warnings.push("publishes no signing keys (signing_keys)");
+  return reading;
+}
+var ACP_TRANSPORTS = /* @__PURE__ */ new Set(["rest", "mcp"]);
+var ACP_SERVICES = /* @__PURE__ */ new Set(["checkout", "orders", "delegate_payment"]);
+var strings = (value) => Array.isArray(value) && value.every((each) => typeof each === "string") ? value : null;
+function readAcpDiscovery(document, origin) {
+  const reading = {
+    version: null,
+    apiBaseUrl: null,
+    transports: [],
+    services: [],
+    problems: [],
+    warnings: []
+  };
+  if (!isRecord2(document)) {
+    reading.problems.push("is not a JSON object");
+    return reading;
+  }
+  const protocol = isRecord2(document.protocol) ? document.protocol : null;
+  if (!protocol) reading.problems.push("has no protocol object");
+  else {
+    if (protocol.name !== "acp") reading.problems.push('has a protocol.name other than "acp"');
+    if (typeof protocol.version !== "string") reading.problems.push("has no protocol.version");
+    else {
+      reading.version = protocol.version;
+      if (!DATE_VERSION.test(protocol.version))
+        reading.warnings.push(`protocol.version ${protocol.version} is not a YYYY-MM-DD date`);
+    }
+    const supported = strings(protocol.supported_versions);
+    if (!supported) reading.warnings.push("has no protocol.supported_versions list");
+    else if (reading.version && supported[supported.length - 1] !== reading.version)
+      reading.warnings.push("protocol.supported_versions does not end with protocol.version");
+  }
+  if (typeof document.api_base_url !== "string") reading.problems.push("has no api_base_url");
+  else if (!isHttpsOrLocal(document.api_base_url, origin))
+    reading.problems.push(`has an api_base_url that is not https (${document.api_base_url})`);
+  else reading.apiBaseUrl = document.api_base_url;
+  const transports = strings(document.transports);
+  if (!transports || transports.length === 0) reading.problems.push("lists no transports");
+  else {
+    reading.transports = transports;
+    const unknown2 = transports.filter((each) => !ACP_TRANSPORTS.has(each));
+    if (unknown2.length > 0) reading.warnings.push(`lists transports ACP does not define (${unknown2.join(", ")})`);
+  }
+  const capabilities = isRecord2(document.capabilities) ? document.capabilities : null;
+  const services = strings(capabilities?.services);
+  if (!services || services.length === 0) reading.problems.push("lists no capabilities.services");
+  else {
+    reading.services = services;
+    const unknown2 = services.filter((each) => !ACP_SERVICES.has(each));
+    if (unknown2.length > 0) reading.warnings.push(`lists services ACP does not define (${unknown2.join(", ")})`);
+  }
+  return reading;
+}
+
+// src/domain/checklist/checklist-proofs.ts
+function algorithmFor(jwk) {
+  if (typeof jwk.alg === "string") return jwk.alg;
+  if (jwk.kty === "EC") return { "P-256": "ES256", "P-384": "ES384", "P-521": "ES512" }[jwk.crv];
+  if (jwk.kty === "OKP") return jwk.crv === "Ed25519" ? "EdDSA" : null;
+  if (jwk.kty === "RSA") return "RS256";
+  return null;
+}
+async function importProblem(jwk) {
+  const known = jwk.kty === "EC" && ["P-256", "P-384", "P-521"].includes(String(jwk.crv)) || jwk.kty === "OKP" && jwk.crv === "Ed25519" || jwk.kty === "RSA";
+  const alg = known ? algorithmFor(jwk) : null;
+  if (!alg) return `a key type this checker does not verify (kty ${String(jwk.kty)}, crv ${String(jwk.crv)})`;
+  try {
+    await importJWK(jwk, alg);
+    return null;
+  } catch (error62) {
+    return `does not parse as a JWK (${error62 instanceof Error ? error62.message.slice(0, 80) : "rejected"})`;
+  }
+}
+function jwkKey(jwk) {
+  return canonicalize(jwk) ?? "";
+}
+function cardKeySetUrls(answers) {
+  const urls = [];
+  for (const path of [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy]) {
+    const response = answerAt(answers, path);
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readCardSignatures(parseJson(standing.answer.body), standing.answer.finalUrl || standing.answer.url);
+    if (read && "signatures" in read) {
+      for (const each of read.signatures) if (each.jku) urls.push(each.jku);
+    }
+  }
+  return [...new Set(urls)];
+}
+function keyFor(signature, answers) {
+  if (signature.jwk) return { key: signature.jwk };
+  if (!signature.jku) return { state: "failed", clause: "the signature names no key (no jwk, no jku)" };
+  const outcome = linkedOutcome(answers.get.get(signature.jku), answers);
+  if (outcome.state !== "answer")
+    return {
+      state: outcome.state === "dead" ? "failed" : "undecided",
+      clause: `its key set (jku) ${outcome.clause}`
+    };
+  const read = readJsonAnswer(outcome.answer, signature.jku);
+  const keys = "document" in read && isRecord2(read.document) && Array.isArray(read.document.keys) ? read.document.keys : null;
+  if (!keys) return { state: "failed", clause: `its key set (jku) at ${signature.jku} is not a JWK Set` };
+  const match2 = keys.filter(isRecord2).find((key) => signature.kid === null || key.kid === signature.kid);
+  if (!match2) return { state: "failed", clause: `its key set (jku) holds no key with kid ${signature.kid}` };
+  return { key: match2 };
+}
+async function proveCard(document, cardUrl, answers) {
+  const read = readCardSignatures(document, cardUrl);
+  if (!read) return null;
+  if ("problem" in read) return { state: "failed", clause: `the card ${read.problem}` };
+  const { signatures: _signatures, ...unsigned } = document;
+  const forms = [
+    ["as served", canonicalize(unsigned)],
+    ["defaults omitted", canonicalize(withoutDefaults(unsigned))]
+  ];
+  let undecided = null;
+  let failed = null;
+  for (const signature of read.signatures) {
+    const found = keyFor(signature, answers);
+    if (!("key" in found)) {
+      if (found.state === "undecided") undecided ??= found.clause;
+      else failed ??= found.clause;
+      continue;
+    }
+    const alg = signature.alg ?? algorithmFor(found.key);
+    let key;
+    try {
+      key = await importJWK(found.key, alg ?? void 0);
+    } catch {
+      failed ??= `its key (kid ${signature.kid}) does not parse as a JWK`;
+      continue;
+    }
+    for (const [form, payload] of forms) {
+      if (!payload) continue;
+      try {
+        await flattenedVerify(
+          { protected: signature.protected, signature: signature.signature, payload: base64url_exports.encode(payload) },
+          key
+        );
+        return { state: "verified", kid: signature.kid, form };
+      } catch {
+      }
+    }
+    failed ??= `the signature (kid ${signature.kid}) does not verify over the canonical card`;
+  }
+  if (undecided && !failed) return { state: "undecided", clause: undecided };
+  return { state: "failed", clause: failed ?? undecided ?? "no signature verifies" };
+}
+async function proveChecklist(answers) {
+  const proofs = { jwks: /* @__PURE__ */ new Map(), cardSignatures: /* @__PURE__ */ new Map() };
+  const profile = answerAt(answers, CHECKLIST_PATHS.ucp);
+  const standing = standingOf(profile, answers);
+  if (standing.kind === "answer") {
+    const reading = readUcpProfile(parseJson(standing.answer.body), answers.origin);
+    for (const key of reading.keys) proofs.jwks.set(jwkKey(key), await importProblem(key));
+  }
+  for (const path of [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy]) {
+    const response = answerAt(answers, path);
+    const card = standingOf(response, answers);
+    if (card.kind !== "answer") continue;
+    const document = parseJson(card.answer.body);
+    if (!isRecord2(document)) continue;
+    const proof = await proveCard(document, card.answer.finalUrl || card.answer.url, answers);
+    if (proof) proofs.cardSignatures.set(card.answer.url, proof);
+  }
+  return proofs;
+}
+
+// src/domain/readers/openapi.ts
+var import_yaml = __toESM(require_dist(), 1);
+var YAML_MAX_ALIASES = 200;
+var OPENAPI_OPERATIONS_KEPT = 200;
+var OPERATION_TEXT_KEPT = 300;
+var HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+var keptText = (value) => typeof value === "string" && value.trim() ? value.trim().slice(0, OPERATION_TEXT_KEPT) : null;
+function readOperations(document) {
+  const tags = /* @__PURE__ */ new Set();
+  for (const tag2 of Array.isArray(document.tags) ? document.tags : []) {
+    const name = isRecord2(tag2) ? keptText(tag2.name) : null;
+    if (name) tags.add(name);
+  }
+  const operations = [];
+  const paths = isRecord2(document.paths) ? Object.values(document.paths) : [];
+  for (const item2 of paths) {
+    if (!isRecord2(item2)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item2[method];
+      if (!isRecord2(operation) || operations.length >= OPENAPI_OPERATIONS_KEPT) continue;
+      const operationTags = (Array.isArray(operation.tags) ? operation.tags : []).map(keptText).filter((tag2) => tag2 !== null);
+      for (const tag2 of operationTags) tags.add(tag2);
+      const read = { operationId: keptText(operation.operationId), summary: keptText(operation.summary) };
+      if (read.operationId || read.summary) operations.push({ ...read, tags: operationTags });
+    }
+  }
+  return { operations, tags: [...tags] };
+}
+function parseDocument(text2) {
+  const trimmed = text2.replace(/^\uFEFF/, "").trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    const json3 = parseJson(trimmed);
+    if (json3 !== void 0) return json3;
+  }
+  try {
+    return (0, import_yaml.parse)(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" });
+  } catch {
+    return void 0;
+  }
+}
+function readOpenApiDocument(text2) {
+  const document = parseDocument(text2);
+  if (!isRecord2(document)) return { problem: "does not parse as a JSON or YAML object" };
+  const version3 = typeof document.openapi === "string" ? document.openapi : typeof document.swagger === "string" ? document.swagger : null;
+  if (version3 === null) return { problem: "has no openapi or swagger version" };
+  const pathCount = isRecord2(document.paths) ? Object.keys(document.paths).length : 0;
+  const webhooksOnly = isRecord2(document.webhooks) && Object.keys(document.webhooks).length > 0;
+  if (pathCount === 0) {
+    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
+    return { problem: `is an OpenAPI ${version3} document ${what}` };
+  }
+  const title = isRecord2(document.info) && typeof document.info.title === "string" ? document.info.title : null;
+  return { version: version3, title, pathCount, ...readOperations(document) };
+}
+var METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+function readPaidOperations(document, documentUrl) {
+  if (!isRecord2(document) || !isRecord2(document.paths)) return [];
+  let base = new URL(documentUrl).origin;
+  const server = Array.isArray(document.servers) && isRecord2(document.servers[0]) ? document.servers[0] : null;
+  try {
+    if (server && typeof server.url === "string" && !server.url.includes("{"))
+      base = new URL(server.url, documentUrl).href;
+    else if (typeof document.host === "string")
+      base = new URL(typeof document.basePath === "string" ? document.basePath : "/", `https://${document.host}`).href;
+  } catch {
+  }
+  const operations = [];
+  for (const [path, item2] of Object.entries(document.paths)) {
+    if (!isRecord2(item2)) continue;
+    for (const method of METHODS) {
+      const operation = item2[method];
+      if (!isRecord2(operation)) continue;
+      const responses = isRecord2(operation.responses) ? operation.responses : {};
+      const marker = "402" in responses ? "402 response" : "x-payment-info" in operation ? "x-payment-info" : null;
+      if (!marker) continue;
+      let url2 = null;
+      if (method === "get" && !path.includes("{")) {
+        try {
+          url2 = new URL(`${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`).href;
+        } catch {
+          url2 = null;
+        }
+      }
+      operations.push({ method, path, url: url2, marker });
+    }
+  }
+  return operations;
+}
+
+// src/domain/checklist/families/agent-dns.ts
+var FIX = {
+  dns: fixWith(
+    "Announce your agent in DNS: an AID TXT record at _agent.<your domain> naming an https endpoint and its protocol (mcp, a2a or openapi), or DNS-AID SVCB/HTTPS records under _agents.<your domain>.",
+    '_agent.example.com.       300 IN TXT   "v=aid1;u=https://api.example.com/mcp;p=mcp;s=Example tools"\n_mcp._agents.example.com. 300 IN HTTPS 1 api.example.com. alpn="h2" port=443'
+  )
+};
+var stripSlash = (url2) => url2.replace(/\/+$/, "");
+function sameUrl(a, b) {
+  try {
+    const left = new URL(a);
+    const right = new URL(b);
+    return left.host === right.host && stripSlash(left.pathname) === stripSlash(right.pathname);
+  } catch {
+    return false;
+  }
+}
+function hostOf2(url2) {
+  try {
+    return new URL(url2).host;
+  } catch {
+    return null;
+  }
+}
+function detectedMcpEndpoint(answers) {
+  const finding = answers.signals.has_mcp_server;
+  const endpoint = finding.details?.endpoint;
+  return (finding.status === "present" || finding.status === "blocked") && typeof endpoint === "string" ? endpoint : null;
+}
+function a2aCardUrl(url2) {
+  try {
+    const parsed = new URL(url2);
+    return /\.json$/i.test(parsed.pathname) ? parsed.href : `${parsed.origin}/.well-known/agent-card.json`;
+  } catch {
+    return null;
+  }
+}
+function readRecords(answers) {
+  const dns = answers.dns;
+  const surfaces = [];
+  const broken = [];
+  const failed = [];
+  if (!dns || dns.answers.size === 0) return { surfaces, broken, failed, looked: false };
+  const outcome = (type, name) => dns.answers.get(dnsQuestionKey(type, name));
+  const aidName = `_agent.${dns.host}`;
+  const txt = outcome("TXT", aidName);
+  if (txt && "failed" in txt) failed.push(txt.failed);
+  if (txt && "records" in txt) {
+    const read = txt.records.map(readAidRecord);
+    const valid = read.filter((each) => "uri" in each);
+    const problems = read.filter((each) => "problem" in each && each.isAid);
+    if (valid.length > 1)
+      broken.push(`${aidName} holds ${valid.length} AID records (one is allowed: clients refuse an ambiguous answer)`);
+    else if (valid.length === 1) {
+      const record2 = valid[0];
+      surfaces.push({ source: `the AID record at ${aidName}`, proto: record2.proto, url: record2.uri });
+    } else if (problems.length > 0) broken.push(`the AID record at ${aidName} is not valid: ${problems[0].problem}`);
+  }
+  for (const { label, proto } of DNS_AID_SERVICES) {
+    const name = `${label}._agents.${dns.host}`;
+    for (const type of ["HTTPS", "SVCB"]) {
+      const each = outcome(type, name);
+      if (!each) continue;
+      if ("failed" in each) {
+        failed.push(each.failed);
+        continue;
+      }
+      for (const data of each.records) {
+        const record2 = readSvcbRecord(data);
+        const endpoint = record2 ? svcbEndpoint(record2, name) : null;
+        if (!record2) broken.push(`the ${type} record at ${name} does not parse (${data.slice(0, 80)})`);
+        else if (record2.priority === 0)
+          broken.push(
+            `the ${type} record at ${name} is an alias (priority 0) to ${record2.target}, not a service record`
+          );
+        else if (!endpoint) broken.push(`the ${type} record at ${name} names no reachable target (${record2.target})`);
+        else surfaces.push({ source: `the DNS-AID ${type} record at ${name}`, proto, url: endpoint });
+      }
+      if (each.records.length > 0) break;
+    }
+  }
+  return { surfaces, broken, failed, looked: true };
+}
+function mcpEndpointOf(surface, answers) {
+  if (surface.source.startsWith("the AID")) return surface.url;
+  const detected = detectedMcpEndpoint(answers);
+  if (detected && hostOf2(detected) === hostOf2(surface.url)) return detected;
+  return `${surface.url}mcp`;
+}
+function agentDnsFollowUpUrls(answers) {
+  const urls = [];
+  for (const surface of readRecords(answers).surfaces) {
+    if (surface.proto === "a2a") {
+      const url2 = a2aCardUrl(surface.url);
+      if (url2) urls.push(url2);
+    } else if (surface.proto === "openapi") urls.push(surface.url);
+    else if (surface.proto === "index" && hostOf2(surface.url) !== hostOf2(answers.origin)) urls.push(surface.url);
+  }
+  return urls;
+}
+function agentDnsMcpEndpoints(answers) {
+  const detected = detectedMcpEndpoint(answers);
+  const endpoints = readRecords(answers).surfaces.filter((surface) => surface.proto === "mcp").map((surface) => mcpEndpointOf(surface, answers)).filter((endpoint) => !(detected && sameUrl(endpoint, detected)));
+  return [...new Set(endpoints)];
+}
+function probeState(probe2, endpoint) {
+  if (!probe2) return { state: "undecided", clause: `the MCP endpoint ${endpoint} was not probed` };
+  if (probe2.outcome === "compliant")
+    return { state: "answers", clause: `${endpoint} answered as an MCP server (the ${probe2.era} era)` };
+  if (probe2.outcome === "gated")
+    return { state: "answers", clause: `${endpoint} is an MCP server behind authorization (${probe2.gate?.status})` };
+  const status = probe2.httpStatus;
+  if (probe2.outcome === "unreachable" || status !== void 0 && status >= 500 && status !== 501)
+    return { state: "undecided", clause: `the MCP endpoint ${endpoint} could not be reached: ${probe2.note}` };
+  return { state: "dead", clause: `${endpoint} does not answer as an MCP server: ${probe2.note}` };
+}
+function linkedState(response, answers, read, what) {
+  const linked = linkedOutcome(response, answers);
+  if (linked.state !== "answer") return { state: linked.state, clause: linked.clause };
+  if (isHtmlAnswer(linked.answer)) return { state: "dead", clause: `${linked.where} is an HTML page, not ${what}` };
+  const problem = read(linked.answer.body);
+  return problem ? { state: "dead", clause: `${linked.where} is not ${what}: it ${problem}` } : { state: "answers", clause: `${linked.where} is ${what}` };
+}
+function stateOf(surface, answers) {
+  switch (surface.proto) {
+    case "mcp": {
+      const endpoint = mcpEndpointOf(surface, answers);
+      const detected = detectedMcpEndpoint(answers);
+      if (detected && sameUrl(endpoint, detected))
+        return { state: "answers", clause: `${endpoint} is the MCP server this crawl reached` };
+      return probeState(answers.mcpProbes?.get(endpoint), endpoint);
+    }
+    case "a2a": {
+      const url2 = a2aCardUrl(surface.url);
+      if (!url2) return { state: "dead", clause: `${surface.url} is not a URL` };
+      return linkedState(
+        answers.get.get(url2),
+        answers,
+        (body) => {
+          const card = readAgentCard(parseJson(body));
+          return "problem" in card ? card.problem : null;
+        },
+        "an A2A agent card"
+      );
+    }
+    case "openapi":
+      return linkedState(
+        answers.get.get(surface.url),
+        answers,
+        (body) => {
+          const read = readOpenApiDocument(body);
+          return "problem" in read ? read.problem : null;
+        },
+        "an OpenAPI document"
+      );
+    case "index": {
+      if (hostOf2(surface.url) === hostOf2(answers.origin))
+        return { state: "answers", clause: `it points at this site (${hostOf2(surface.url)})` };
+      const linked = linkedOutcome(answers.get.get(surface.url), answers);
+      if (linked.state === "answer") return { state: "answers", clause: `${surface.url} answers` };
+      return { state: linked.state, clause: linked.clause };
+    }
+    default:
+      return {
+        state: "unverifiable",
+        clause: `it announces the ${surface.proto} protocol at ${surface.url}, which this checker does not speak`
+      };
+  }
+}
+var checkDnsAgentDiscovery = (answers) => {
+  const absent2 = checkRecords(answers);
+  if (!("missing" in absent2)) return absent2;
+  const home = answerAt(answers, "/");
+  const standing = standingOf(home, answers);
+  if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidenceOf(home), FIX.dns);
+  return absent2;
+};
+var checkRecords = (answers) => {
+  if (!answers.dns)
+    return missing("DNS records were not looked up: this checker had no DNS-over-HTTPS resolver", [], FIX.dns);
+  if (answers.dns.answers.size === 0)
+    return missing(
+      `${answers.dns.host} is an IP address, so it has no DNS names to announce agents under`,
+      [],
+      FIX.dns
+    );
+  const { surfaces, broken, failed } = readRecords(answers);
+  const evidenceUrls = agentDnsFollowUpUrls(answers).map((url2) => answers.get.get(url2));
+  const evidence = evidenceOf(...evidenceUrls);
+  for (const endpoint of agentDnsMcpEndpoints(answers))
+    evidence.push(...answers.mcpProbes?.get(endpoint)?.fetched ?? []);
+  const host = answers.dns.host;
+  if (surfaces.length === 0) {
+    if (broken.length > 0) return verdict("fail", broken[0], evidence, FIX.dns);
+    if (failed.length > 0)
+      return verdict("error", `whether DNS announces an agent could not be decided: ${failed[0]}`, evidence, FIX.dns);
+    return missing(
+      `no AID TXT record at _agent.${host} and no DNS-AID record under _agents.${host}`,
+      evidence,
+      FIX.dns
+    );
+  }
+  const states2 = surfaces.map((surface) => ({ surface, ...stateOf(surface, answers) }));
+  const answering = states2.filter((each) => each.state === "answers");
+  const flawed = states2.filter((each) => each.state !== "answers");
+  const say = (each) => `${each.surface.source} (${each.surface.proto}): ${each.clause}`;
+  if (answering.length > 0) {
+    const troubles = [...flawed.map(say), ...broken];
+    if (troubles.length > 0) return verdict("warn", `${say(answering[0])}; but ${troubles[0]}`, evidence, FIX.dns);
+    return verdict("pass", answering.map(say).join("; "), evidence);
+  }
+  const undecided = flawed.find((each) => each.state === "undecided");
+  if (undecided) return verdict("error", `could not be decided: ${say(undecided)}`, evidence, FIX.dns);
+  const unverifiable = flawed.find((each) => each.state === "unverifiable");
+  if (unverifiable && flawed.every((each) => each.state === "unverifiable"))
+    return verdict("warn", say(unverifiable), evidence, FIX.dns);
+  return verdict("fail", say(flawed.find((each) => each.state === "dead") ?? flawed[0]), evidence, FIX.dns);
+};
 
 // src/domain/checklist/families/agents.ts
-var FIX = {
+var FIX2 = {
   a2a: fixWith(
     "Publish an A2A 1.0 agent card at /.well-known/agent-card.json.",
     '{"name": "Example Agent", "description": "What the agent does", "version": "1.0.0",\n "supportedInterfaces": [{"url": "https://example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],\n "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],\n "skills": [{"id": "answer", "name": "Answer", "description": "Answers questions", "tags": ["support"]}]}'
+  ),
+  a2aSigned: fixWith(
+    "Sign the agent card as A2A 1.0 section 8.4 says: a JWS (alg, kid, typ JOSE; jku naming your JWK Set) over the RFC 8785 canonical card without its signatures member, and sign again whenever the card changes.",
+    '"signatures": [{"protected": "<base64url of the JWS header: alg ES256, kid card-key, typ JOSE,\n  jku https://example.com/.well-known/jwks.json>", "signature": "<base64url JWS signature>"}]'
   ),
   skills: fixWith(
     "Publish an Agent Skills index at /.well-known/agent-skills/index.json whose digests match the files they name.",
@@ -16140,33 +18767,60 @@ var checkA2aAgentCard = (answers) => {
     if (!("card" in judged) || !judged.card) continue;
     const card = judged.card;
     if ("problem" in card)
-      return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX.a2a);
+      return verdict("fail", `${path} is not an A2A agent card: it ${card.problem}`, evidence, FIX2.a2a);
     const placeholder = isPlaceholder(card.interfaceUrl, answers.origin) ? card.interfaceUrl : findPlaceholder(judged.document, answers.origin);
     if (placeholder)
-      return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX.a2a);
+      return verdict("fail", `${path} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX2.a2a);
     if (isLegacy)
       return verdict(
         "warn",
         `${path} is an A2A agent card (${card.name}) at the pre-0.3 path only; move it to /.well-known/agent-card.json`,
         evidence,
-        FIX.a2a
+        FIX2.a2a
       );
     const older = card.version === "0.3" ? " in the 0.3 shape (url instead of supportedInterfaces)" : "";
-    if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX.a2a);
-    return verdict(
-      "pass",
-      `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`,
-      evidence
-    );
+    if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX2.a2a);
+    if (card.unbound.length > 0)
+      return verdict(
+        "warn",
+        `${path} is an A2A agent card (${card.name}), but its interface ${card.unbound[0]} names no protocolBinding (A2A 1.0 asks one of each)`,
+        evidence,
+        FIX2.a2a
+      );
+    const described = `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`;
+    const signed = judgeCardSignatures(answers, response, judged.document, described, evidence);
+    if (signed) return signed;
+    return verdict("pass", described, evidence);
   }
   for (const response of [current, legacy]) {
     if (!response) continue;
     const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidence, FIX.a2a);
+      return verdict(standing.kind, standing.clause, evidence, FIX2.a2a);
   }
-  return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX.a2a);
+  return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX2.a2a);
 };
+function judgeCardSignatures(answers, response, document, described, evidence) {
+  if (!isRecord2(document) || document.signatures === void 0) return null;
+  const proof = answers.proofs?.cardSignatures.get(response.url);
+  const keySets = cardKeySetUrls(answers).map((url2) => answers.get.get(url2));
+  const withKeys = evidenceOf(response, ...keySets).concat(evidence.filter((record2) => record2.url !== response.url));
+  if (!proof) return verdict("error", `${described}; its signatures could not be checked`, withKeys, FIX2.a2aSigned);
+  if (proof.state === "verified")
+    return verdict(
+      "pass",
+      `${described}, signed: the signature (kid ${proof.kid}) verifies over the canonical card (RFC 8785${proof.form === "defaults omitted" ? ", default values omitted" : ""})`,
+      withKeys
+    );
+  if (proof.state === "undecided")
+    return verdict(
+      "error",
+      `${described}; whether its signature verifies could not be decided: ${proof.clause}`,
+      withKeys,
+      FIX2.a2aSigned
+    );
+  return verdict("warn", `${described}, but its signature does not verify: ${proof.clause}`, withKeys, FIX2.a2aSigned);
+}
 function skillsIndexAt(answers) {
   return [
     { path: CHECKLIST_PATHS.skills, legacy: false, response: answerAt(answers, CHECKLIST_PATHS.skills) },
@@ -16206,7 +18860,7 @@ function judgeSkillsIndex(answers, digests, index2, skills, evidenceBase) {
       "fail",
       `${index2.path} is not an Agent Skills index: it ${skills.problem}`,
       evidenceOf(...evidenceBase),
-      FIX.skills
+      FIX2.skills
     );
   if (skills.version === "0.1") {
     const where = index2.legacy ? `${index2.path} (the older path)` : index2.path;
@@ -16214,7 +18868,7 @@ function judgeSkillsIndex(answers, digests, index2, skills, evidenceBase) {
       "warn",
       `${where} is an Agent Skills index of the 0.1 shape (files, no digests) with ${skills.skills.length} skills`,
       evidenceOf(...evidenceBase),
-      FIX.skills
+      FIX2.skills
     );
   }
   return judgeSkillDigests(answers, digests, index2, skills.skills, evidenceBase);
@@ -16227,14 +18881,14 @@ function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
     (skill) => skill.url && isPlaceholder(skill.url, answers.origin) || skill.digest && /<|x{8,}|0{16,}/i.test(skill.digest)
   );
   if (placeholder)
-    return verdict("fail", `${index2.path} holds a placeholder for ${placeholder.name}`, evidence, FIX.skills);
+    return verdict("fail", `${index2.path} holds a placeholder for ${placeholder.name}`, evidence, FIX2.skills);
   const { mismatched, unreachable } = compareDigests(checked, digests);
   if (mismatched.length > 0) {
     return verdict(
       "fail",
       `${index2.path}: the digest of ${mismatched.join(", ")} does not match the file served`,
       evidence,
-      FIX.skills
+      FIX2.skills
     );
   }
   if (unreachable.length === checked.length) {
@@ -16245,13 +18899,13 @@ function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
         "error",
         `${index2.path} is an Agent Skills index, but its skill files could not be checked: ${undecided.clause}`,
         evidence,
-        FIX.skills
+        FIX2.skills
       );
     return verdict(
       "fail",
       `${index2.path}: the skill files it names are not served (${unreachable.join(", ")})`,
       evidence,
-      FIX.skills
+      FIX2.skills
     );
   }
   if (index2.legacy || unreachable.length > 0) {
@@ -16260,7 +18914,7 @@ function judgeSkillDigests(answers, digests, index2, skills, evidenceBase) {
       "warn",
       `an Agent Skills index of ${skills.length} skills whose digests match, ${why}`,
       evidence,
-      FIX.skills
+      FIX2.skills
     );
   }
   return verdict(
@@ -16288,21 +18942,21 @@ function judgeNoSkillsIndex(answers, indexes, evidenceBase) {
     if (!index2.response) continue;
     const standing = standingOf(index2.response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX.skills);
+      return verdict(standing.kind, standing.clause, evidenceOf(...evidenceBase), FIX2.skills);
   }
   return missing(
     "no Agent Skills index at /.well-known/agent-skills/index.json or /.well-known/skills/index.json",
     evidenceOf(...evidenceBase),
-    FIX.skills
+    FIX2.skills
   );
 }
 function findWebMcpForms(html) {
   const complete = [];
   const partial2 = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "form") return;
-    const name = tag.attributes.toolname?.trim();
-    const description = tag.attributes.tooldescription?.trim();
+  walkHtml(html, (tag2) => {
+    if (tag2.name !== "form") return;
+    const name = tag2.attributes.toolname?.trim();
+    const description = tag2.attributes.tooldescription?.trim();
     if (name && description) complete.push(name);
     else if (name || description) partial2.push(name || "(unnamed)");
   });
@@ -16310,17 +18964,17 @@ function findWebMcpForms(html) {
 }
 function findWebMcpScripts(html) {
   const found = { current: false, removed: false };
-  walkHtml(html, (tag) => {
-    if (tag.name !== "script" || !tag.content) return;
-    if (/\bdocument\s*\.\s*modelContext\s*\.\s*(?:registerTool|provideContext)\s*\(/.test(tag.content))
+  walkHtml(html, (tag2) => {
+    if (tag2.name !== "script" || !tag2.content) return;
+    if (/\bdocument\s*\.\s*modelContext\s*\.\s*(?:registerTool|provideContext)\s*\(/.test(tag2.content))
       found.current = true;
-    if (/\bnavigator\s*\.\s*modelContext\b/.test(tag.content)) found.removed = true;
+    if (/\bnavigator\s*\.\s*modelContext\b/.test(tag2.content)) found.removed = true;
   });
   return found;
 }
 var checkWebMcp = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX.webmcp);
+  const early = unanswered(home, answers, FIX2.webmcp);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
@@ -16338,7 +18992,7 @@ var checkWebMcp = (answers) => {
       "fail",
       `the home page has a form with only one of toolname and tooldescription (${forms.partial[0]}), which registers no tool`,
       evidence,
-      FIX.webmcp
+      FIX2.webmcp
     );
   }
   if (scripts.current)
@@ -16352,12 +19006,12 @@ var checkWebMcp = (answers) => {
       "warn",
       "the home page's script registers tools with navigator.modelContext, the form WebMCP removed in July 2026; use document.modelContext.registerTool()",
       evidence,
-      FIX.webmcp
+      FIX2.webmcp
     );
   return missing(
     "the home page declares no WebMCP tool on a form; tools registered by a script it loads (document.modelContext.registerTool()) cannot be seen without running the page's scripts",
     evidence,
-    FIX.webmcp
+    FIX2.webmcp
   );
 };
 
@@ -16399,6 +19053,11 @@ function agentmapOf(agentmaps, robotsUrl) {
   }
   return null;
 }
+function stringsOf(value) {
+  if (!Array.isArray(value)) return [];
+  return value.filter((item2) => typeof item2 === "string" && item2.trim() !== "").slice(0, ENTRY_TERMS_KEPT);
+}
+var ENTRY_TERMS_KEPT = 32;
 function readAiCatalog(answer) {
   if (isHtmlAnswer(answer)) return { problem: "is an HTML page" };
   const document = parseJson(answer.body);
@@ -16406,7 +19065,7 @@ function readAiCatalog(answer) {
   return readAiCatalogDocument(document, answer.finalUrl || answer.url);
 }
 function readAiCatalogDocument(document, catalogUrl, via = []) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  if (!isRecord2(document)) return { problem: "is not a JSON object" };
   const list = Array.isArray(document.entries) ? document.entries : Array.isArray(document.capabilities) ? document.capabilities : null;
   if (!list) return { problem: "has no entries list" };
   const entries = [];
@@ -16415,33 +19074,37 @@ function readAiCatalogDocument(document, catalogUrl, via = []) {
   if (!Array.isArray(document.entries))
     problems.push("has no entries array (an earlier ARD draft's capabilities list)");
   if (typeof document.specVersion !== "string") problems.push("has no specVersion");
-  for (const [index2, item] of list.entries()) {
+  for (const [index2, item2] of list.entries()) {
     const which = `entry ${index2 + 1}`;
-    if (!isRecord(item)) {
+    if (!isRecord2(item2)) {
       problems.push(`${which} is not an object`);
       continue;
     }
-    const type = typeof item.type === "string" ? item.type : typeof item.mediaType === "string" ? item.mediaType : null;
-    if (typeof item.identifier !== "string" || typeof item.type !== "string")
+    const type = typeof item2.type === "string" ? item2.type : typeof item2.mediaType === "string" ? item2.mediaType : null;
+    if (typeof item2.identifier !== "string" || typeof item2.type !== "string")
       problems.push(`${which} lacks its identifier or type`);
-    if (item.url === void 0 && item.data === void 0) problems.push(`${which} has neither url nor data`);
-    else if (item.url !== void 0 && item.data !== void 0) problems.push(`${which} has both url and data`);
-    const url2 = typeof item.url === "string" ? resolveHttpUrl(item.url, catalogUrl) : null;
-    if (item.url !== void 0 && !url2) problems.push(`${which}'s url is not an http(s) URL`);
-    if (typeof item.displayName !== "string") warnings.push(`${which} has no displayName`);
+    if (item2.url === void 0 && item2.data === void 0) problems.push(`${which} has neither url nor data`);
+    else if (item2.url !== void 0 && item2.data !== void 0) problems.push(`${which} has both url and data`);
+    const url2 = typeof item2.url === "string" ? resolveHttpUrl(item2.url, catalogUrl) : null;
+    if (item2.url !== void 0 && !url2) problems.push(`${which}'s url is not an http(s) URL`);
+    if (typeof item2.displayName !== "string") warnings.push(`${which} has no displayName`);
     entries.push({
-      identifier: typeof item.identifier === "string" ? item.identifier : null,
-      displayName: typeof item.displayName === "string" ? item.displayName : null,
+      identifier: typeof item2.identifier === "string" ? item2.identifier : null,
+      displayName: typeof item2.displayName === "string" ? item2.displayName : null,
+      description: typeof item2.description === "string" && item2.description.trim() ? item2.description : null,
+      tags: stringsOf(item2.tags),
+      capabilities: stringsOf(item2.capabilities),
+      representativeQueries: stringsOf(item2.representativeQueries),
       type,
       kind: entryKindOf(type),
       url: url2,
-      data: item.data ?? null,
+      data: item2.data ?? null,
       via
     });
   }
   const specVersion = typeof document.specVersion === "string" ? document.specVersion : typeof document.ard_version === "string" ? document.ard_version : null;
   if (list.length === 0) problems.push("lists no entries");
-  const host = isRecord(document.host) ? document.host : null;
+  const host = isRecord2(document.host) ? document.host : null;
   return {
     url: catalogUrl,
     specVersion,
@@ -16526,8 +19189,8 @@ async function readLinkedAiCatalog(context, wellKnown) {
 }
 async function readCatalogAnswer(context, response, source, seen) {
   const where = displayUrl(response.url, context.origin);
-  const unusable = describeUnusable(response, context.origin);
-  const none = (status, reason, control2 = null) => ({
+  const unusable2 = describeUnusable(response, context.origin);
+  const none2 = (status, reason, control2 = null) => ({
     url: response.url,
     source,
     status,
@@ -16537,12 +19200,12 @@ async function readCatalogAnswer(context, response, source, seen) {
     control: control2,
     nested: []
   });
-  if (!response.ok || unusable) return none(unusable.status, unusable.reason);
-  if (response.status !== 200) return none("absent", `${where} answered ${response.status}, not 200`);
+  if (!response.ok || unusable2) return none2(unusable2.status, unusable2.reason);
+  if (response.status !== 200) return none2("absent", `${where} answered ${response.status}, not 200`);
   const read = readAiCatalog(response);
-  if ("problem" in read) return none("absent", `${where} ${read.problem}`);
+  if ("problem" in read) return none2("absent", `${where} ${read.problem}`);
   const control = await checkCatchAll(context, response);
-  if (control.catchAll) return none("absent", `${where} is ${control.clause}`, control);
+  if (control.catchAll) return none2("absent", `${where} is ${control.clause}`, control);
   const nested = await followNestedCatalogs(context, read, [response.url, ...seen]);
   return {
     url: read.url,
@@ -16627,8 +19290,8 @@ async function readNestedCatalog(context, { entry, parent, depth }, response, vi
     findings.push({ url: entry.url, parentUrl: parent.url, depth, status, reason, response });
     return null;
   };
-  const unusable = describeUnusable(response, context.origin);
-  if (!response.ok || unusable) return finding(unusable.status, unusable.reason);
+  const unusable2 = describeUnusable(response, context.origin);
+  if (!response.ok || unusable2) return finding(unusable2.status, unusable2.reason);
   const finalUrl = response.finalUrl || response.url;
   if (finalUrl !== entry.url && visited.has(finalUrl)) {
     return finding("skipped", `${where} redirects to ${displayUrl(finalUrl, context.origin)}, already read (a cycle)`);
@@ -16675,7 +19338,7 @@ function readTargets(value, base) {
   if (!Array.isArray(value)) return [];
   const hrefs = [];
   for (const target of value) {
-    if (!isRecord(target) || typeof target.href !== "string") continue;
+    if (!isRecord2(target) || typeof target.href !== "string") continue;
     const href = resolveHttpUrl(target.href, base);
     if (href) hrefs.push(href);
   }
@@ -16684,11 +19347,11 @@ function readTargets(value, base) {
 function readApiCatalog(answer) {
   if (answer.status !== 200 || isHtmlAnswer(answer)) return null;
   const document = parseJson(answer.body);
-  if (!isRecord(document) || !Array.isArray(document.linkset)) return null;
+  if (!isRecord2(document) || !Array.isArray(document.linkset)) return null;
   const url2 = answer.finalUrl || answer.url;
   const entries = [];
   for (const context of document.linkset) {
-    if (!isRecord(context)) continue;
+    if (!isRecord2(context)) continue;
     entries.push({
       anchor: typeof context.anchor === "string" ? resolveHttpUrl(context.anchor, url2) : null,
       serviceDesc: readTargets(context["service-desc"], url2),
@@ -16706,7 +19369,7 @@ function listDeclaredApis(catalog) {
   for (const entry of catalog.entries) {
     const described = entry.serviceDesc.length + entry.serviceDoc.length + entry.serviceMeta.length > 0;
     if (entry.anchor && described && isApi(entry.anchor)) apis.add(entry.anchor);
-    for (const item of entry.items) if (isApi(item)) apis.add(item);
+    for (const item2 of entry.items) if (isApi(item2)) apis.add(item2);
   }
   return [...apis];
 }
@@ -16753,8 +19416,8 @@ function judgeGraphqlAnswer(answer, where) {
   if (answer.status !== 200)
     return { status: "absent", reason: `${where} answered ${answer.status} to a GraphQL query` };
   const result = isHtmlAnswer(answer) ? void 0 : parseJson(answer.body);
-  const data = isRecord(result) ? result.data : void 0;
-  if (!isRecord(data) || typeof data.__typename !== "string") {
+  const data = isRecord2(result) ? result.data : void 0;
+  if (!isRecord2(data) || typeof data.__typename !== "string") {
     return { status: "absent", reason: `${where} did not answer a GraphQL {__typename} query` };
   }
   return {
@@ -16771,7 +19434,7 @@ function judgeJsonRootAnswer(answer, where) {
     return { status: "absent", reason: `${where} answered ${answer.contentType ?? "no content type"}, not JSON` };
   }
   const body = parseJson(answer.body);
-  const usable = Array.isArray(body) ? body.length > 0 : isRecord(body) && Object.keys(body).length > 0 && !isErrorObject(body);
+  const usable = Array.isArray(body) ? body.length > 0 : isRecord2(body) && Object.keys(body).length > 0 && !isErrorObject(body);
   if (!usable) return { status: "absent", reason: `${where} answered JSON that is empty, invalid or only an error` };
   return {
     status: "present",
@@ -16815,7 +19478,7 @@ async function detectStructuredApi(context) {
 }
 
 // src/domain/checklist/families/api.ts
-var FIX2 = {
+var FIX3 = {
   apiCatalog: fixWith(
     "Publish an RFC 9727 API catalog at /.well-known/api-catalog (Content-Type: application/linkset+json) whose service-desc links resolve.",
     '{"linkset": [{"anchor": "https://example.com/api",\n  "service-desc": [{"href": "https://example.com/openapi.json", "type": "application/openapi+json"}],\n  "service-doc": [{"href": "https://example.com/docs", "type": "text/html"}]}]}'
@@ -16840,20 +19503,20 @@ function apiCatalogLinks(answers) {
 }
 var checkApiCatalog = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
-  const early = unanswered(response, answers, FIX2.apiCatalog);
+  const early = unanswered(response, answers, FIX3.apiCatalog);
   if (early) return early;
   const answer = response;
   const read = readJsonAnswer(answer, "/.well-known/api-catalog");
-  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX2.apiCatalog);
+  if ("problem" in read) return missing(read.problem, evidenceOf(response), FIX3.apiCatalog);
   const links = apiCatalogLinks(answers);
   if (!links) {
     if (isErrorBody(read.document))
-      return missing("/.well-known/api-catalog answered a JSON error body", evidenceOf(response), FIX2.apiCatalog);
+      return missing("/.well-known/api-catalog answered a JSON error body", evidenceOf(response), FIX3.apiCatalog);
     return verdict(
       "fail",
       "/.well-known/api-catalog is JSON but not a linkset (no linkset array)",
       evidenceOf(response),
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   const targets = [...links.desc, ...links.doc];
@@ -16862,7 +19525,7 @@ var checkApiCatalog = (answers) => {
       "fail",
       "the API catalog names no service-desc or service-doc link",
       evidenceOf(response),
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   const checked = targets.slice(0, FOLLOW_UP_CAP).map((url2) => ({ url: url2, response: answers.get.get(url2) }));
@@ -16872,14 +19535,14 @@ var checkApiCatalog = (answers) => {
   const dead = outcomes.filter((target) => target.linked.state === "dead");
   const undecided = outcomes.filter((target) => target.linked.state === "undecided");
   if (placeholder)
-    return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX2.apiCatalog);
+    return verdict("fail", `the API catalog links to a placeholder (${placeholder})`, evidence, FIX3.apiCatalog);
   if (undecided.length > 0 && dead.length + undecided.length === checked.length) {
     const first = undecided[0].linked;
     return verdict(
       "error",
       `whether the API catalog's links resolve could not be decided (${undecided[0].url}: ${first.clause})`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   if (dead.length === checked.length) {
@@ -16887,7 +19550,7 @@ var checkApiCatalog = (answers) => {
       "fail",
       `none of the API catalog's links that were followed resolve (${dead.map((target) => target.url).join(", ")})`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   if (dead.length > 0) {
@@ -16895,7 +19558,7 @@ var checkApiCatalog = (answers) => {
       "warn",
       `${dead.length} of ${checked.length} API catalog links followed do not resolve (${dead[0].url})`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   if (answer.contentType !== "application/linkset+json") {
@@ -16903,7 +19566,7 @@ var checkApiCatalog = (answers) => {
       "warn",
       `the API catalog's links resolve, but it is served as ${answer.contentType ?? "no content type"}, not application/linkset+json`,
       evidence,
-      FIX2.apiCatalog
+      FIX3.apiCatalog
     );
   }
   return verdict(
@@ -16912,463 +19575,8 @@ var checkApiCatalog = (answers) => {
     evidence
   );
 };
-var checkOpenApi = mirrorSignal("has_openapi", FIX2.openapi);
-var checkStructuredApi = mirrorSignal("has_structured_api", FIX2.structuredApi);
-
-// src/domain/signals/mcp-probe.ts
-var MCP_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-var MCP_MODERN_PROTOCOL_VERSION = "2026-07-28";
-var MCP_META_KEYS = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  serverInfo: "io.modelcontextprotocol/serverInfo"
-};
-var MCP_PROBE_CLIENT_INFO = { name: "agent-readiness-verifier", version: "1.0.0" };
-var NOTE_LIMIT = 300;
-var ECHO_LIMIT = 80;
-var JSON_RPC_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-var LEGACY_SSE_SCAN_CHARS = 8192;
-function parseSseEvents(text2) {
-  const events = [];
-  const lines = text2.split(/\r\n|\r|\n/);
-  let event = "";
-  let data = [];
-  for (const line2 of lines.slice(0, -1)) {
-    if (line2 === "") {
-      if (data.length > 0) events.push({ event: event || "message", data: data.join("\n") });
-      event = "";
-      data = [];
-      continue;
-    }
-    if (line2.startsWith(":")) continue;
-    const colon = line2.indexOf(":");
-    const field = colon < 0 ? line2 : line2.slice(0, colon);
-    const raw = colon < 0 ? "" : line2.slice(colon + 1);
-    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
-    if (field === "event") event = value;
-    else if (field === "data") data.push(value);
-  }
-  return events;
-}
-function findRpcResponse(message, id) {
-  const candidates = Array.isArray(message) ? message : [message];
-  for (const candidate of candidates) {
-    if (!isRecord(candidate) || candidate.jsonrpc !== "2.0" || "method" in candidate) continue;
-    if (candidate.id === id && ("result" in candidate || "error" in candidate)) return candidate;
-    if (candidate.id === null && "error" in candidate) return candidate;
-  }
-  return null;
-}
-function findRpcResponseInSse(text2, id) {
-  for (const event of parseSseEvents(text2)) {
-    if (event.event !== "message") continue;
-    const response = findRpcResponse(parseJson(event.data), id);
-    if (response) return response;
-  }
-  return null;
-}
-function untilRpcResponse(id) {
-  return (textSoFar) => textSoFar.includes("data:") && findRpcResponseInSse(textSoFar, id) !== null;
-}
-function readReply(answer, id) {
-  if (answer.contentType === "text/event-stream") {
-    const message2 = findRpcResponseInSse(answer.body, id);
-    if (message2) return { kind: "response", message: message2, format: "SSE" };
-    const endpointEvent = parseSseEvents(answer.body).some((event) => event.event === "endpoint");
-    return { kind: "sse_without_response", endpointEvent };
-  }
-  if (answer.body.trim() === "") return { kind: "unusable", what: "an empty body" };
-  if (isHtmlAnswer(answer)) return { kind: "unusable", what: "an HTML page" };
-  const parsed = parseJson(answer.body);
-  if (parsed === void 0)
-    return { kind: "unusable", what: `a ${answer.contentType ?? "untyped"} body that is not JSON` };
-  const message = findRpcResponse(parsed, id);
-  if (message) return { kind: "response", message, format: "JSON" };
-  return { kind: "unusable", what: `JSON that is not a JSON-RPC 2.0 response of id ${id}` };
-}
-function quoteTarget(value, limit = ECHO_LIMIT) {
-  const text2 = String(value).replace(/<[^>]*>?/g, " ").replace(/[\u0000-\u001f\u007f<>]/g, " ").replace(/\s+/g, " ").trim();
-  return text2.length > limit ? `${text2.slice(0, limit - 1)}\u2026` : text2;
-}
-function clampNote(note) {
-  return note.length > NOTE_LIMIT ? `${note.slice(0, NOTE_LIMIT - 1)}\u2026` : note;
-}
-function describeRpcError(error62) {
-  if (!isRecord(error62)) return "an error that is not an object";
-  const code = typeof error62.code === "number" ? String(error62.code) : "without a code";
-  const message = typeof error62.message === "string" ? quoteTarget(error62.message) : "";
-  return message ? `${code} (${message})` : code;
-}
-function describeFailure(failure2) {
-  return quoteTarget(failure2.message, NOTE_LIMIT);
-}
-var GATE_NAMES = {
-  401: "401 Unauthorized",
-  402: "402 Payment Required",
-  403: "403 Forbidden",
-  429: "429 Too Many Requests"
-};
-function isCsrfRefusal(answer) {
-  return answer.status === 403 && /\bcsrf\b/i.test(answer.body.slice(0, 4096));
-}
-function readGate(answer) {
-  if (isCsrfRefusal(answer)) return null;
-  const named = GATE_NAMES[answer.status];
-  const block = describeBlock(answer);
-  if (!named && !block) return null;
-  const challenge = answer.headers.get("www-authenticate") ?? "";
-  const bearer = /(?:^|,)\s*bearer(?:\s|,|$)/i.test(challenge);
-  const metadata = /\bresource_metadata\s*=\s*(?:"([^"]*)"|([^\s,]+))/i.exec(challenge);
-  const resourceMetadata = bearer && metadata ? metadata[1] ?? metadata[2] ?? null : null;
-  return { gate: { status: answer.status, bearer, resourceMetadata }, label: block ?? named };
-}
-function describeGate({ gate, label }, step) {
-  const refused = `The endpoint refused ${step} with ${label}`;
-  if (gate.status !== 401) return `${refused}.`;
-  if (!gate.bearer) return `${refused} and offered no Bearer challenge.`;
-  return gate.resourceMetadata ? `${refused} and a Bearer challenge with resource_metadata: an OAuth-protected MCP server per the MCP authorization spec.` : `${refused} and a Bearer challenge without resource_metadata.`;
-}
-function showUrl(url2, endpoint) {
-  const origin = new URL(endpoint).origin;
-  return url2.startsWith(`${origin}/`) ? url2.slice(origin.length) : url2;
-}
-function isAbsoluteUrl(text2) {
-  try {
-    new URL(text2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-async function findLegacySse(send, endpoint) {
-  const candidates = [.../* @__PURE__ */ new Set([endpoint, `${new URL(endpoint).origin}/sse`])];
-  for (const url2 of candidates) {
-    const answer = await send(url2, {
-      headers: { accept: "text/event-stream" },
-      // A legacy stream never ends; its first event (the endpoint) is all that is needed.
-      readUntil: (text2) => /(?:\r\n|\r|\n){2}/.test(text2) || text2.length >= LEGACY_SSE_SCAN_CHARS
-    });
-    if (answer.ok && answer.status === 200 && answer.contentType === "text/event-stream") {
-      return { url: url2, endpointEvent: parseSseEvents(answer.body).some((event) => event.event === "endpoint") };
-    }
-  }
-  return null;
-}
-function rpcRequest(id, method, params) {
-  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
-}
-async function probeMcpEndpoint(fetch2, endpoint, { diagnoseNotFound = true } = {}) {
-  const fetched = [];
-  const send = async (url2, request) => {
-    const response = await fetch2(url2, request);
-    fetched.push(fetchRecord(response));
-    return response;
-  };
-  const finish = ({ outcome, note, extra = {} }) => ({
-    verified: outcome === "compliant",
-    endpoint,
-    outcome,
-    note: clampNote(note),
-    ...extra,
-    fetched
-  });
-  if (!isAbsoluteUrl(endpoint)) return finish({ outcome: "not_mcp", note: "The endpoint is not a valid URL." });
-  const modern = await probeModernEra(send, endpoint, diagnoseNotFound);
-  if ("outcome" in modern) return finish(modern);
-  const initialize = await sendInitialize(send, endpoint);
-  if (!initialize.ok) {
-    return finish({
-      outcome: "unreachable",
-      note: `The endpoint could not be reached: ${describeFailure(initialize)}.`
-    });
-  }
-  const refused = await judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound);
-  if (refused) return finish(withFallbackRemark(refused, modern.clause));
-  const handshake = readHandshake(initialize);
-  if ("outcome" in handshake) return finish(withFallbackRemark(handshake, modern.clause));
-  const target = initialize.finalUrl || endpoint;
-  const session = await listToolsInSession(send, target, initialize, handshake.protocolVersion);
-  return finish(describeSession(handshake, session, modern.clause));
-}
-function withFallbackRemark(finding, clause) {
-  return { ...finding, note: `${finding.note} (First, ${clause}.)` };
-}
-function modernRequest(id, method) {
-  return {
-    method: "POST",
-    headers: {
-      ...JSON_RPC_HEADERS,
-      "mcp-protocol-version": MCP_MODERN_PROTOCOL_VERSION,
-      "mcp-method": method
-    },
-    body: rpcRequest(id, method, {
-      _meta: {
-        [MCP_META_KEYS.protocolVersion]: MCP_MODERN_PROTOCOL_VERSION,
-        [MCP_META_KEYS.clientCapabilities]: {},
-        [MCP_META_KEYS.clientInfo]: MCP_PROBE_CLIENT_INFO
-      }
-    }),
-    readUntil: untilRpcResponse(id)
-  };
-}
-var REFUSED_POST_STATUSES = /* @__PURE__ */ new Set([404, 405, 410, 415, 501]);
-async function probeModernEra(send, endpoint, diagnoseNotFound) {
-  const discover = await send(endpoint, modernRequest(1, "server/discover"));
-  if (!discover.ok) {
-    return { outcome: "unreachable", note: `The endpoint could not be reached: ${describeFailure(discover)}.` };
-  }
-  const gate = readGate(discover);
-  if (gate) return { outcome: "gated", note: describeGate(gate, "server/discover"), extra: { gate: gate.gate } };
-  const reply = readReply(discover, 1);
-  if (reply.kind !== "response" && REFUSED_POST_STATUSES.has(discover.status)) {
-    return judgeRefusedPost(send, endpoint, discover.status, diagnoseNotFound);
-  }
-  if (reply.kind !== "response") {
-    const what = reply.kind === "unusable" ? reply.what : "an SSE stream without a JSON-RPC response";
-    return { clause: `server/discover was answered ${discover.status} with ${what}` };
-  }
-  if ("error" in reply.message) {
-    return {
-      clause: `server/discover got ${discover.status} with JSON-RPC error ${describeRpcError(reply.message.error)}`
-    };
-  }
-  const facts = readDiscoverResult(reply.message.result);
-  if ("clause" in facts) return facts;
-  const target = discover.finalUrl || endpoint;
-  const list = await send(target, modernRequest(2, "tools/list"));
-  return describeModernExchange(facts.serverName, reply.format, judgeToolsList(list));
-}
-function judgeRefusedPost(send, endpoint, status, diagnoseNotFound) {
-  if (status === 405 || status === 415 || status === 404 && diagnoseNotFound) {
-    return diagnoseRefusedPost(send, endpoint, status);
-  }
-  return {
-    outcome: "not_mcp",
-    note: `The endpoint answered ${status} to a POST (server/discover): no MCP server of either era there.`,
-    extra: { httpStatus: status }
-  };
-}
-function readDiscoverResult(result) {
-  const versions = isRecord(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : null;
-  if (!versions) return { clause: "the server/discover result has no supportedVersions" };
-  if (!versions.includes(MCP_MODERN_PROTOCOL_VERSION)) {
-    const listed = versions.filter((v) => typeof v === "string").map((v) => quoteTarget(v, 12));
-    return {
-      clause: `server/discover lists ${listed.length > 0 ? listed.slice(0, 4).join(", ") : "no version"}, not ${MCP_MODERN_PROTOCOL_VERSION}`
-    };
-  }
-  const meta3 = isRecord(result) && isRecord(result._meta) ? result._meta : null;
-  const info = meta3 && isRecord(meta3[MCP_META_KEYS.serverInfo]) ? meta3[MCP_META_KEYS.serverInfo] : null;
-  const fallbackInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
-  const name = info?.name ?? fallbackInfo?.name;
-  return { serverName: typeof name === "string" ? quoteTarget(name) : "" };
-}
-function describeModernExchange(serverName, format, verdict2) {
-  const named = serverName ? ` (server "${serverName}")` : "";
-  const facts = { era: "2026-07-28", protocolVersion: MCP_MODERN_PROTOCOL_VERSION, serverName };
-  if ("outcome" in verdict2) {
-    return {
-      outcome: verdict2.outcome,
-      note: `server/discover succeeded in the 2026-07-28 era${named}, but ${verdict2.clause}.`,
-      extra: {
-        ...facts,
-        ...verdict2.gate ? { gate: verdict2.gate } : {},
-        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
-      }
-    };
-  }
-  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
-  return {
-    outcome: "compliant",
-    note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict2.format)}.`,
-    extra: { ...facts, toolCount: verdict2.toolCount }
-  };
-}
-function describeFormats(first, second) {
-  const formats = /* @__PURE__ */ new Set([first, second]);
-  return formats.size > 1 ? "replies in JSON and SSE" : formats.has("SSE") ? "replies as SSE" : "replies in JSON";
-}
-function sendInitialize(send, endpoint) {
-  return send(endpoint, {
-    method: "POST",
-    headers: JSON_RPC_HEADERS,
-    body: rpcRequest(1, "initialize", {
-      protocolVersion: MCP_PROTOCOL_VERSIONS[0],
-      capabilities: {},
-      clientInfo: MCP_PROBE_CLIENT_INFO
-    }),
-    readUntil: untilRpcResponse(1)
-  });
-}
-async function judgeInitializeStatus(send, endpoint, initialize, diagnoseNotFound) {
-  const gate = readGate(initialize);
-  if (gate) return { outcome: "gated", note: describeGate(gate, "initialize"), extra: { gate: gate.gate } };
-  if (initialize.status === 406) {
-    return {
-      outcome: "wrong_transport",
-      note: "The endpoint answered 406 to a POST accepting application/json and text/event-stream, which every Streamable HTTP server must take."
-    };
-  }
-  if (initialize.status === 404 && !diagnoseNotFound) {
-    return {
-      outcome: "not_mcp",
-      note: "The endpoint answered 404 to an initialize POST: no MCP server there.",
-      extra: { httpStatus: 404 }
-    };
-  }
-  if (initialize.status === 404 || initialize.status === 405 || initialize.status === 415) {
-    return diagnoseRefusedPost(send, endpoint, initialize.status);
-  }
-  return null;
-}
-async function diagnoseRefusedPost(send, endpoint, status) {
-  const legacy = await findLegacySse(send, endpoint);
-  if (!legacy) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${status} to a POST, and no legacy SSE stream was found either.`,
-      extra: { httpStatus: status }
-    };
-  }
-  const stream = legacy.endpointEvent ? "an SSE stream with an endpoint event" : "an SSE stream";
-  return {
-    outcome: "wrong_transport",
-    note: `The endpoint answered ${status} to a POST, but GET ${showUrl(legacy.url, endpoint)} opens ${stream}: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP.`
-  };
-}
-function readHandshake(initialize) {
-  const reply = readReply(initialize, 1);
-  const ok = initialize.status >= 200 && initialize.status < 300;
-  if (reply.kind === "sse_without_response" && ok) {
-    const extra = reply.endpointEvent ? " but an endpoint event, as the legacy HTTP+SSE transport sends" : "";
-    return {
-      outcome: "wrong_transport",
-      note: `The endpoint answered initialize with an SSE stream that carried no JSON-RPC response${extra}.`
-    };
-  }
-  if (reply.kind !== "response") {
-    const what = reply.kind === "unusable" ? reply.what : "an SSE stream";
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${initialize.status} with ${what}, not a reply to initialize.`,
-      extra: { httpStatus: initialize.status }
-    };
-  }
-  if ("error" in reply.message) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered initialize (${initialize.status}) with JSON-RPC error ${describeRpcError(reply.message.error)}.`,
-      extra: { httpStatus: initialize.status }
-    };
-  }
-  if (!ok) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint answered ${initialize.status} to initialize.`,
-      extra: { httpStatus: initialize.status }
-    };
-  }
-  const facts = readServerFacts(reply.message.result);
-  return "outcome" in facts ? facts : { ...facts, format: reply.format };
-}
-function readServerFacts(result) {
-  const protocolVersion = isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : null;
-  const serverInfo = isRecord(result) && isRecord(result.serverInfo) ? result.serverInfo : null;
-  const rawName = serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null;
-  if (!protocolVersion || rawName === null) {
-    const missing2 = [protocolVersion ? null : "protocolVersion", rawName === null ? "serverInfo.name" : null].filter(Boolean).join(" and ");
-    return { outcome: "not_mcp", note: `The endpoint's initialize result lacks ${missing2}.` };
-  }
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion)) {
-    return {
-      outcome: "not_mcp",
-      note: `The endpoint's initialize result has protocolVersion "${quoteTarget(protocolVersion)}", not a revision date.`
-    };
-  }
-  return { protocolVersion, serverName: quoteTarget(rawName) };
-}
-async function listToolsInSession(send, target, initialize, protocolVersion) {
-  const sessionId = initialize.headers.get("mcp-session-id");
-  const sessionHeaders = {
-    "mcp-protocol-version": protocolVersion,
-    ...sessionId ? { "mcp-session-id": sessionId } : {}
-  };
-  const initialized = await send(target, {
-    method: "POST",
-    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    // A notification's reply has nothing to read; an open stream must not hold the probe.
-    readUntil: () => true
-  });
-  const list = await send(target, {
-    method: "POST",
-    headers: { ...JSON_RPC_HEADERS, ...sessionHeaders },
-    body: rpcRequest(2, "tools/list", {}),
-    readUntil: untilRpcResponse(2)
-  });
-  const verdict2 = judgeToolsList(list);
-  if (sessionId) {
-    await send(target, { method: "DELETE", headers: sessionHeaders });
-  }
-  return { verdict: verdict2, remark: remarkOnInitialized(initialized) };
-}
-function remarkOnInitialized(initialized) {
-  if (!initialized.ok) return ` The initialized notification failed: ${initialized.failure}.`;
-  if (![200, 202, 204].includes(initialized.status)) {
-    return ` The initialized notification got ${initialized.status}, not 202.`;
-  }
-  return "";
-}
-function describeSession(handshake, { verdict: verdict2, remark }, _fallback) {
-  const { protocolVersion, serverName } = handshake;
-  const facts = { era: "2025", protocolVersion, serverName };
-  if ("outcome" in verdict2) {
-    return {
-      outcome: verdict2.outcome,
-      note: `Initialize succeeded in the 2025 era (server "${serverName}"), but ${verdict2.clause}.${remark}`,
-      extra: {
-        ...facts,
-        ...verdict2.gate ? { gate: verdict2.gate } : {},
-        ...verdict2.httpStatus ? { httpStatus: verdict2.httpStatus } : {}
-      }
-    };
-  }
-  const tools = verdict2.toolCount === 1 ? "1 tool" : `${verdict2.toolCount} tools`;
-  return {
-    outcome: "compliant",
-    note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict2.format)}.${remark}`,
-    extra: { ...facts, toolCount: verdict2.toolCount }
-  };
-}
-function judgeToolsList(list) {
-  if (!list.ok) return { outcome: "unreachable", clause: `tools/list could not be fetched: ${describeFailure(list)}` };
-  const refusal = readGate(list);
-  if (refusal) return { outcome: "gated", clause: `tools/list was refused with ${refusal.label}`, gate: refusal.gate };
-  const reply = readReply(list, 2);
-  if (reply.kind === "sse_without_response") {
-    return { outcome: "wrong_transport", clause: "tools/list was answered by an SSE stream with no JSON-RPC response" };
-  }
-  if (reply.kind === "unusable") {
-    return {
-      outcome: "not_mcp",
-      clause: `tools/list was answered ${list.status} with ${reply.what}`,
-      httpStatus: list.status
-    };
-  }
-  if ("error" in reply.message) {
-    return {
-      outcome: "not_mcp",
-      clause: `tools/list returned JSON-RPC error ${describeRpcError(reply.message.error)}`,
-      httpStatus: list.status
-    };
-  }
-  const result = reply.message.result;
-  if (!isRecord(result) || !Array.isArray(result.tools)) {
-    return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
-  }
-  return { toolCount: result.tools.length, format: reply.format };
-}
+var checkOpenApi = mirrorSignal("has_openapi", FIX3.openapi);
+var checkStructuredApi = mirrorSignal("has_structured_api", FIX3.structuredApi);
 
 // src/domain/signals/detect-mcp-server.ts
 var MCP_DISCOVERY_PATHS = [
@@ -17397,16 +19605,16 @@ function readTransportType(entry) {
   for (const key of ["type", "transport", "transportType", "transport_type"]) {
     const value = entry[key];
     if (typeof value === "string") return value.toLowerCase();
-    if (isRecord(value) && typeof value.type === "string") return value.type.toLowerCase();
+    if (isRecord2(value) && typeof value.type === "string") return value.type.toLowerCase();
   }
   return null;
 }
 function fillTemplate(template, variables) {
-  if (!isRecord(variables)) return null;
+  if (!isRecord2(variables)) return null;
   let missing2 = false;
   const filled = template.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_all, name) => {
     const variable = variables[name];
-    const value = isRecord(variable) ? typeof variable.value === "string" ? variable.value : typeof variable.default === "string" ? variable.default : null : null;
+    const value = isRecord2(variable) ? typeof variable.value === "string" ? variable.value : typeof variable.default === "string" ? variable.default : null : null;
     if (value === null || /[{}/?#@\s]/.test(value)) {
       missing2 = true;
       return "";
@@ -17430,18 +19638,18 @@ function collectCandidates(entry, base, depth, into) {
   if (depth >= 3) return;
   for (const key of NESTED_KEYS) {
     const value = entry[key];
-    if (isRecord(value)) collectCandidates({ ...value, type: readTransportType(value) ?? type }, base, depth + 1, into);
+    if (isRecord2(value)) collectCandidates({ ...value, type: readTransportType(value) ?? type }, base, depth + 1, into);
   }
   for (const key of LIST_KEYS) {
     const value = entry[key];
     if (!Array.isArray(value)) continue;
-    for (const item of value) {
-      if (isRecord(item)) collectCandidates(item, base, depth + 1, into);
+    for (const item2 of value) {
+      if (isRecord2(item2)) collectCandidates(item2, base, depth + 1, into);
     }
   }
 }
 function findDiscoveredEndpoint(document, documentUrl) {
-  if (!isRecord(document)) return null;
+  if (!isRecord2(document)) return null;
   const candidates = [];
   collectCandidates(document, documentUrl, 0, candidates);
   if (candidates.length === 0) return null;
@@ -17452,13 +19660,13 @@ var MAX_CATALOG_ENTRIES = 4;
 var MAX_PROBED_LEADS = 3;
 async function readDiscovery(context, response, followReference = true) {
   const { origin } = context;
-  const unusable = describeUnusable(response, origin);
-  if (unusable || !response.ok) {
-    return { response, verdict: unusable, endpoint: null, card: null, control: null, referred: null };
+  const unusable2 = describeUnusable(response, origin);
+  if (unusable2 || !response.ok) {
+    return { response, verdict: unusable2, endpoint: null, card: null, control: null, referred: null };
   }
   const answer = response;
   const where = displayUrl(answer.url, origin);
-  const none = (reason2, control2 = null) => ({
+  const none2 = (reason2, control2 = null) => ({
     response,
     verdict: { status: "absent", reason: reason2 },
     endpoint: null,
@@ -17466,13 +19674,13 @@ async function readDiscovery(context, response, followReference = true) {
     control: control2,
     referred: null
   });
-  if (answer.status !== 200) return none(`${where} answered ${answer.status}`);
-  if (isHtmlAnswer(answer)) return none(`${where} is an HTML page`);
+  if (answer.status !== 200) return none2(`${where} answered ${answer.status}`);
+  if (isHtmlAnswer(answer)) return none2(`${where} is an HTML page`);
   const document = parseJson(answer.body);
-  if (document === void 0) return none(`${where} is not JSON`);
-  if (!isRecord(document)) return none(`${where} is not a JSON object`);
+  if (document === void 0) return none2(`${where} is not JSON`);
+  if (!isRecord2(document)) return none2(`${where} is not a JSON object`);
   const control = await checkCatchAll(context, answer);
-  if (control.catchAll) return none(`${where} is ${control.clause}`, control.control);
+  if (control.catchAll) return none2(`${where} is ${control.clause}`, control.control);
   const endpoint = findDiscoveredEndpoint(document, answer.finalUrl || answer.url);
   const target = endpoint ? null : referenceOf(document, answer.finalUrl || answer.url, origin);
   if (target && followReference) {
@@ -17518,12 +19726,12 @@ async function catalogLeads(context, state, catalog) {
   if (!read) return { leads: [], fetched: [], readings: [] };
   const from = chainOf(catalog, read, context.origin);
   const entries = read.reachable.filter((entry) => entry.kind === "mcp-server-card" || entry.kind === "mcp-endpoint").slice(0, MAX_CATALOG_ENTRIES);
-  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord(entry.data));
+  const cardUrls = entries.filter((entry) => entry.kind === "mcp-server-card" && entry.url && !isRecord2(entry.data));
   const responses = await Promise.all(cardUrls.map((entry) => context.fetch(entry.url)));
   const readings = await Promise.all(responses.map((response) => readDiscovery(context, response)));
   const leads = [];
   for (const entry of entries) {
-    const lead = isRecord(entry.data) ? inlineCardLead(context.origin, state, read, entry, entry.data, from) : !entry.url ? null : entry.kind === "mcp-endpoint" ? {
+    const lead = isRecord2(entry.data) ? inlineCardLead(context.origin, state, read, entry, entry.data, from) : !entry.url ? null : entry.kind === "mcp-endpoint" ? {
       endpoint: entry.url,
       route: `${from(entry)} names the MCP endpoint ${displayUrl(entry.url, context.origin)}`
     } : fetchedCardLead(context.origin, state, read, entry, entry.url, readings[cardUrls.indexOf(entry)], from);
@@ -17625,8 +19833,12 @@ async function detectMcpServer(context) {
       protocol_version: probe2.protocolVersion ?? null,
       server_name: probe2.serverName ?? null,
       tool_count: probe2.toolCount ?? null,
+      // What tools/list said of them (site-capabilities.ts keeps what the site says it does).
+      tools: probe2.tools ?? null,
       discovery_url: discoveryUrlOf(lead, found.discoveries),
-      route: lead.route
+      route: lead.route,
+      // RFC 9728 section 5.1: the 401's resource_metadata, which the checklist reads first.
+      resource_metadata: probe2.gate?.resourceMetadata ?? null
     }
   };
 }
@@ -17776,13 +19988,13 @@ function discoveryUrlOf(lead, discoveries) {
 
 // src/domain/readers/mcp-server-card.ts
 function readServerCard(document, base) {
-  if (!isRecord(document)) return { problem: "is not a JSON object" };
+  if (!isRecord2(document)) return { problem: "is not a JSON object" };
   const schema = typeof document.$schema === "string" ? document.$schema : "";
   const remotes = Array.isArray(document.remotes) ? document.remotes : null;
   const endpoints = (remotes ?? []).filter(
-    (remote) => isRecord(remote) && typeof remote.url === "string" && typeof remote.type === "string"
+    (remote) => isRecord2(remote) && typeof remote.url === "string" && typeof remote.type === "string"
   ).map((remote) => resolveHttpUrl(remote.url, base)).filter((url2) => url2 !== null);
-  const packages = Array.isArray(document.packages) ? document.packages.filter(isRecord) : [];
+  const packages = Array.isArray(document.packages) ? document.packages.filter(isRecord2) : [];
   const enumerates = ["tools", "resources", "prompts"].some(
     (key) => Array.isArray(document[key]) && document[key].length > 0
   );
@@ -17797,7 +20009,7 @@ function readServerCard(document, base) {
   if (name && (endpoints.length > 0 || local) && (schema === "" || /modelcontextprotocol\.io\/schemas\//.test(schema))) {
     return { shape: "legacy", name, endpoints, local, enumerates };
   }
-  const serverInfo = isRecord(document.serverInfo) ? document.serverInfo : null;
+  const serverInfo = isRecord2(document.serverInfo) ? document.serverInfo : null;
   const endpoint = findDiscoveredEndpoint(document, base);
   if (endpoint) {
     const shown = name ?? (serverInfo && typeof serverInfo.name === "string" ? serverInfo.name : null);
@@ -17807,38 +20019,8 @@ function readServerCard(document, base) {
   return { problem: "is not a usable MCP server card (no endpoint with a transport)" };
 }
 
-// src/domain/readers/openapi.ts
-var import_yaml = __toESM(require_dist(), 1);
-var YAML_MAX_ALIASES = 200;
-function parseDocument(text2) {
-  const trimmed = text2.replace(/^\uFEFF/, "").trimStart();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    const json3 = parseJson(trimmed);
-    if (json3 !== void 0) return json3;
-  }
-  try {
-    return (0, import_yaml.parse)(trimmed, { maxAliasCount: YAML_MAX_ALIASES, logLevel: "silent" });
-  } catch {
-    return void 0;
-  }
-}
-function readOpenApiDocument(text2) {
-  const document = parseDocument(text2);
-  if (!isRecord(document)) return { problem: "does not parse as a JSON or YAML object" };
-  const version3 = typeof document.openapi === "string" ? document.openapi : typeof document.swagger === "string" ? document.swagger : null;
-  if (version3 === null) return { problem: "has no openapi or swagger version" };
-  const pathCount = isRecord(document.paths) ? Object.keys(document.paths).length : 0;
-  const webhooksOnly = isRecord(document.webhooks) && Object.keys(document.webhooks).length > 0;
-  if (pathCount === 0) {
-    const what = webhooksOnly ? "that describes webhooks only, no paths" : "with no paths";
-    return { problem: `is an OpenAPI ${version3} document ${what}` };
-  }
-  const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
-  return { version: version3, title, pathCount };
-}
-
 // src/domain/checklist/families/ard.ts
-var FIX3 = {
+var FIX4 = {
   aiCatalog: fixWith(
     "Publish an ARD manifest at /.well-known/ard.json (ARD v0.91; /.well-known/ai-catalog.json is its older name): entries with a urn:air: identifier under your own domain, a displayName, a type, and a url that serves that type.",
     '{"specVersion": "1.0", "host": {"displayName": "Example", "identifier": "example.com"},\n "entries": [{"identifier": "urn:air:example.com:mcp:search", "displayName": "Example search",\n  "type": "application/mcp-server-card+json", "url": "https://example.com/mcp/server-card"}]}'
@@ -17852,7 +20034,7 @@ var MANIFEST_PATHS = [
 ];
 function manifestAt(answers, path, legacy) {
   const response = answerAt(answers, path);
-  const early = unanswered(response, answers, FIX3.aiCatalog);
+  const early = unanswered(response, answers, FIX4.aiCatalog);
   if (early) return { kind: "none", path, legacy, response, judgement: early };
   const answer = response;
   const read = readJsonAnswer(answer, path);
@@ -17862,7 +20044,7 @@ function manifestAt(answers, path, legacy) {
       path,
       legacy,
       response,
-      judgement: missing(read.problem, evidenceOf(response), FIX3.aiCatalog)
+      judgement: missing(read.problem, evidenceOf(response), FIX4.aiCatalog)
     };
   if (isErrorBody(read.document))
     return {
@@ -17870,7 +20052,7 @@ function manifestAt(answers, path, legacy) {
       path,
       legacy,
       response,
-      judgement: missing(`${path} answered a JSON error body`, evidenceOf(response), FIX3.aiCatalog)
+      judgement: missing(`${path} answered a JSON error body`, evidenceOf(response), FIX4.aiCatalog)
     };
   const catalog = readAiCatalogDocument(read.document, answer.finalUrl || answer.url);
   if ("problem" in catalog) return { kind: "broken", path, legacy, response: answer, problem: catalog.problem };
@@ -17941,11 +20123,11 @@ var checkAiCatalog = (answers) => {
       if (!("missing" in each.judgement)) return { ...each.judgement, evidence };
     }
     const why = [current, old].map((each) => "missing" in each.judgement ? each.judgement.reason.replace(/\.$/, "") : "").join("; ");
-    return missing(`no ARD manifest at ${ARD_PATH} or ${AI_CATALOG_PATH}: ${why}`, evidence, FIX3.aiCatalog);
+    return missing(`no ARD manifest at ${ARD_PATH} or ${AI_CATALOG_PATH}: ${why}`, evidence, FIX4.aiCatalog);
   }
   const evidenceBase = evidenceOf(...at.map((each) => each.response));
   if (decisive.kind === "broken")
-    return verdict("fail", `${decisive.path} ${decisive.problem}`, evidenceBase, FIX3.aiCatalog);
+    return verdict("fail", `${decisive.path} ${decisive.problem}`, evidenceBase, FIX4.aiCatalog);
   return judgeManifest(answers, decisive);
 };
 function judgeManifest(answers, at) {
@@ -17955,7 +20137,7 @@ function judgeManifest(answers, at) {
   const evidence = evidenceOf(at.response, ...checked.map((target) => target.response));
   const placeholder = withUrl.find((entry) => isPlaceholder(entry.url, answers.origin));
   if (placeholder)
-    return verdict("fail", `${at.path} names a placeholder URL (${placeholder.url})`, evidence, FIX3.aiCatalog);
+    return verdict("fail", `${at.path} names a placeholder URL (${placeholder.url})`, evidence, FIX4.aiCatalog);
   const identifiers = catalog.entries.map((entry) => publisherOf(entry.identifier ?? ""));
   const foreign = identifiers.find((id) => id && !publisherBelongs(id.publisher, answers.origin));
   if (foreign)
@@ -17963,7 +20145,7 @@ function judgeManifest(answers, at) {
       "fail",
       `${at.path} names entries published by ${foreign.publisher}, a domain that is not this site's (${new URL(answers.origin).hostname})`,
       evidence,
-      FIX3.aiCatalog
+      FIX4.aiCatalog
     );
   const outcomes = checked.map((target) => ({ ...target, linked: linkedOutcome(target.response, answers) }));
   const wrong = outcomes.flatMap((target) => {
@@ -17979,7 +20161,7 @@ function judgeManifest(answers, at) {
       "fail",
       `${at.path}: the entries followed do not serve what they declare: ${wrong.join("; ")}`,
       evidence,
-      FIX3.aiCatalog
+      FIX4.aiCatalog
     );
   if (undecided.length > 0 && wrong.length === 0) {
     const first = undecided[0].linked;
@@ -17987,7 +20169,7 @@ function judgeManifest(answers, at) {
       "error",
       `${at.path} reads as a manifest, but whether its entries resolve could not be decided: ${first.clause}`,
       evidence,
-      FIX3.aiCatalog
+      FIX4.aiCatalog
     );
   }
   const flaws = [];
@@ -18003,7 +20185,7 @@ function judgeManifest(answers, at) {
     flaws.push(`it is served as ${type ?? "no content type"}, not ${AI_CATALOG_TYPE}`);
   const count = catalog.entries.length === 1 ? "1 entry" : `${catalog.entries.length} entries`;
   if (flaws.length > 0)
-    return verdict("warn", `${at.path} is a manifest of ${count}, but ${flaws.join("; ")}`, evidence, FIX3.aiCatalog);
+    return verdict("warn", `${at.path} is a manifest of ${count}, but ${flaws.join("; ")}`, evidence, FIX4.aiCatalog);
   return verdict(
     "pass",
     `${at.path} is an ARD manifest of ${count}${checked.length > 0 ? " and the entries followed serve the types they declare" : ""}`,
@@ -18012,7 +20194,7 @@ function judgeManifest(answers, at) {
 }
 
 // src/domain/checklist/families/auth.ts
-var FIX4 = {
+var FIX5 = {
   protectedResource: fixWith(
     "Publish RFC 9728 metadata at /.well-known/oauth-protected-resource naming this origin and its authorization servers.",
     '{"resource": "https://example.com", "authorization_servers": ["https://auth.example.com"],\n "bearer_methods_supported": ["header"]}'
@@ -18056,7 +20238,7 @@ function protectedResourceDocument(answers) {
 function protectedResourceServers(answers) {
   const found = protectedResourceDocument(answers);
   const document = found?.document;
-  if (!isRecord(document) || !Array.isArray(document.authorization_servers)) return [];
+  if (!isRecord2(document) || !Array.isArray(document.authorization_servers)) return [];
   return document.authorization_servers.filter(
     (value) => typeof value === "string" && resolveHttpUrl(value, answers.origin) !== null
   );
@@ -18066,6 +20248,13 @@ function authorizationServerMetadataUrl(issuer) {
     const url2 = new URL(issuer);
     const path = url2.pathname === "/" ? "" : url2.pathname.replace(/\/+$/, "");
     return `${url2.origin}/.well-known/oauth-authorization-server${path}`;
+  } catch {
+    return null;
+  }
+}
+function openidConfigurationUrl(issuer) {
+  try {
+    return `${new URL(issuer).origin}${CHECKLIST_PATHS.openidConfiguration}`;
   } catch {
     return null;
   }
@@ -18082,28 +20271,28 @@ var checkOauthProtectedResource = (answers) => {
     for (const [i, each] of responses.entries()) {
       const standing = standingOf(each, answers);
       if (i < responses.length - 1 && (standing.kind === "blocked" || standing.kind === "error") && each)
-        return verdict(standing.kind, standing.clause, evidenceOf(...responses), FIX4.protectedResource);
+        return verdict(standing.kind, standing.clause, evidenceOf(...responses), FIX5.protectedResource);
     }
     const root = responses[responses.length - 1];
-    const early = unanswered(root, answers, FIX4.protectedResource);
+    const early = unanswered(root, answers, FIX5.protectedResource);
     if (early) return early;
     const read2 = readJsonAnswer(root, "/.well-known/oauth-protected-resource");
     return missing(
       "problem" in read2 ? read2.problem : "the metadata path answered a JSON error body",
       evidenceOf(...responses),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const response = found.response;
   const where = displayUrl(found.url, answers.origin) + (found.via ? ` (${found.via})` : "");
   const read = { document: found.document };
   const document = read.document;
-  if (!isRecord(document) || typeof document.resource !== "string") {
+  if (!isRecord2(document) || typeof document.resource !== "string") {
     return verdict(
       "fail",
       `${where} has no resource (RFC 9728 requires it)`,
       evidenceOf(response),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const endpoint = typeof answers.signals.has_mcp_server.details?.endpoint === "string" ? answers.signals.has_mcp_server.details.endpoint : null;
@@ -18112,7 +20301,7 @@ var checkOauthProtectedResource = (answers) => {
       "fail",
       `the metadata's resource is ${document.resource}, not this origin (${answers.origin})`,
       evidenceOf(response),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const servers = protectedResourceServers(answers);
@@ -18121,30 +20310,31 @@ var checkOauthProtectedResource = (answers) => {
       "warn",
       "the protected-resource metadata names this origin but no authorization_servers",
       evidenceOf(response),
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   const metadataUrl = authorizationServerMetadataUrl(servers[0]);
-  const serverMetadata = metadataUrl ? answers.get.get(metadataUrl) : void 0;
-  const openid = metadataUrl ? answers.get.get(`${new URL(servers[0]).origin}/.well-known/openid-configuration`) : void 0;
-  const evidence = evidenceOf(response, serverMetadata, openid);
-  const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
-  const outcomes = [serverMetadata, openid].map((each) => linkedOutcome(each, answers));
+  const serverMetadata2 = metadataUrl ? answers.get.get(metadataUrl) : void 0;
+  const openidUrl = openidConfigurationUrl(servers[0]);
+  const openid = openidUrl ? answers.get.get(openidUrl) : void 0;
+  const evidence = evidenceOf(response, serverMetadata2, openid);
+  const isMetadata = (candidate) => answered2xx(candidate, answers) && candidate?.ok === true && isRecord2(parseJson(candidate.body)) && typeof parseJson(candidate.body).issuer === "string";
+  const outcomes = [serverMetadata2, openid].map((each) => linkedOutcome(each, answers));
   const undecided = outcomes.find((outcome) => outcome.state === "undecided");
-  if (!isMetadata(serverMetadata) && !isMetadata(openid) && undecided && "clause" in undecided) {
+  if (!isMetadata(serverMetadata2) && !isMetadata(openid) && undecided && "clause" in undecided) {
     return verdict(
       "error",
       `whether the authorization server ${servers[0]} answers could not be decided: ${undecided.clause}`,
       evidence,
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
-  if (!isMetadata(serverMetadata) && !isMetadata(openid)) {
+  if (!isMetadata(serverMetadata2) && !isMetadata(openid)) {
     return verdict(
       "fail",
       `the authorization server ${servers[0]} does not answer with RFC 8414 metadata`,
       evidence,
-      FIX4.protectedResource
+      FIX5.protectedResource
     );
   }
   return verdict("pass", `${where} names this resource and its authorization server (${servers[0]}) answers`, evidence);
@@ -18162,8 +20352,8 @@ var checkOauthAuthorizationServer = (answers) => {
     const read = readJsonAnswer(standing.answer, path);
     if ("problem" in read || isErrorBody(read.document)) continue;
     const document = read.document;
-    if (!isRecord(document) || typeof document.issuer !== "string") {
-      return verdict("fail", `${path} has no issuer`, evidence, FIX4.authorizationServer);
+    if (!isRecord2(document) || typeof document.issuer !== "string") {
+      return verdict("fail", `${path} has no issuer`, evidence, FIX5.authorizationServer);
     }
     const issuer = document.issuer.replace(/\/+$/, "");
     if (issuer !== answers.origin) {
@@ -18171,16 +20361,16 @@ var checkOauthAuthorizationServer = (answers) => {
         "fail",
         `${path}'s issuer is ${document.issuer}, not this origin (${answers.origin})`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     }
-    const absent = AS_REQUIRED.filter((field) => document[field] === void 0);
+    const absent2 = AS_REQUIRED.filter((field) => document[field] === void 0);
     const implicitOnly = Array.isArray(document.response_types_supported) && document.response_types_supported.every(
       (type) => type === "token" || type === "id_token" || type === "id_token token"
     );
-    const missingFields = absent.filter((field) => !(field === "token_endpoint" && implicitOnly));
+    const missingFields = absent2.filter((field) => !(field === "token_endpoint" && implicitOnly));
     if (missingFields.some((field) => field !== "response_types_supported")) {
-      return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX4.authorizationServer);
+      return verdict("fail", `${path} lacks ${missingFields.join(", ")}`, evidence, FIX5.authorizationServer);
     }
     const placeholder = findPlaceholder(document, answers.origin);
     if (placeholder)
@@ -18188,14 +20378,14 @@ var checkOauthAuthorizationServer = (answers) => {
         "fail",
         `${path} holds a placeholder (${placeholder.slice(0, 80)})`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     if (missingFields.length > 0)
       return verdict(
         "warn",
         `${path} lacks response_types_supported (required by RFC 8414)`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     const cimd = document.client_id_metadata_document_supported === true;
     const dynamic = typeof document.registration_endpoint === "string";
@@ -18204,7 +20394,7 @@ var checkOauthAuthorizationServer = (answers) => {
         "warn",
         `${path}'s issuer is this origin and its endpoints are listed, but it offers only dynamic client registration, not Client ID Metadata Documents (client_id_metadata_document_supported)`,
         evidence,
-        FIX4.authorizationServer
+        FIX5.authorizationServer
       );
     const registration = cimd ? "; it supports Client ID Metadata Documents" : "; it does not say it supports Client ID Metadata Documents";
     return verdict(
@@ -18217,13 +20407,442 @@ var checkOauthAuthorizationServer = (answers) => {
     if (!response) continue;
     const standing = standingOf(response, answers);
     if (standing.kind === "blocked" || standing.kind === "error")
-      return verdict(standing.kind, standing.clause, evidence, FIX4.authorizationServer);
+      return verdict(standing.kind, standing.clause, evidence, FIX5.authorizationServer);
   }
   return missing(
     "no metadata at /.well-known/oauth-authorization-server or /.well-known/openid-configuration",
     evidence,
-    FIX4.authorizationServer
+    FIX5.authorizationServer
   );
+};
+
+// src/domain/readers/payment-required.ts
+var TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
+function parseAuthChallenges(value) {
+  const challenges = [];
+  let rest = value ?? "";
+  const skip = (pattern) => {
+    rest = rest.replace(pattern, "");
+  };
+  while (rest.trim()) {
+    skip(/^[\s,]+/);
+    const scheme = TOKEN.exec(rest)?.[0];
+    if (!scheme) break;
+    rest = rest.slice(scheme.length);
+    const challenge = { scheme, params: {} };
+    challenges.push(challenge);
+    skip(/^[ \t]+/);
+    const token68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(?:,|$))/.exec(rest);
+    if (token68 && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*=[^=]/.test(rest)) {
+      challenge.token68 = token68[0];
+      rest = rest.slice(token68[0].length);
+      continue;
+    }
+    while (true) {
+      skip(/^[\s,]+/);
+      const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*/.exec(rest);
+      if (!name) break;
+      rest = rest.slice(name[0].length);
+      let paramValue;
+      if (rest.startsWith('"')) {
+        const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(rest);
+        if (!quoted) return challenges;
+        paramValue = quoted[1].replace(/\\(.)/g, "$1");
+        rest = rest.slice(quoted[0].length);
+      } else {
+        const token = TOKEN.exec(rest)?.[0] ?? "";
+        paramValue = token;
+        rest = rest.slice(token.length);
+      }
+      challenge.params[name[1].toLowerCase()] = paramValue;
+    }
+  }
+  return challenges;
+}
+function decodeBase642(text2) {
+  const compact = text2.trim().replace(/-/g, "+").replace(/_/g, "/");
+  if (!compact || !/^[A-Za-z0-9+/]+=*$/.test(compact)) return null;
+  try {
+    const padded = compact.padEnd(compact.length + (4 - compact.length % 4) % 4, "=");
+    const binary = atob(padded);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      Uint8Array.from(binary, (char2) => char2.charCodeAt(0))
+    );
+  } catch {
+    return null;
+  }
+}
+var OPTION_FIELDS = ["scheme", "network", "asset", "payTo"];
+function readOptions(document) {
+  if (!Array.isArray(document.accepts)) return "has no accepts array";
+  if (document.accepts.length === 0) return "offers no payment option (accepts is empty)";
+  const options = [];
+  for (const [i, each] of document.accepts.entries()) {
+    if (!isRecord2(each)) return `accepts[${i}] is not an object`;
+    const absent2 = OPTION_FIELDS.filter(
+      (field) => typeof each[field] !== "string" || !each[field].trim()
+    );
+    const amount = each.amount ?? each.maxAmountRequired;
+    const amountText = typeof amount === "string" || typeof amount === "number" ? String(amount) : "";
+    if (!/^\d+$/.test(amountText)) absent2.push("amount");
+    if (absent2.length > 0) return `accepts[${i}] lacks ${absent2.join(", ")}`;
+    options.push({
+      scheme: each.scheme,
+      network: each.network,
+      amount: amountText,
+      asset: each.asset,
+      payTo: each.payTo
+    });
+  }
+  return options;
+}
+function readRequirement(document, where) {
+  if (!isRecord2(document)) return where === "body" ? null : { where, problem: "is not a JSON object" };
+  const declared = typeof document.x402Version === "number" ? document.x402Version : null;
+  if (where === "body" && declared === null && !Array.isArray(document.accepts)) return null;
+  if (declared === null) return { where, problem: "has no x402Version" };
+  const options = readOptions(document);
+  if (typeof options === "string") return { where, problem: options };
+  return { version: declared, where, options };
+}
+function readX402(answer) {
+  const header = answer.headers.get("payment-required");
+  if (header !== null) {
+    const decoded = decodeBase642(header);
+    if (decoded === null) return { where: "PAYMENT-REQUIRED header", problem: "is not base64" };
+    const document = parseJson(decoded);
+    if (document === void 0) return { where: "PAYMENT-REQUIRED header", problem: "is not base64 of JSON" };
+    return readRequirement(document, "PAYMENT-REQUIRED header");
+  }
+  return readRequirement(parseJson(answer.body), "body");
+}
+function readPaymentChallenges(answer) {
+  return parseAuthChallenges(answer.headers.get("www-authenticate")).filter((challenge) => challenge.scheme.toLowerCase() === "payment").map((challenge) => {
+    const { params } = challenge;
+    const problems = [];
+    const warnings = [];
+    for (const name of ["id", "realm", "method", "intent", "request"])
+      if (!params[name]?.trim()) problems.push(`no ${name}`);
+    if (params.method && !/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(params.method))
+      problems.push(`a method that is not a lower-case identifier (${params.method.slice(0, 40)})`);
+    let request = null;
+    if (params.request) {
+      const decoded = decodeBase642(params.request);
+      const document = decoded === null ? void 0 : parseJson(decoded);
+      if (isRecord2(document)) request = document;
+      else problems.push("a request that is not base64url of a JSON object");
+    }
+    if (request && params.intent === "charge" && (request.amount === void 0 || request.currency === void 0))
+      problems.push("a charge request without amount and currency");
+    if (params.expires !== void 0 && Number.isNaN(Date.parse(params.expires)))
+      warnings.push(`an expires that is not an RFC 3339 time (${params.expires.slice(0, 40)})`);
+    return {
+      id: params.id ?? null,
+      method: params.method ?? null,
+      intent: params.intent ?? null,
+      request,
+      problems,
+      warnings
+    };
+  });
+}
+
+// src/domain/checklist/families/commerce.ts
+var FIX6 = {
+  ap2: fixWith(
+    "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
+    '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
+  ),
+  x402: fixWith(
+    "If you sell to agents per request, answer an unpaid GET of a paid endpoint with 402 and an x402 payment requirement (the PAYMENT-REQUIRED header of x402 v2), and name the endpoint in your OpenAPI document (a 402 response).",
+    'HTTP/1.1 402 Payment Required\nPAYMENT-REQUIRED: <base64 of {"x402Version": 2, "accepts": [{"scheme": "exact",\n  "network": "eip155:8453", "amount": "10000", "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",\n  "payTo": "0xYourAddress", "maxTimeoutSeconds": 60}]}>'
+  ),
+  mpp: fixWith(
+    "If you sell to agents per request, answer an unpaid GET of a paid endpoint with 402 and a Machine Payments Protocol challenge (WWW-Authenticate: Payment with id, realm, method, intent and a base64url request), and name the endpoint in your OpenAPI document (x-payment-info or a 402 response).",
+    'HTTP/1.1 402 Payment Required\nWWW-Authenticate: Payment id="kM9xPqWvT2nJrHsY4aDfEb", realm="api.example.com", method="tempo",\n  intent="charge", request="eyJhbW91bnQiOiIxMDAwIiwiY3VycmVuY3kiOiJ1c2QifQ"'
+  ),
+  ucp: fixWith(
+    "Publish a Universal Commerce Protocol business profile at /.well-known/ucp: its version, each service with an https endpoint, and the public keys (JWK) your signatures verify with.",
+    '{"ucp": {"version": "2026-04-08", "services": {"dev.ucp.shopping": [{"version": "2026-04-08",\n  "transport": "rest", "endpoint": "https://shop.example.com/ucp/v1",\n  "spec": "https://ucp.dev/2026-04-08/specification/overview"}]}},\n "signing_keys": [{"kid": "key-1", "kty": "EC", "crv": "P-256", "x": "<x>", "y": "<y>", "alg": "ES256"}]}'
+  ),
+  acp: fixWith(
+    "Publish an Agentic Commerce Protocol discovery document at /.well-known/acp.json naming your API base (https), the protocol versions, transports and services.",
+    '{"protocol": {"name": "acp", "version": "2026-01-30", "supported_versions": ["2026-01-30"]},\n "api_base_url": "https://shop.example.com/api", "transports": ["rest"],\n "capabilities": {"services": ["checkout"]}}'
+  )
+};
+var AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i;
+var AP2_ROLES = /* @__PURE__ */ new Set([
+  "merchant",
+  "shopper",
+  "credentials-provider",
+  "payment-processor",
+  "micropayment-provider",
+  "streaming-payment-consumer"
+]);
+var checkAp2 = (answers) => {
+  const paths = [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy];
+  const responses = paths.map((path) => answerAt(answers, path));
+  const evidence = evidenceOf(...responses);
+  for (const [i, response] of responses.entries()) {
+    const standing = standingOf(response, answers);
+    if (standing.kind !== "answer") continue;
+    const read = readJsonAnswer(standing.answer, paths[i]);
+    if ("problem" in read || isErrorBody(read.document) || !isRecord2(read.document)) continue;
+    const capabilities = isRecord2(read.document.capabilities) ? read.document.capabilities : null;
+    const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
+    const ap2 = extensions.find((each) => isRecord2(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
+    if (!isRecord2(ap2))
+      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX6.ap2);
+    const params = isRecord2(ap2.params) ? ap2.params : null;
+    const roles = Array.isArray(params?.roles) ? params.roles.filter((role) => typeof role === "string") : [];
+    const known = roles.filter((role) => AP2_ROLES.has(role));
+    if (known.length === 0)
+      return verdict(
+        "fail",
+        `the A2A agent card at ${paths[i]} declares the AP2 extension without an AP2 role (params.roles)`,
+        evidence,
+        FIX6.ap2
+      );
+    if (known.length < roles.length)
+      return verdict(
+        "warn",
+        `the A2A agent card at ${paths[i]} declares AP2 (${known.join(", ")}) with roles AP2 does not define (${roles.filter((role) => !AP2_ROLES.has(role)).join(", ")})`,
+        evidence,
+        FIX6.ap2
+      );
+    return verdict("pass", `the A2A agent card at ${paths[i]} declares AP2 as ${known.join(", ")}`, evidence);
+  }
+  for (const response of responses) {
+    const standing = standingOf(response, answers);
+    if (response && (standing.kind === "blocked" || standing.kind === "error"))
+      return verdict(standing.kind, standing.clause, evidence, FIX6.ap2);
+  }
+  return missing("no A2A agent card, so no AP2 extension", evidence, FIX6.ap2);
+};
+var PAYMENT_ENTRY = /x402|\bmpp\b|payment/i;
+function paymentEndpoints(answers) {
+  const found = [];
+  const home = answerAt(answers, "/");
+  if (home?.ok) {
+    const base = home.finalUrl || home.url;
+    if (home.status === 402) found.push({ url: home.url, via: "the home page" });
+    for (const link of parseLinkHeader(home.headers.get("link"), base))
+      if (link.rels.includes("payment"))
+        found.push({ url: link.href, via: "the home page's Link header (rel=payment)" });
+    if (isHtmlAnswer(home)) {
+      for (const link of htmlLinks(home.body, base, resolveHttpUrl))
+        if (link.rels.includes("payment")) found.push({ url: link.href, via: "the home page (rel=payment)" });
+    }
+  }
+  const openApiUrl = openApiDocumentUrl(answers);
+  const document = openApiUrl ? answers.get.get(openApiUrl) : void 0;
+  if (openApiUrl && document?.ok && document.status === 200)
+    for (const operation of readPaidOperations(parseDocument(document.body), document.finalUrl || openApiUrl))
+      found.push({
+        url: operation.url,
+        via: `the OpenAPI document (${operation.method.toUpperCase()} ${operation.path}, ${operation.marker})`
+      });
+  for (const entry of aiCatalogEntries(answers))
+    if (entry.url && PAYMENT_ENTRY.test(`${entry.type} ${entry.identifier}`))
+      found.push({ url: entry.url, via: `the ARD manifest (${entry.identifier || entry.type})` });
+  const seen = /* @__PURE__ */ new Set();
+  return found.filter((each) => {
+    if (each.url && isPlaceholder(each.url, answers.origin)) return false;
+    const key = each.url ?? each.via;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+}
+function openApiDocumentUrl(answers) {
+  const url2 = answers.signals.has_openapi.details?.url;
+  return answers.signals.has_openapi.status === "present" && typeof url2 === "string" ? url2 : null;
+}
+function paymentEndpointUrls(answers) {
+  return paymentEndpoints(answers).flatMap((each) => each.url ? [each.url] : []).slice(0, FOLLOW_UP_CAP);
+}
+var readX402Answer = (answer, where) => {
+  const reading = readX402(answer);
+  if (!reading) return { kind: "none", clause: `${where} answered 402 without an x402 payment requirement` };
+  if ("problem" in reading)
+    return {
+      kind: "fail",
+      clause: `${where} answered 402, but its x402 payment requirement (${reading.where}) ${reading.problem}`
+    };
+  const first = reading.options[0];
+  const offer = `${first.scheme} on ${first.network}: ${first.amount} of ${first.asset.slice(0, 42)} to ${first.payTo.slice(0, 42)}`;
+  const others = reading.options.length > 1 ? ` (and ${reading.options.length - 1} more options)` : "";
+  return {
+    kind: "pass",
+    clause: `${where} answers 402 with an x402 v${reading.version} payment requirement in its ${reading.where} (${offer})${others}`
+  };
+};
+var readMppAnswer = (answer, where) => {
+  const challenges = readPaymentChallenges(answer);
+  if (challenges.length === 0)
+    return { kind: "none", clause: `${where} answered 402 without a WWW-Authenticate: Payment challenge` };
+  const usable = challenges.filter((challenge) => challenge.problems.length === 0);
+  if (usable.length === 0)
+    return {
+      kind: "fail",
+      clause: `${where} answered 402 with a Payment challenge that has ${challenges[0].problems.join(", ")}`
+    };
+  const offers = usable.map((challenge) => `${challenge.method} ${challenge.intent}`).join(", ");
+  const warned = usable.find((challenge) => challenge.warnings.length > 0);
+  if (warned)
+    return {
+      kind: "warn",
+      clause: `${where} answers 402 with Payment challenges (${offers}), one with ${warned.warnings[0]}`
+    };
+  return { kind: "pass", clause: `${where} answers 402 with MPP Payment challenges (${offers})` };
+};
+function paymentOutcome(answers, url2, read) {
+  const response = answers.get.get(url2);
+  const where = displayUrl(url2, answers.origin);
+  if (!response) return { kind: "undecided", clause: `${where} was not fetched` };
+  if (response.ok && response.status === 402) return read(response, where);
+  const standing = standingOf(response, answers);
+  if (standing.kind === "blocked") return { kind: "blocked", clause: standing.clause };
+  if (standing.kind === "error") return { kind: "undecided", clause: standing.clause };
+  return { kind: "none", clause: `${where} answered ${response.ok ? response.status : "nothing"}, not 402` };
+}
+var OUTCOME_ORDER = ["pass", "warn", "fail", "undecided", "blocked", "none"];
+function judgePayment(answers, read, protocol, fix) {
+  const endpoints = paymentEndpoints(answers);
+  const asked = endpoints.filter((each2) => each2.url).slice(0, FOLLOW_UP_CAP);
+  const evidence = evidenceOf(answerAt(answers, "/"), ...asked.map((each2) => answers.get.get(each2.url)));
+  if (asked.length === 0) {
+    const home = answerAt(answers, "/");
+    const standing = standingOf(home, answers);
+    if (standing.kind === "blocked") return verdict("blocked", standing.clause, evidence, fix);
+    const postOnly = endpoints.length > 0 ? ` (${endpoints[0].via} names one only a POST or a templated path reaches, and a crawl never sends those)` : "";
+    return missing(
+      `no endpoint the site's documents name (the home page, its OpenAPI document, its ARD manifest) could be asked for an unpaid ${protocol} answer${postOnly}`,
+      evidence,
+      fix
+    );
+  }
+  const outcomes = asked.map((each2) => ({ each: each2, outcome: paymentOutcome(answers, each2.url, read) }));
+  outcomes.sort((a, b) => OUTCOME_ORDER.indexOf(a.outcome.kind) - OUTCOME_ORDER.indexOf(b.outcome.kind));
+  const { each, outcome } = outcomes[0];
+  const named = ` (named by ${each.via})`;
+  switch (outcome.kind) {
+    case "pass":
+    case "warn":
+    case "fail":
+      return verdict(outcome.kind, `${outcome.clause}${named}; nothing was paid`, evidence, fix);
+    case "undecided":
+      return verdict(
+        "error",
+        `whether ${protocol} is offered could not be decided: ${outcome.clause}${named}`,
+        evidence,
+        fix
+      );
+    case "blocked":
+      return verdict("blocked", `${outcome.clause}${named}`, evidence, fix);
+    case "none":
+      return missing(
+        outcomes.map((one) => `${one.outcome.clause} (named by ${one.each.via})`).join("; "),
+        evidence,
+        fix
+      );
+  }
+}
+var checkX402 = (answers) => judgePayment(answers, readX402Answer, "x402", FIX6.x402);
+var checkMpp = (answers) => judgePayment(answers, readMppAnswer, "MPP", FIX6.mpp);
+function wellKnownDocument(answers, path, fix) {
+  const response = answerAt(answers, path);
+  const early = unanswered(response, answers, fix);
+  if (early) return early;
+  const read = readJsonAnswer(response, path);
+  if ("problem" in read) return missing(read.problem, evidenceOf(response), fix);
+  if (isErrorBody(read.document)) return missing(`${path} answered a JSON error body`, evidenceOf(response), fix);
+  return { response, document: read.document };
+}
+var checkUcp = (answers) => {
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.ucp, FIX6.ucp);
+  if (!("document" in found)) return found;
+  const where = CHECKLIST_PATHS.ucp;
+  const evidence = evidenceOf(found.response);
+  const profile = readUcpProfile(found.document, answers.origin);
+  if (profile.problems.length > 0)
+    return verdict(
+      "fail",
+      `${where} is not a usable UCP profile: it ${profile.problems.slice(0, 3).join("; ")}`,
+      evidence,
+      FIX6.ucp
+    );
+  const placeholder = findPlaceholder(found.document, answers.origin);
+  if (placeholder)
+    return verdict("fail", `${where} holds a placeholder (${placeholder.slice(0, 80)})`, evidence, FIX6.ucp);
+  const warnings = [...profile.warnings];
+  for (const [i, key] of profile.keys.entries()) {
+    const proof = answers.proofs?.jwks.get(jwkKey(key));
+    const label = `${profile.keysField}[${i}] (kid ${String(key.kid)})`;
+    if (proof === void 0) return verdict("error", `${label} could not be checked`, evidence, FIX6.ucp);
+    if (proof === null) continue;
+    if (proof.startsWith("a key type")) warnings.push(`${label} is ${proof}`);
+    else return verdict("fail", `${where}: ${label} ${proof}`, evidence, FIX6.ucp);
+  }
+  const summary = `a UCP profile (version ${profile.version}) with ${profile.endpoints.length === 1 ? "1 endpoint" : `${profile.endpoints.length} endpoints`} and ${profile.keys.length === 1 ? "1 signing key" : `${profile.keys.length} signing keys`}`;
+  if (warnings.length > 0)
+    return verdict("warn", `${where} is ${summary}, but ${warnings.join("; ")}`, evidence, FIX6.ucp);
+  return verdict("pass", `${where} is ${summary} that parse as JWKs`, evidence);
+};
+function acpApiBase(answers) {
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX6.acp);
+  if (!("document" in found)) return null;
+  const base = readAcpDiscovery(found.document, answers.origin).apiBaseUrl;
+  return base && !isPlaceholder(base, answers.origin) ? base : null;
+}
+var checkAcp = (answers) => {
+  const found = wellKnownDocument(answers, CHECKLIST_PATHS.acp, FIX6.acp);
+  if (!("document" in found)) return found;
+  const where = CHECKLIST_PATHS.acp;
+  const discovery = readAcpDiscovery(found.document, answers.origin);
+  if (discovery.problems.length > 0)
+    return verdict(
+      "fail",
+      `${where} is not a usable ACP discovery document: it ${discovery.problems.slice(0, 3).join("; ")}`,
+      evidenceOf(found.response),
+      FIX6.acp
+    );
+  const base = discovery.apiBaseUrl;
+  if (isPlaceholder(base, answers.origin))
+    return verdict(
+      "fail",
+      `${where} names a placeholder API base (${base.slice(0, 80)})`,
+      evidenceOf(found.response),
+      FIX6.acp
+    );
+  const api = answers.get.get(base);
+  const evidence = evidenceOf(found.response, api);
+  if (!api)
+    return verdict(
+      "error",
+      `whether the ACP API base ${base} answers could not be decided: it was not fetched`,
+      evidence,
+      FIX6.acp
+    );
+  if (!api.ok) {
+    if (api.unresolvedHost)
+      return verdict("fail", `the ACP API base ${base} does not resolve (${api.unresolvedHost})`, evidence, FIX6.acp);
+    return verdict(
+      "error",
+      `whether the ACP API base ${base} answers could not be decided: ${api.message}`,
+      evidence,
+      FIX6.acp
+    );
+  }
+  if (isUndecidedStatus(api.status))
+    return verdict(
+      "error",
+      `whether the ACP API base ${base} answers could not be decided: it answered ${api.status}`,
+      evidence,
+      FIX6.acp
+    );
+  const summary = `an ACP discovery document (version ${discovery.version}, ${discovery.services.join(", ")} over ${discovery.transports.join(", ")}) whose API base ${displayUrl(base, answers.origin)} answers (${api.status})`;
+  if (discovery.warnings.length > 0)
+    return verdict("warn", `${where} is ${summary}, but ${discovery.warnings.join("; ")}`, evidence, FIX6.acp);
+  return verdict("pass", `${where} is ${summary}`, evidence);
 };
 
 // node_modules/fast-xml-parser/src/util.js
@@ -18591,11 +21210,11 @@ function validateAmpersand(xmlData, i) {
   }
   return i;
 }
-function getErrorObject(code, message, lineNumber) {
+function getErrorObject(code, message2, lineNumber) {
   return {
     err: {
       code,
-      msg: message,
+      msg: message2,
       line: lineNumber.line || lineNumber,
       col: lineNumber.col
     }
@@ -20078,7 +22697,7 @@ var Expression = class {
         throw new Error(`Invalid namespace in pattern: ${part}`);
       }
     }
-    let tag = void 0;
+    let tag2 = void 0;
     let positionMatch = null;
     if (tagAndPosition.includes(":")) {
       const colonIndex = tagAndPosition.lastIndexOf(":");
@@ -20086,18 +22705,18 @@ var Expression = class {
       const posPart = tagAndPosition.substring(colonIndex + 1).trim();
       const isPositionKeyword = ["first", "last", "odd", "even"].includes(posPart) || /^nth\(\d+\)$/.test(posPart);
       if (isPositionKeyword) {
-        tag = tagPart;
+        tag2 = tagPart;
         positionMatch = posPart;
       } else {
-        tag = tagAndPosition;
+        tag2 = tagAndPosition;
       }
     } else {
-      tag = tagAndPosition;
+      tag2 = tagAndPosition;
     }
-    if (!tag) {
+    if (!tag2) {
       throw new Error(`Invalid segment pattern: ${part}`);
     }
-    segment.tag = tag;
+    segment.tag = tag2;
     if (namespace) {
       segment.namespace = namespace;
     }
@@ -20191,9 +22810,9 @@ var ExpressionSet = class {
     if (expression.hasDeepWildcard()) {
       const lastSeg2 = expression.segments[expression.segments.length - 1];
       if (lastSeg2 && lastSeg2.type !== "deep-wildcard" && lastSeg2.tag !== "*") {
-        const tag2 = lastSeg2.tag;
-        if (!this._deepByTerminalTag.has(tag2)) this._deepByTerminalTag.set(tag2, []);
-        this._deepByTerminalTag.get(tag2).push(expression);
+        const tag3 = lastSeg2.tag;
+        if (!this._deepByTerminalTag.has(tag3)) this._deepByTerminalTag.set(tag3, []);
+        this._deepByTerminalTag.get(tag3).push(expression);
       } else {
         this._deepWildcards.push(expression);
       }
@@ -20201,12 +22820,12 @@ var ExpressionSet = class {
     }
     const depth = expression.length;
     const lastSeg = expression.segments[expression.segments.length - 1];
-    const tag = lastSeg?.tag;
-    if (!tag || tag === "*") {
+    const tag2 = lastSeg?.tag;
+    if (!tag2 || tag2 === "*") {
       if (!this._wildcardByDepth.has(depth)) this._wildcardByDepth.set(depth, []);
       this._wildcardByDepth.get(depth).push(expression);
     } else {
-      const key = `${depth}:${tag}`;
+      const key = `${depth}:${tag2}`;
       if (!this._byDepthAndTag.has(key)) this._byDepthAndTag.set(key, []);
       this._byDepthAndTag.get(key).push(expression);
     }
@@ -20300,9 +22919,9 @@ var ExpressionSet = class {
   */
   findMatch(matcher) {
     const depth = matcher.getDepth();
-    const tag = matcher.getCurrentTag();
-    const exactKey = `${depth}:${tag}`;
-    const exactBucket = this._byDepthAndTag.get(exactKey);
+    const tag2 = matcher.getCurrentTag();
+    const exactKey2 = `${depth}:${tag2}`;
+    const exactBucket = this._byDepthAndTag.get(exactKey2);
     if (exactBucket) {
       for (let i = 0; i < exactBucket.length; i++) {
         if (matcher.matches(exactBucket[i])) return exactBucket[i];
@@ -20314,7 +22933,7 @@ var ExpressionSet = class {
         if (matcher.matches(wildcardBucket[i])) return wildcardBucket[i];
       }
     }
-    const deepBucket = this._deepByTerminalTag.get(tag);
+    const deepBucket = this._deepByTerminalTag.get(tag2);
     if (deepBucket) {
       for (let i = 0; i < deepBucket.length; i++) {
         if (matcher.matches(deepBucket[i])) return deepBucket[i];
@@ -21805,8 +24424,8 @@ var parseXml = function(xmlData) {
   for (let i = 0; i < xmlLen; i++) {
     const ch = xmlData[i];
     if (ch === "<") {
-      const c12 = xmlData.charCodeAt(i + 1);
-      if (c12 === 47) {
+      const c13 = xmlData.charCodeAt(i + 1);
+      if (c13 === 47) {
         const closeIndex = findClosingIndex(xmlData, ">", i, "Closing Tag is not closed.");
         let tagName = xmlData.substring(i + 2, closeIndex).trim();
         if (options.removeNSPrefix) {
@@ -21835,7 +24454,7 @@ var parseXml = function(xmlData) {
         }
         textData = "";
         i = closeIndex;
-      } else if (c12 === 63) {
+      } else if (c13 === 63) {
         let tagData = readTagExp(xmlData, i, false, "?>");
         if (!tagData) throw new Error("Pi Tag is not closed.");
         textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
@@ -21859,7 +24478,7 @@ var parseXml = function(xmlData) {
           }
         }
         i = tagData.closeIndex + 1;
-      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+      } else if (c13 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
         const endIndex = findClosingIndex(xmlData, "-->", i + 4, "Comment is not closed.");
         if (options.commentPropName) {
           const comment = xmlData.substring(i + 4, endIndex - 2);
@@ -21867,13 +24486,13 @@ var parseXml = function(xmlData) {
           currentNode.add(options.commentPropName, [{ [options.textNodeName]: comment }]);
         }
         i = endIndex;
-      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 68) {
+      } else if (c13 === 33 && xmlData.charCodeAt(i + 2) === 68) {
         if (this.doctypefound) throw new Error("Multiple DOCTYPE declarations found.");
         this.doctypefound = true;
         const result = docTypeReader.readDocType(xmlData, i);
         this.entityDecoder.addInputEntities(result.entities);
         i = result.i;
-      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+      } else if (c13 === 33 && xmlData.charCodeAt(i + 2) === 91) {
         const closeIndex = findClosingIndex(xmlData, "]]>", i, "CDATA is not closed.") - 2;
         const tagExp = xmlData.substring(i + 9, closeIndex);
         textData = this.saveTextToParentTag(textData, currentNode, this.readonlyMatcher);
@@ -22148,8 +24767,8 @@ function readStopNodeData(xmlData, tagName, i) {
   const xmllen = xmlData.length;
   for (; i < xmllen; i++) {
     if (xmlData[i] === "<") {
-      const c12 = xmlData.charCodeAt(i + 1);
-      if (c12 === 47) {
+      const c13 = xmlData.charCodeAt(i + 1);
+      if (c13 === 47) {
         const closeIndex = findClosingChar(xmlData, ">", i, `${tagName} is not closed`);
         let closeTagName = xmlData.substring(i + 2, closeIndex).trim();
         if (closeTagName === tagName) {
@@ -22162,13 +24781,13 @@ function readStopNodeData(xmlData, tagName, i) {
           }
         }
         i = closeIndex;
-      } else if (c12 === 63) {
+      } else if (c13 === 63) {
         const closeIndex = findClosingIndex(xmlData, "?>", i + 1, "StopNode is not closed.");
         i = closeIndex;
-      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
+      } else if (c13 === 33 && xmlData.charCodeAt(i + 2) === 45 && xmlData.charCodeAt(i + 3) === 45) {
         const closeIndex = findClosingIndex(xmlData, "-->", i + 3, "StopNode is not closed.");
         i = closeIndex;
-      } else if (c12 === 33 && xmlData.charCodeAt(i + 2) === 91) {
+      } else if (c13 === 33 && xmlData.charCodeAt(i + 2) === 91) {
         const closeIndex = findClosingIndex(xmlData, "]]>", i, "StopNode is not closed.") - 2;
         i = closeIndex;
       } else {
@@ -22431,14 +25050,14 @@ function readSitemap(body) {
   const document = xmlParser.parse(trimmed);
   const urlset = document.urlset;
   const index2 = document.sitemapindex;
-  const count = (items) => Array.isArray(items) ? items.filter((item) => isRecord(item) && typeof item.loc === "string" && /^https?:\/\//.test(item.loc.trim())).length : 0;
-  if (urlset !== void 0) return { kind: "urlset", entries: isRecord(urlset) ? count(urlset.url) : 0 };
-  if (index2 !== void 0) return { kind: "index", entries: isRecord(index2) ? count(index2.sitemap) : 0 };
+  const count = (items) => Array.isArray(items) ? items.filter((item2) => isRecord2(item2) && typeof item2.loc === "string" && /^https?:\/\//.test(item2.loc.trim())).length : 0;
+  if (urlset !== void 0) return { kind: "urlset", entries: isRecord2(urlset) ? count(urlset.url) : 0 };
+  if (index2 !== void 0) return { kind: "index", entries: isRecord2(index2) ? count(index2.sitemap) : 0 };
   return { problem: "is XML but neither a <urlset> nor a <sitemapindex>" };
 }
 
 // src/domain/checklist/families/discoverability.ts
-var FIX5 = {
+var FIX7 = {
   robots: fixWith(
     "Serve a plain-text robots.txt at /robots.txt (RFC 9309), with Content-Type: text/plain.",
     "User-agent: *\nAllow: /\n\nSitemap: https://example.com/sitemap.xml"
@@ -22466,12 +25085,12 @@ var ROBOTS_FIELDS = /* @__PURE__ */ new Set([
 ]);
 var checkRobotsTxt = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX5.robots);
+  const early = unanswered(response, answers, FIX7.robots);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   if (isHtmlAnswer(answer))
-    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX5.robots);
+    return verdict("fail", "/robots.txt answered with an HTML page, not a robots.txt", evidence, FIX7.robots);
   const robots = parseRobotsTxt(answer.body);
   const lines = [...robots.lines, ...robots.other];
   const known = robots.lines.filter((line2) => ROBOTS_FIELDS.has(line2.field));
@@ -22480,18 +25099,18 @@ var checkRobotsTxt = (answers) => {
       "fail",
       "/robots.txt holds no robots.txt rule (no User-agent, Allow, Disallow or Sitemap line)",
       evidence,
-      FIX5.robots
+      FIX7.robots
     );
   }
   if (lines.length === 0)
-    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX5.robots);
+    return verdict("warn", "/robots.txt is empty: it allows everything and says nothing", evidence, FIX7.robots);
   const groups = known.filter((line2) => line2.field === "user-agent").length;
   if (answer.contentType && answer.contentType !== "text/plain") {
     return verdict(
       "warn",
       `/robots.txt has ${known.length} rules but is served as ${answer.contentType}, not text/plain`,
       evidence,
-      FIX5.robots
+      FIX7.robots
     );
   }
   return verdict(
@@ -22517,7 +25136,7 @@ var checkSitemap = (answers) => {
     const named = index2 === 0 && candidates.length > 1 ? " (named in robots.txt)" : "";
     if (standing.kind !== "answer") {
       if (standing.kind !== "absent" && !blockedOrError)
-        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX5.sitemap);
+        blockedOrError = verdict(standing.kind, standing.clause, evidence, FIX7.sitemap);
       problems.push(`${standing.clause}${named}`);
       continue;
     }
@@ -22526,24 +25145,24 @@ var checkSitemap = (answers) => {
       continue;
     }
     if (/\.gz$/i.test(standing.answer.url) || standing.answer.contentType === "application/gzip") {
-      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX5.sitemap);
+      return verdict("warn", `${standing.where}${named} is gzip-compressed; it was not read`, evidence, FIX7.sitemap);
     }
     const read = readSitemap(standing.answer.body);
     if ("problem" in read) {
-      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX5.sitemap);
+      return verdict("fail", `${standing.where}${named} ${read.problem}`, evidence, FIX7.sitemap);
     }
     const what = read.kind === "index" ? "a sitemap index" : read.kind === "text" ? "a text sitemap" : "a sitemap";
     if (read.entries === 0)
-      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX5.sitemap);
+      return verdict("warn", `${standing.where}${named} is ${what} with no entries`, evidence, FIX7.sitemap);
     return verdict("pass", `${standing.where}${named} is ${what} of ${read.entries} entries`, evidence);
   }
   if (blockedOrError) return blockedOrError;
-  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX5.sitemap);
+  return missing(`no sitemap: ${problems.join("; ")}`, evidence, FIX7.sitemap);
 };
 var AGENT_RELATIONS = ["service-desc", "service-doc", "api-catalog", "describedby", "service-meta"];
 var checkLinkHeaders = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX5.linkHeaders);
+  const early = unanswered(home, answers, FIX7.linkHeaders);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
@@ -22564,14 +25183,14 @@ var checkLinkHeaders = (answers) => {
     return missing(
       `the home page's Link header names no agent resource (only ${[...new Set(links.flatMap((link) => link.rels))].join(", ") || "links without rel"})`,
       evidence,
-      FIX5.linkHeaders
+      FIX7.linkHeaders
     );
   }
-  return missing("the home page sends no Link header", evidence, FIX5.linkHeaders);
+  return missing("the home page sends no Link header", evidence, FIX7.linkHeaders);
 };
 
 // src/domain/checklist/families/mcp.ts
-var FIX6 = {
+var FIX8 = {
   mcpCard: fixWith(
     "Publish an MCP server card (SEP-2127) at <endpoint>/server-card, and name it in your AI Catalog.",
     '{"$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",\n "name": "com.example/mcp", "version": "1.0.0", "description": "What the server does",\n "remotes": [{"type": "streamable-http", "url": "https://example.com/mcp"}]}'
@@ -22580,7 +25199,7 @@ var FIX6 = {
     "Serve an MCP server over Streamable HTTP (at /mcp, or named by a server card) that answers initialize without authentication, or with an OAuth challenge."
   )
 };
-var checkMcpServer = mirrorSignal("has_mcp_server", FIX6.mcpServer);
+var checkMcpServer = mirrorSignal("has_mcp_server", FIX8.mcpServer);
 function liveMcpEndpoint(answers) {
   const mcp = answers.signals.has_mcp_server;
   return mcp.status === "present" && typeof mcp.details?.endpoint === "string" ? mcp.details.endpoint : null;
@@ -22616,11 +25235,11 @@ var checkMcpServerCard = (answers) => {
   const evidence = evidenceOf(...search.responses);
   if (search.candidates.length === 0) {
     const trouble = search.troubles[0];
-    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX6.mcpCard);
+    if (trouble) return verdict(trouble.status, trouble.clause, evidence, FIX8.mcpCard);
     return missing(
       "no MCP server card at the well-known paths, in an AI Catalog or at the MCP endpoint",
       evidence,
-      FIX6.mcpCard
+      FIX8.mcpCard
     );
   }
   const read = search.candidates.map((candidate) => ({
@@ -22637,7 +25256,7 @@ var checkMcpServerCard = (answers) => {
       "fail",
       `${first.where} ${"problem" in first.card ? first.card.problem : "is not a server card"}`,
       evidence,
-      FIX6.mcpCard
+      FIX8.mcpCard
     );
   }
   return judgeCardAgainstLiveServer(answers, valid, evidence);
@@ -22683,7 +25302,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
   const card = valid.card;
   const placeholder = card.endpoints.find((url2) => isPlaceholder(url2, answers.origin));
   if (placeholder)
-    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX6.mcpCard);
+    return verdict("fail", `${valid.where} names a placeholder endpoint (${placeholder})`, evidence, FIX8.mcpCard);
   if (card.local) {
     if (card.shape === "sep-2127")
       return verdict(
@@ -22695,7 +25314,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} describes a local server (packages, no remote) in an older shape (not the SEP-2127 server-card schema)`,
       evidence,
-      FIX6.mcpCard
+      FIX8.mcpCard
     );
   }
   const mcp = answers.signals.has_mcp_server;
@@ -22705,7 +25324,7 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} is a server card for ${card.endpoints[0]}, but no live MCP server answered there`,
       evidence,
-      FIX6.mcpServer
+      FIX8.mcpServer
     );
   }
   if (liveEndpoint && !card.endpoints.some((url2) => url2.replace(/\/+$/, "") === liveEndpoint.replace(/\/+$/, ""))) {
@@ -22713,12 +25332,12 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
       "warn",
       `${valid.where} names ${card.endpoints[0]}, but the live MCP server answered at ${liveEndpoint}`,
       evidence,
-      FIX6.mcpCard
+      FIX8.mcpCard
     );
   }
   if (card.shape === "legacy") {
     const why = card.enumerates ? "the older enumerating shape (SEP-2127 cards list no tools, resources or prompts)" : "an older shape (not the SEP-2127 server-card schema)";
-    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX6.mcpCard);
+    return verdict("warn", `${valid.where} describes the live server in ${why}`, evidence, FIX8.mcpCard);
   }
   return verdict(
     "pass",
@@ -22726,6 +25345,129 @@ function judgeCardAgainstLiveServer(answers, valid, evidence) {
     evidence
   );
 }
+
+// src/domain/readers/nlweb.ts
+var NLWEB_DEFAULT_PATH = "/ask";
+var NLWEB_QUERY = "what can I find on this site";
+function nlwebAnnouncementOf(home, schemamaps, origin) {
+  if (home) {
+    const pageUrl = home.finalUrl || home.url;
+    const header = readLinkHeader(home.headers.get("link"), pageUrl, resolveHttpUrl).find(
+      (link) => link.rels.includes("nlweb")
+    );
+    if (header) return { endpoint: header.href, via: "Link header" };
+    if (isHtmlAnswer(home)) {
+      const element = htmlLinks(home.body, pageUrl, resolveHttpUrl).find((link) => link.rels.includes("nlweb"));
+      if (element) return { endpoint: element.href, via: "HTML link" };
+    }
+  }
+  if (schemamaps.some((value) => resolveHttpUrl(value, origin) !== null))
+    return { endpoint: `${origin}${NLWEB_DEFAULT_PATH}`, via: "robots.txt Schemamap" };
+  return null;
+}
+function nlwebQueryUrl(endpoint) {
+  try {
+    const url2 = new URL(endpoint);
+    url2.searchParams.set("query", NLWEB_QUERY);
+    url2.searchParams.set("streaming", "false");
+    url2.searchParams.set("mode", "list");
+    return url2.href;
+  } catch {
+    return null;
+  }
+}
+function resultsOf(value) {
+  if (!isRecord2(value)) return null;
+  if (Array.isArray(value.results)) return value.results;
+  if (typeof value.message_type === "string" && Array.isArray(value.content)) return value.content;
+  return null;
+}
+function readNlwebAnswer(answer) {
+  if (isHtmlAnswer(answer)) return { problem: "answered an HTML page, not NLWeb results" };
+  const streamed = answer.contentType === "text/event-stream" || /^\s*(?:data|event):/.test(answer.body);
+  let results = null;
+  if (streamed) {
+    for (const event of parseSseEvents(answer.body)) {
+      const batch = resultsOf(parseJson(event.data));
+      if (batch) results = [...results ?? [], ...batch];
+    }
+  } else {
+    const document = parseJson(answer.body);
+    if (document === void 0) return { problem: "is not JSON" };
+    results = resultsOf(document);
+  }
+  if (results === null) return { problem: "has no results array (NLWeb answers with results)" };
+  const incomplete = results.filter(
+    (item2) => !isRecord2(item2) || typeof item2.url !== "string" || typeof item2.name !== "string"
+  ).length;
+  return { results, incomplete, streamed };
+}
+
+// src/domain/checklist/families/nlweb.ts
+var FIX9 = {
+  nlweb: fixWith(
+    `If your site answers natural-language queries with NLWeb, announce the endpoint with rel="nlweb" and have GET <endpoint>?query=\u2026 answer NLWeb's JSON results.`,
+    '<link rel="nlweb" href="/ask">\n\nGET /ask?query=vegan+recipes&streaming=false\n{"query_id": "q1", "results": [{"url": "https://example.com/r/1", "name": "Lentil soup",\n  "site": "example.com", "score": 0.9, "schema_object": {"@type": "Recipe"}}]}'
+  )
+};
+function nlwebQuery(answers) {
+  const home = answerAt(answers, "/");
+  const homeStanding = standingOf(home, answers.origin);
+  const homeAnswer = homeStanding.kind === "answer" ? home : null;
+  const announcement = nlwebAnnouncementOf(homeAnswer, robotsReading(answers)?.schemamaps ?? [], answers.origin);
+  const url2 = announcement ? nlwebQueryUrl(announcement.endpoint) : null;
+  return announcement && url2 ? { ...announcement, url: url2 } : null;
+}
+var checkNlweb = (answers) => {
+  const query = nlwebQuery(answers);
+  const home = answerAt(answers, "/");
+  if (!query) {
+    const standing = standingOf(home, answers);
+    if (standing.kind === "blocked" || standing.kind === "error")
+      return verdict(standing.kind, standing.clause, evidenceOf(home), FIX9.nlweb);
+    return missing(
+      'the site announces no NLWeb endpoint (no rel="nlweb" link, no robots.txt Schemamap: line)',
+      evidenceOf(home),
+      FIX9.nlweb
+    );
+  }
+  const response = answers.get.get(query.url);
+  const evidence = evidenceOf(response);
+  const announced = `the ${query.via} announces NLWeb at ${query.endpoint}`;
+  const linked = linkedOutcome(response, answers);
+  if (linked.state === "undecided")
+    return verdict("error", `${announced}, but its answer could not be decided: ${linked.clause}`, evidence, FIX9.nlweb);
+  const level = query.via === "robots.txt Schemamap" ? "warn" : "fail";
+  if (linked.state !== "answer")
+    return verdict(
+      level,
+      `${announced}, but a query there ${linked.clause.replace(/^.*? answered/, "answered")}`,
+      evidence,
+      FIX9.nlweb
+    );
+  if (isHtmlAnswer(linked.answer))
+    return verdict(
+      level,
+      `${announced}, but a query there answered an HTML page, not NLWeb results`,
+      evidence,
+      FIX9.nlweb
+    );
+  const read = readNlwebAnswer(linked.answer);
+  if ("problem" in read)
+    return verdict(level, `${announced}, but its answer to a query ${read.problem}`, evidence, FIX9.nlweb);
+  if (read.incomplete > 0)
+    return verdict(
+      "warn",
+      `${announced} and a query answered ${read.results.length} results, ${read.incomplete} of them without url and name`,
+      evidence,
+      FIX9.nlweb
+    );
+  return verdict(
+    "pass",
+    `${announced} and a read-only query answered NLWeb's result shape (${read.results.length} result${read.results.length === 1 ? "" : "s"}${read.streamed ? ", streamed" : ""})`,
+    evidence
+  );
+};
 
 // src/domain/checklist/checklist-requests.ts
 var FOLLOW_UP_ROUNDS = 3;
@@ -22768,6 +25510,10 @@ var CHECKLIST_REQUESTS = [
   probe(["agent_skills"], CHECKLIST_PATHS.skills),
   probe(["oauth_protected_resource"], CHECKLIST_PATHS.protectedResource),
   probe(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer),
+  probe(["ucp"], CHECKLIST_PATHS.ucp),
+  probe(["acp"], CHECKLIST_PATHS.acp),
+  probe(["auth_md"], CHECKLIST_PATHS.authMd),
+  probe(["mcp_registry_auth"], CHECKLIST_PATHS.mcpRegistryAuth),
   // What the first answers call for.
   followUp(["sitemap"], sitemapUrls),
   olderPath(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy),
@@ -22788,11 +25534,37 @@ var CHECKLIST_REQUESTS = [
   followUp(["agent_skills"], skillArtifactUrls),
   // RFC 9728: the metadata the MCP endpoint's 401 names, and the live endpoint's path-suffixed URL.
   followUp(["oauth_protected_resource"], (answers) => protectedResourceUrls(answers).map(({ url: url2 }) => url2)),
+  // The authorization server it names, at both of its metadata paths in one round: servers built
+  // as OpenID Providers (oidc-provider) publish only the OpenID Connect Discovery one.
   followUp(["oauth_protected_resource"], (answers) => {
     const server = protectedResourceServers(answers)[0];
-    const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
-    return metadataUrl ? [metadataUrl] : [];
-  })
+    if (!server) return [];
+    return [authorizationServerMetadataUrl(server), openidConfigurationUrl(server)].filter(
+      (url2) => url2 !== null
+    );
+  }),
+  // Commerce: the OpenAPI document the detector read (a memoised repeat, free), then the paid
+  // endpoints it and the home page and ARD entries name (one GET each, never paid).
+  followUp(["x402", "mpp"], (answers) => {
+    const url2 = openApiDocumentUrl(answers);
+    return url2 ? [url2] : [];
+  }),
+  followUp(["x402", "mpp"], paymentEndpointUrls),
+  // The API base an ACP discovery document names.
+  followUp(["acp"], (answers) => {
+    const base = acpApiBase(answers);
+    return base ? [base] : [];
+  }),
+  // The JWK Sets signed agent cards name (`jku`).
+  followUp(["a2a_agent_card"], (answers) => cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)),
+  // NLWeb: one query, only where the site announces an endpoint.
+  followUp(["nlweb"], (answers) => {
+    const query = nlwebQuery(answers);
+    return query ? [query.url] : [];
+  }),
+  // What the agent-discovery DNS records name (A2A cards, OpenAPI documents, other hosts' indexes);
+  // the MCP endpoints they name are probed live by crawl-site.ts (probeNamedMcpEndpoints).
+  followUp(["dns_agent_discovery"], (answers) => agentDnsFollowUpUrls(answers).slice(0, FOLLOW_UP_CAP))
 ];
 function probePaths(declarations) {
   const seen = /* @__PURE__ */ new Map();
@@ -22829,28 +25601,28 @@ function isUsableHomePage(home) {
   return home !== null && home.status >= 200 && home.status < 300;
 }
 function extractSiteMetadata(home, origin) {
-  const host = hostOf2(origin);
+  const host = hostOf3(origin);
   if (!isUsableHomePage(home)) return { name: host, description: "", faviconUrl: null };
   const meta3 = /* @__PURE__ */ new Map();
   const found = { title: null };
   let base = home.finalUrl || home.url || `${origin}/`;
   let baseSeen = false;
   const icons = [];
-  walkHtml(home.body, (tag) => {
-    if (tag.name === "title" && found.title === null) found.title = tag.content ?? "";
-    if (tag.name === "meta") {
-      const key = (tag.attributes.property ?? tag.attributes.name ?? "").trim().toLowerCase();
-      const content = tag.attributes.content;
+  walkHtml(home.body, (tag2) => {
+    if (tag2.name === "title" && found.title === null) found.title = tag2.content ?? "";
+    if (tag2.name === "meta") {
+      const key = (tag2.attributes.property ?? tag2.attributes.name ?? "").trim().toLowerCase();
+      const content = tag2.attributes.content;
       if (key && content !== void 0 && !meta3.has(key) && content.trim() !== "") meta3.set(key, content);
     }
-    if (tag.name === "base" && !baseSeen && tag.attributes.href) {
+    if (tag2.name === "base" && !baseSeen && tag2.attributes.href) {
       baseSeen = true;
-      base = resolveHttpUrl(tag.attributes.href, base) ?? base;
+      base = resolveHttpUrl(tag2.attributes.href, base) ?? base;
     }
-    if (tag.name === "link" && tag.attributes.href) {
-      const relations = (tag.attributes.rel ?? "").toLowerCase().split(/\s+/);
+    if (tag2.name === "link" && tag2.attributes.href) {
+      const relations = (tag2.attributes.rel ?? "").toLowerCase().split(/\s+/);
       const rank = relations.includes("icon") ? 0 : relations.some((rel) => rel === "apple-touch-icon" || rel === "apple-touch-icon-precomposed") ? 1 : -1;
-      if (rank >= 0) icons.push({ rank, href: tag.attributes.href });
+      if (rank >= 0) icons.push({ rank, href: tag2.attributes.href });
     }
   });
   const nameSource = meta3.get("og:site_name") ?? meta3.get("application-name") ?? found.title ?? "";
@@ -22868,8 +25640,8 @@ function extractPageText(html, max = 2e4) {
   let length = 0;
   walkHtml(
     html,
-    (tag) => {
-      if (tag.name === "title" && tag.content) parts.push(" ", tag.content, " ");
+    (tag2) => {
+      if (tag2.name === "title" && tag2.content) parts.push(" ", tag2.content, " ");
       else parts.push(" ");
     },
     (text2) => {
@@ -22880,7 +25652,7 @@ function extractPageText(html, max = 2e4) {
   );
   return tidyText(parts.join(""), max);
 }
-function hostOf2(origin) {
+function hostOf3(origin) {
   try {
     return new URL(origin).hostname;
   } catch {
@@ -22896,7 +25668,7 @@ var MAX_DEPTH = 12;
 function namesSchemaOrg(context) {
   if (typeof context === "string") return SCHEMA_ORG_URL.test(context.trim());
   if (Array.isArray(context)) return context.some(namesSchemaOrg);
-  if (isRecord(context))
+  if (isRecord2(context))
     return Object.values(context).some((value) => typeof value === "string" && namesSchemaOrg(value));
   return false;
 }
@@ -22910,10 +25682,10 @@ function typeName(value) {
 function collectJsonLdTypes(node2, inSchemaContext, depth, types) {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(node2)) {
-    for (const item of node2) collectJsonLdTypes(item, inSchemaContext, depth + 1, types);
+    for (const item2 of node2) collectJsonLdTypes(item2, inSchemaContext, depth + 1, types);
     return;
   }
-  if (!isRecord(node2)) return;
+  if (!isRecord2(node2)) return;
   const schemaContext = "@context" in node2 ? namesSchemaOrg(node2["@context"]) : inSchemaContext;
   if (schemaContext) {
     const declared = node2["@type"];
@@ -22935,12 +25707,12 @@ function findSchemaOrgMarkup(html) {
   const rdfaTypes = [];
   const rdfaPrefixes = /* @__PURE__ */ new Set();
   let rdfaVocab = false;
-  walkHtml(html, (tag) => {
-    const { attributes } = tag;
-    if (tag.name === "script") {
+  walkHtml(html, (tag2) => {
+    const { attributes } = tag2;
+    if (tag2.name === "script") {
       const type = (attributes.type ?? "").split(";")[0].trim().toLowerCase();
-      if (type === "application/ld+json" && tag.content) {
-        const text2 = tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "");
+      if (type === "application/ld+json" && tag2.content) {
+        const text2 = tag2.content.trim().replace(/^<!--/, "").replace(/-->$/, "");
         collectJsonLdTypes(parseJson(text2), false, 0, jsonLdTypes);
       }
       return;
@@ -23027,7 +25799,15 @@ var CHECK_IDS = [
   "oauth_protected_resource",
   "oauth_authorization_server",
   "ai_plugin",
-  "ap2"
+  "ap2",
+  "x402",
+  "mpp",
+  "ucp",
+  "acp",
+  "auth_md",
+  "dns_agent_discovery",
+  "mcp_registry_auth",
+  "nlweb"
 ];
 var CHECK_CATEGORIES = [
   "discoverability",
@@ -23246,6 +26026,70 @@ var CHECKS = {
     appliesTo: ["store"],
     optIn: false,
     standard: "AP2 v0.1, A2A extension"
+  },
+  x402: {
+    id: "x402",
+    category: "commerce",
+    title: "x402 payment requirements",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "x402 v1 and v2 (HTTP transport)"
+  },
+  mpp: {
+    id: "mpp",
+    category: "commerce",
+    title: "Machine Payments Protocol (MPP)",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "draft-httpauth-payment (the Payment HTTP authentication scheme)"
+  },
+  ucp: {
+    id: "ucp",
+    category: "commerce",
+    title: "Universal Commerce Protocol (UCP) profile",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "UCP business profile (/.well-known/ucp), RFC 7517"
+  },
+  acp: {
+    id: "acp",
+    category: "commerce",
+    title: "Agentic Commerce Protocol (ACP) discovery",
+    appliesTo: ["store"],
+    optIn: false,
+    standard: "ACP discovery (/.well-known/acp.json)"
+  },
+  auth_md: {
+    id: "auth_md",
+    category: "auth",
+    title: "auth.md agent registration",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "auth.md (open agent-registration protocol), RFC 9728, RFC 8414"
+  },
+  dns_agent_discovery: {
+    id: "dns_agent_discovery",
+    category: "discovery",
+    title: "Agent discovery in DNS (AID, DNS-AID)",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "AID v1 (draft-nemethi-aid-agent-identity-discovery), DNS-AID (draft-mozleywilliams-dnsop-dnsaid), RFC 9460"
+  },
+  mcp_registry_auth: {
+    id: "mcp_registry_auth",
+    category: "discovery",
+    title: "MCP Registry namespace proof (HTTP)",
+    appliesTo: ["api"],
+    optIn: true,
+    standard: "MCP Registry HTTP authentication (/.well-known/mcp-registry-auth)"
+  },
+  nlweb: {
+    id: "nlweb",
+    category: "content",
+    title: "NLWeb endpoint",
+    appliesTo: ["content", "store"],
+    optIn: true,
+    standard: "NLWeb REST API (/ask)"
   }
 };
 function tallyFor(checks, kind) {
@@ -23269,8 +26113,121 @@ function summarizeChecklist(checks, kind, kindReason) {
   };
 }
 
+// src/domain/readers/auth-md.ts
+function readAuthMd(text2) {
+  const head = text2.slice(0, 65536);
+  const html = /^\s*(?:<!doctype html|<html[\s>])/i.test(head);
+  let title = null;
+  const sections = [];
+  let fenced2 = false;
+  for (const line2 of head.split(/\r?\n/)) {
+    if (/^\s{0,3}(?:```|~~~)/.test(line2)) fenced2 = !fenced2;
+    if (fenced2) continue;
+    const heading = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line2);
+    if (!heading) continue;
+    if (heading[1] === "#" && title === null) title = heading[2];
+    else if (heading[1] === "##") sections.push(heading[2]);
+  }
+  const titled = title !== null && title.replace(/`/g, "").trim().toLowerCase() === "auth.md";
+  const namesDiscovery = /oauth-protected-resource|agent_auth/i.test(head);
+  return { title, titled, sections, html, namesDiscovery };
+}
+function readAgentAuthBlock(metadata, metadataUrl) {
+  if (!isRecord2(metadata) || !isRecord2(metadata.agent_auth)) return null;
+  const block = metadata.agent_auth;
+  const registerUriText = typeof block.register_uri === "string" ? block.register_uri : null;
+  const registerUri = registerUriText ? resolveHttpUrl(registerUriText, metadataUrl) : null;
+  const identityTypes = Array.isArray(block.identity_types_supported) ? block.identity_types_supported.filter((each) => typeof each === "string") : [];
+  const otherUris = Object.entries(block).filter(([key, value]) => key !== "register_uri" && key.endsWith("_uri") && typeof value === "string").map(([, value]) => resolveHttpUrl(value, metadataUrl)).filter((value) => value !== null);
+  return { registerUri, registerUriText, identityTypes, otherUris };
+}
+
+// src/domain/checklist/families/auth-md.ts
+var FIX10 = {
+  authMd: fixWith(
+    "If agents may register for your service, publish /auth.md (Markdown titled `# auth.md`) and an `agent_auth` block with a `register_uri` in your authorization server's RFC 8414 metadata, reached through RFC 9728 protected-resource metadata.",
+    '# auth.md\n\nThis service supports agentic registration. Discover it through\n/.well-known/oauth-protected-resource, then read `agent_auth` from\n/.well-known/oauth-authorization-server:\n\n{"agent_auth": {"register_uri": "https://auth.example.com/agent/auth",\n  "identity_types_supported": ["user_claimed"]}}'
+  )
+};
+function serverMetadata(answers) {
+  const server = protectedResourceServers(answers)[0];
+  const url2 = server ? authorizationServerMetadataUrl(server) : null;
+  return url2 ? { url: url2, via: `the authorization server (${server}) of the protected-resource metadata` } : null;
+}
+var checkAuthMd = (answers) => {
+  const path = CHECKLIST_PATHS.authMd;
+  const response = answerAt(answers, path);
+  const early = unanswered(response, answers, FIX10.authMd);
+  if (early) return early;
+  const answer = response;
+  if (isHtmlAnswer(answer))
+    return missing(`${path} answered an HTML page (a soft 404)`, evidenceOf(response), FIX10.authMd);
+  if (parseJson(answer.body) !== void 0)
+    return missing(`${path} answered JSON, not Markdown`, evidenceOf(response), FIX10.authMd);
+  const document = readAuthMd(answer.body);
+  if (!document.titled)
+    return verdict(
+      "fail",
+      document.title ? `${path} is titled "${document.title.slice(0, 60)}", not auth.md` : `${path} is not an auth.md document (no "# auth.md" title)`,
+      evidenceOf(response),
+      FIX10.authMd
+    );
+  const found = serverMetadata(answers);
+  const fallback = { url: `${answers.origin}${CHECKLIST_PATHS.authorizationServer}`, via: "the origin's own metadata" };
+  const target = found ?? fallback;
+  const metadata = answers.get.get(target.url);
+  const evidence = evidenceOf(response, metadata);
+  const linked = linkedOutcome(metadata, answers);
+  if (linked.state === "undecided")
+    return verdict(
+      "error",
+      `${path} is an auth.md document, but whether its authorization server carries agent_auth could not be decided: ${linked.clause}`,
+      evidence,
+      FIX10.authMd
+    );
+  if (linked.state !== "answer")
+    return verdict(
+      "fail",
+      found ? `${path} is an auth.md document, but ${target.via} has no RFC 8414 metadata (${linked.clause})` : `${path} is an auth.md document, but no RFC 9728 metadata leads to an authorization server and this origin has no RFC 8414 metadata (${linked.clause})`,
+      evidence,
+      FIX10.authMd
+    );
+  const parsed = parseJson(linked.answer.body);
+  const block = isRecord2(parsed) ? readAgentAuthBlock(parsed, target.url) : null;
+  if (!block)
+    return verdict(
+      "fail",
+      `${path} is an auth.md document, but ${target.via} (${linked.where}) has no agent_auth block`,
+      evidence,
+      FIX10.authMd
+    );
+  if (!block.registerUri)
+    return verdict(
+      "fail",
+      block.registerUriText ? `the agent_auth block's register_uri (${block.registerUriText.slice(0, 80)}) is not an http(s) URL` : "the agent_auth block has no register_uri",
+      evidence,
+      FIX10.authMd
+    );
+  if (isPlaceholder(block.registerUri, answers.origin))
+    return verdict(
+      "fail",
+      `the agent_auth block's register_uri is a placeholder (${block.registerUri})`,
+      evidence,
+      FIX10.authMd
+    );
+  const reason = `${path} is an auth.md document and ${target.via} names register_uri ${block.registerUri} in agent_auth (read, not called: the crawl never registers)`;
+  if (!found)
+    return verdict(
+      "warn",
+      `${reason}; but no RFC 9728 protected-resource metadata leads agents there`,
+      evidence,
+      FIX10.authMd
+    );
+  return verdict("pass", reason, evidence);
+};
+
 // src/domain/checklist/families/bot-access.ts
-var FIX7 = {
+var FIX11 = {
   aiRules: fixWith(
     "Say in robots.txt what AI crawlers may do: name them, or add a Content-Signal line.",
     "User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /"
@@ -23288,11 +26245,11 @@ var FIX7 = {
     '{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "<base64url public key>"}]}'
   )
 };
-var checkAiBotRules = mirrorSignal("has_robots_ai", FIX7.aiRules);
+var checkAiBotRules = mirrorSignal("has_robots_ai", FIX11.aiRules);
 var CONTENT_SIGNAL_KEYS = ["search", "ai-input", "ai-train"];
 var checkContentSignals = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
-  const early = unanswered(response, answers, FIX7.contentSignals);
+  const early = unanswered(response, answers, FIX11.contentSignals);
   if (early) return early;
   const evidence = evidenceOf(response);
   const robots = robotsReading(answers);
@@ -23300,10 +26257,10 @@ var checkContentSignals = (answers) => {
     return missing(
       "/robots.txt answered with an HTML page, so it holds no Content-Signal line",
       evidence,
-      FIX7.contentSignals
+      FIX11.contentSignals
     );
   const pairs = robots.signalPairs;
-  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX7.contentSignals);
+  if (pairs.length === 0) return missing("/robots.txt has no Content-Signal line", evidence, FIX11.contentSignals);
   const unknown2 = pairs.filter(([key]) => !CONTENT_SIGNAL_KEYS.includes(key)).map(([key]) => key);
   const badValues = pairs.filter(
     ([key, value]) => CONTENT_SIGNAL_KEYS.includes(key) && value !== "yes" && value !== "no"
@@ -23316,7 +26273,7 @@ var checkContentSignals = (answers) => {
       "fail",
       `/robots.txt's Content-Signal lines use no defined signal with yes or no (${pairs.map(([k, v]) => `${k}=${v}`).join(", ")})`,
       evidence,
-      FIX7.contentSignals
+      FIX11.contentSignals
     );
   }
   const shown = [...new Set(known.map(([key, value]) => `${key}=${value}`))].join(", ");
@@ -23329,7 +26286,7 @@ var checkContentSignals = (answers) => {
       "warn",
       `/robots.txt sets Content Signals (${shown}) with ${problems.join(" and ")}`,
       evidence,
-      FIX7.contentSignals
+      FIX11.contentSignals
     );
   }
   return verdict("pass", `/robots.txt sets Content Signals (${shown})`, evidence);
@@ -23339,8 +26296,8 @@ function readContentUsage(value) {
   try {
     const dictionary = parseDictionary(value);
     const pairs = [];
-    for (const [key, [item]] of dictionary) {
-      const text2 = typeof item === "object" && item !== null && "toString" in item ? String(item) : String(item);
+    for (const [key, [item2]] of dictionary) {
+      const text2 = typeof item2 === "object" && item2 !== null && "toString" in item2 ? String(item2) : String(item2);
       pairs.push([key, text2]);
     }
     if (pairs.length === 0) return { problem: "is empty" };
@@ -23360,9 +26317,9 @@ var checkContentUsage = (answers) => {
   if (rules.length === 0) {
     const robotsStanding = standingOf(robots, answers);
     if (robotsStanding.kind === "blocked" || robotsStanding.kind === "error") {
-      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX7.contentUsage);
+      return verdict(robotsStanding.kind, robotsStanding.clause, evidence, FIX11.contentUsage);
     }
-    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX7.contentUsage);
+    return missing("no Content-Usage rule in /robots.txt or on the home page", evidence, FIX11.contentUsage);
   }
   const read = rules.map((rule) => ({ ...rule, read: readContentUsage(rule.value) }));
   const broken = read.find((rule) => "problem" in rule.read);
@@ -23371,7 +26328,7 @@ var checkContentUsage = (answers) => {
       "fail",
       `${broken.where}'s Content-Usage "${broken.value.slice(0, 60)}" ${broken.read.problem}`,
       evidence,
-      FIX7.contentUsage
+      FIX11.contentUsage
     );
   }
   const pairs = read.flatMap((rule) => "pairs" in rule.read ? rule.read.pairs : []);
@@ -23387,7 +26344,7 @@ var checkContentUsage = (answers) => {
       "warn",
       `${read[0].where} states AI usage preferences (${shown}) with ${problems.join(" and ")}`,
       evidence,
-      FIX7.contentUsage
+      FIX11.contentUsage
     );
   }
   return verdict("pass", `${read[0].where} states AI usage preferences (${shown})`, evidence);
@@ -23395,35 +26352,35 @@ var checkContentUsage = (answers) => {
 var WEB_BOT_AUTH_TYPE = "application/http-message-signatures-directory+json";
 var checkWebBotAuth = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.webBotAuth);
-  const early = unanswered(response, answers, FIX7.webBotAuth);
+  const early = unanswered(response, answers, FIX11.webBotAuth);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   const read = readJsonAnswer(answer, "/.well-known/http-message-signatures-directory");
-  if ("problem" in read) return missing(read.problem, evidence, FIX7.webBotAuth);
+  if ("problem" in read) return missing(read.problem, evidence, FIX11.webBotAuth);
   if (isErrorBody(read.document))
-    return missing("the key directory path answered a JSON error body", evidence, FIX7.webBotAuth);
-  const keys = isRecord(read.document) ? read.document.keys : void 0;
+    return missing("the key directory path answered a JSON error body", evidence, FIX11.webBotAuth);
+  const keys = isRecord2(read.document) ? read.document.keys : void 0;
   if (!Array.isArray(keys) || keys.length === 0) {
     return verdict(
       "fail",
       "/.well-known/http-message-signatures-directory is JSON but not a JWKS (no keys array)",
       evidence,
-      FIX7.webBotAuth
+      FIX11.webBotAuth
     );
   }
-  const badKey = keys.findIndex((key) => !isRecord(key) || typeof key.kty !== "string");
+  const badKey = keys.findIndex((key) => !isRecord2(key) || typeof key.kty !== "string");
   if (badKey >= 0)
-    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX7.webBotAuth);
+    return verdict("fail", `key ${badKey + 1} of the directory is not a JWK (no kty)`, evidence, FIX11.webBotAuth);
   const placeholder = findPlaceholder(keys, answers.origin);
   if (placeholder)
-    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX7.webBotAuth);
+    return verdict("fail", `the directory holds a placeholder (${placeholder.slice(0, 60)})`, evidence, FIX11.webBotAuth);
   if (answer.contentType !== WEB_BOT_AUTH_TYPE) {
     return verdict(
       "warn",
       `the key directory holds ${keys.length} keys but is served as ${answer.contentType ?? "no content type"}, not ${WEB_BOT_AUTH_TYPE}`,
       evidence,
-      FIX7.webBotAuth
+      FIX11.webBotAuth
     );
   }
   return verdict(
@@ -23433,65 +26390,8 @@ var checkWebBotAuth = (answers) => {
   );
 };
 
-// src/domain/checklist/families/commerce.ts
-var FIX8 = {
-  ap2: fixWith(
-    "If your agent takes or makes payments, declare the AP2 extension in its A2A agent card's capabilities, with the roles it performs.",
-    '"capabilities": {"extensions": [{"uri": "https://github.com/google-agentic-commerce/ap2/tree/v0.1",\n  "required": true, "params": {"roles": ["merchant"]}}]}'
-  )
-};
-var AP2_URI = /^https:\/\/github\.com\/google-agentic-commerce\/ap2(?:\/|$)/i;
-var AP2_ROLES = /* @__PURE__ */ new Set([
-  "merchant",
-  "shopper",
-  "credentials-provider",
-  "payment-processor",
-  "micropayment-provider",
-  "streaming-payment-consumer"
-]);
-var checkAp2 = (answers) => {
-  const paths = [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy];
-  const responses = paths.map((path) => answerAt(answers, path));
-  const evidence = evidenceOf(...responses);
-  for (const [i, response] of responses.entries()) {
-    const standing = standingOf(response, answers);
-    if (standing.kind !== "answer") continue;
-    const read = readJsonAnswer(standing.answer, paths[i]);
-    if ("problem" in read || isErrorBody(read.document) || !isRecord(read.document)) continue;
-    const capabilities = isRecord(read.document.capabilities) ? read.document.capabilities : null;
-    const extensions = Array.isArray(capabilities?.extensions) ? capabilities.extensions : [];
-    const ap2 = extensions.find((each) => isRecord(each) && typeof each.uri === "string" && AP2_URI.test(each.uri));
-    if (!isRecord(ap2))
-      return missing(`the A2A agent card at ${paths[i]} declares no AP2 extension`, evidence, FIX8.ap2);
-    const params = isRecord(ap2.params) ? ap2.params : null;
-    const roles = Array.isArray(params?.roles) ? params.roles.filter((role) => typeof role === "string") : [];
-    const known = roles.filter((role) => AP2_ROLES.has(role));
-    if (known.length === 0)
-      return verdict(
-        "fail",
-        `the A2A agent card at ${paths[i]} declares the AP2 extension without an AP2 role (params.roles)`,
-        evidence,
-        FIX8.ap2
-      );
-    if (known.length < roles.length)
-      return verdict(
-        "warn",
-        `the A2A agent card at ${paths[i]} declares AP2 (${known.join(", ")}) with roles AP2 does not define (${roles.filter((role) => !AP2_ROLES.has(role)).join(", ")})`,
-        evidence,
-        FIX8.ap2
-      );
-    return verdict("pass", `the A2A agent card at ${paths[i]} declares AP2 as ${known.join(", ")}`, evidence);
-  }
-  for (const response of responses) {
-    const standing = standingOf(response, answers);
-    if (response && (standing.kind === "blocked" || standing.kind === "error"))
-      return verdict(standing.kind, standing.clause, evidence, FIX8.ap2);
-  }
-  return missing("no A2A agent card, so no AP2 extension", evidence, FIX8.ap2);
-};
-
 // src/domain/checklist/families/content.ts
-var FIX9 = {
+var FIX12 = {
   markdown: fixWith(
     "Answer GET / with Accept: text/markdown with a Markdown version of the page, Content-Type: text/markdown and Vary: Accept.",
     "HTTP/1.1 200 OK\nContent-Type: text/markdown; charset=utf-8\nVary: Accept\n\n# Example\n\nWhat this site offers, in Markdown."
@@ -23515,9 +26415,9 @@ var FIX9 = {
 };
 var checkMarkdownNegotiation = (answers) => {
   const response = answers.markdownHome;
-  const early = unanswered(response ?? void 0, answers, FIX9.markdown);
+  const early = unanswered(response ?? void 0, answers, FIX12.markdown);
   if (early)
-    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX9.markdown) : early;
+    return "missing" in early ? missing(`GET / with Accept: text/markdown: ${early.reason}`, early.evidence, FIX12.markdown) : early;
   const answer = response;
   const evidence = evidenceOf(response);
   const type = answer.contentType ?? "";
@@ -23527,14 +26427,14 @@ var checkMarkdownNegotiation = (answers) => {
       "fail",
       "GET / with Accept: text/markdown answered an HTML page labelled text/markdown",
       evidence,
-      FIX9.markdown
+      FIX12.markdown
     );
   }
   if (!isMarkdownType) {
     return missing(
       `GET / with Accept: text/markdown answered ${type || "no content type"}, not Markdown`,
       evidence,
-      FIX9.markdown
+      FIX12.markdown
     );
   }
   const vary = (answer.headers.get("vary") ?? "").toLowerCase().split(",").map((part) => part.trim());
@@ -23543,28 +26443,28 @@ var checkMarkdownNegotiation = (answers) => {
       "warn",
       "GET / with Accept: text/markdown answers Markdown, but without Vary: Accept, so caches may serve it to browsers",
       evidence,
-      FIX9.markdown
+      FIX12.markdown
     );
   }
   return verdict("pass", "GET / with Accept: text/markdown answers Markdown (text/markdown, Vary: Accept)", evidence);
 };
-var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX9.llms);
+var checkLlmsTxt = mirrorSignal("has_llms_txt", FIX12.llms);
 function looksLikeMarkdown(body) {
   const head = body.slice(0, 16384);
   return /^\s{0,3}#{1,6}\s+\S/m.test(head) || /^\s*[-*+]\s+\S/m.test(head) || /\[[^\]]+\]\([^)]+\)/.test(head);
 }
 var checkLlmsFullTxt = (answers) => {
   const response = answerAt(answers, CHECKLIST_PATHS.llmsFull);
-  const early = unanswered(response, answers, FIX9.llmsFull);
+  const early = unanswered(response, answers, FIX12.llmsFull);
   if (early) return early;
   const answer = response;
   const evidence = evidenceOf(response);
   if (isHtmlAnswer(answer))
-    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX9.llmsFull);
+    return missing("/llms-full.txt answered with an HTML page (a soft 404)", evidence, FIX12.llmsFull);
   if (parseJson(answer.body) !== void 0)
-    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX9.llmsFull);
+    return missing("/llms-full.txt answered JSON, not Markdown", evidence, FIX12.llmsFull);
   if (!looksLikeMarkdown(answer.body))
-    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX9.llmsFull);
+    return verdict("fail", "/llms-full.txt is not Markdown (no heading, list or link)", evidence, FIX12.llmsFull);
   const llms = answerAt(answers, CHECKLIST_PATHS.llmsTxt);
   const llmsAnswer = llms?.ok && llms.status === 200 && !isHtmlAnswer(llms) ? llms : null;
   if (!llmsAnswer || !/llms-full\.txt/i.test(llmsAnswer.body)) {
@@ -23572,29 +26472,29 @@ var checkLlmsFullTxt = (answers) => {
       "warn",
       "/llms-full.txt is Markdown, but /llms.txt does not link to it",
       evidenceOf(response, llms),
-      FIX9.llmsFull
+      FIX12.llmsFull
     );
   }
   return verdict("pass", "/llms-full.txt is Markdown and /llms.txt links to it", evidenceOf(response, llms));
 };
-var checkSchemaOrg = mirrorSignal("has_schema_org", FIX9.schemaOrg);
+var checkSchemaOrg = mirrorSignal("has_schema_org", FIX12.schemaOrg);
 function collectActions(node2, found, depth = 0) {
   if (depth > 12 || found.length > 20) return;
   if (Array.isArray(node2)) {
-    for (const item of node2) collectActions(item, found, depth + 1);
+    for (const item2 of node2) collectActions(item2, found, depth + 1);
     return;
   }
-  if (!isRecord(node2)) return;
+  if (!isRecord2(node2)) return;
   const actions = node2.potentialAction;
   for (const action of Array.isArray(actions) ? actions : actions === void 0 ? [] : [actions]) {
-    if (!isRecord(action)) continue;
+    if (!isRecord2(action)) continue;
     const type = typeof action["@type"] === "string" ? action["@type"] : "Action";
     const targets = Array.isArray(action.target) ? action.target : [action.target];
     for (const target of targets) {
       let url2 = null;
       let entryPoint = false;
       if (typeof target === "string") url2 = target;
-      else if (isRecord(target)) {
+      else if (isRecord2(target)) {
         const template = target.urlTemplate ?? target.url;
         url2 = typeof template === "string" ? template : null;
         entryPoint = typeof target.urlTemplate === "string" || typeof target.httpMethod === "string";
@@ -23610,24 +26510,24 @@ function collectActions(node2, found, depth = 0) {
 }
 function findSchemaActions(html) {
   const found = [];
-  walkHtml(html, (tag) => {
-    if (tag.name !== "script" || !tag.content) return;
-    const type = (tag.attributes.type ?? "").split(";")[0].trim().toLowerCase();
+  walkHtml(html, (tag2) => {
+    if (tag2.name !== "script" || !tag2.content) return;
+    const type = (tag2.attributes.type ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "application/ld+json") return;
-    collectActions(parseJson(tag.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
+    collectActions(parseJson(tag2.content.trim().replace(/^<!--/, "").replace(/-->$/, "")), found);
   });
   return found;
 }
 var checkSchemaOrgActions = (answers) => {
   const home = answerAt(answers, "/");
-  const early = unanswered(home, answers, FIX9.schemaActions);
+  const early = unanswered(home, answers, FIX12.schemaActions);
   if (early) return early;
   const answer = home;
   const evidence = evidenceOf(home);
-  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX9.schemaActions);
+  if (!isHtmlAnswer(answer)) return missing("the home page is not HTML", evidence, FIX12.schemaActions);
   const actions = findSchemaActions(answer.body);
   if (actions.length === 0)
-    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX9.schemaActions);
+    return missing("the home page's JSON-LD declares no potentialAction", evidence, FIX12.schemaActions);
   const usable = actions.filter((action) => action.target && (action.entryPoint || action.queryInput));
   const placeholder = usable.find((action) => action.target && isPlaceholder(action.target, answers.origin));
   const good = usable.filter(
@@ -23642,28 +26542,123 @@ var checkSchemaOrgActions = (answers) => {
       "fail",
       `the home page's potentialAction targets an unfilled template (${placeholder.target})`,
       evidence,
-      FIX9.schemaActions
+      FIX12.schemaActions
     );
   }
   return verdict(
     "fail",
     "the home page declares a potentialAction without an EntryPoint (no urlTemplate, httpMethod or query-input)",
     evidence,
-    FIX9.schemaActions
+    FIX12.schemaActions
   );
 };
 
 // src/domain/checklist/families/legacy.ts
-var FIX10 = {
+var FIX13 = {
   aiPlugin: fixWith(
     "ChatGPT plugins were retired in April 2024: publish an MCP server and an OpenAPI document instead."
   )
 };
 var checkAiPlugin = mirrorSignal(
   "has_ai_plugin",
-  FIX10.aiPlugin,
+  FIX13.aiPlugin,
   " ChatGPT plugins were retired in April 2024: agents no longer read this manifest."
 );
+
+// src/domain/readers/mcp-registry-auth.ts
+var RECORD = /v=MCPv1;\s*k=([^;]+);\s*p=([A-Za-z0-9+/=]+)/;
+function decodeBase643(text2) {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text2) || text2.replace(/=+$/, "").length % 4 === 1) return null;
+  try {
+    const binary = atob(text2.padEnd(Math.ceil(text2.length / 4) * 4, "="));
+    return Uint8Array.from(binary, (char2) => char2.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+function keyProblem(algorithm, key) {
+  const bytes = decodeBase643(key);
+  if (!bytes) return "the key is not base64";
+  if (algorithm === "ed25519")
+    return bytes.length === 32 ? null : `an Ed25519 public key is 32 bytes, this one ${bytes.length}`;
+  if (algorithm === "ecdsap384") {
+    if (bytes.length !== 49) return `a compressed P-384 public key is 49 bytes, this one ${bytes.length}`;
+    return bytes[0] === 2 || bytes[0] === 3 ? null : "a compressed P-384 public key starts with 0x02 or 0x03";
+  }
+  return `the registry knows no key algorithm "${algorithm}"`;
+}
+function readMcpRegistryAuth(text2) {
+  const keys = [];
+  const otherLines = [];
+  for (const raw of text2.split(/\r?\n/)) {
+    const line2 = raw.trim();
+    if (!line2) continue;
+    const match2 = RECORD.exec(line2);
+    if (!match2) {
+      otherLines.push(line2);
+      continue;
+    }
+    const algorithm = match2[1].trim();
+    keys.push({ algorithm, key: match2[2], problem: keyProblem(algorithm, match2[2]) });
+  }
+  return { keys, otherLines };
+}
+
+// src/domain/checklist/families/mcp-registry.ts
+var FIX14 = {
+  registryAuth: fixWith(
+    "To list your MCP server in the MCP Registry under your domain's namespace, publish the public key of `mcp-publisher login http` at /.well-known/mcp-registry-auth (plain text, one line per key).",
+    "v=MCPv1; k=ed25519; p=<base64 of the 32-byte Ed25519 public key>"
+  )
+};
+function absent(answers, clause, evidence) {
+  if (answers.signals.has_mcp_server.status === "present")
+    return verdict(
+      "fail",
+      `${clause}, though the site runs an MCP server: it has no HTTP proof of its MCP Registry namespace`,
+      evidence,
+      FIX14.registryAuth
+    );
+  return missing(clause, evidence, FIX14.registryAuth);
+}
+var checkMcpRegistryAuth = (answers) => {
+  const path = CHECKLIST_PATHS.mcpRegistryAuth;
+  const response = answerAt(answers, path);
+  const evidence = evidenceOf(response);
+  const standing = standingOf(response, answers);
+  if (standing.kind !== "answer")
+    return standing.kind === "absent" ? absent(answers, standing.clause, evidence) : verdict(standing.kind, standing.clause, evidence, FIX14.registryAuth);
+  const answer = standing.answer;
+  if (isHtmlAnswer(answer)) return absent(answers, `${path} answered an HTML page (a soft 404)`, evidence);
+  const document = parseJson(answer.body);
+  if (document !== void 0 && isErrorBody(document))
+    return absent(answers, `${path} answered a JSON error body`, evidence);
+  const read = readMcpRegistryAuth(answer.body);
+  if (read.keys.length === 0)
+    return verdict("fail", `${path} holds no v=MCPv1; k=\u2026; p=\u2026 record`, evidence, FIX14.registryAuth);
+  const good = read.keys.filter((key) => key.problem === null);
+  const bad = read.keys.filter((key) => key.problem !== null);
+  if (good.length === 0)
+    return verdict(
+      "fail",
+      `${path}'s ${read.keys.length === 1 ? "key does" : "keys do"} not parse: ${bad[0].problem}`,
+      evidence,
+      FIX14.registryAuth
+    );
+  const algorithms = [...new Set(good.map((key) => key.algorithm))].join(", ");
+  if (bad.length > 0)
+    return verdict(
+      "warn",
+      `${path} holds ${good.length} usable ${algorithms} key${good.length === 1 ? "" : "s"}, but another does not parse: ${bad[0].problem}`,
+      evidence,
+      FIX14.registryAuth
+    );
+  return verdict(
+    "pass",
+    `${path} holds ${good.length === 1 ? "an" : good.length} MCP Registry ${algorithms} public key${good.length === 1 ? "" : "s"} that parse${good.length === 1 ? "s" : ""}`,
+    evidence
+  );
+};
 
 // src/domain/checklist/checks.ts
 var SYNC_CHECKS = {
@@ -23690,7 +26685,15 @@ var SYNC_CHECKS = {
   oauth_protected_resource: checkOauthProtectedResource,
   oauth_authorization_server: checkOauthAuthorizationServer,
   ai_plugin: checkAiPlugin,
-  ap2: checkAp2
+  ap2: checkAp2,
+  x402: checkX402,
+  mpp: checkMpp,
+  ucp: checkUcp,
+  acp: checkAcp,
+  auth_md: checkAuthMd,
+  dns_agent_discovery: checkDnsAgentDiscovery,
+  mcp_registry_auth: checkMcpRegistryAuth,
+  nlweb: checkNlweb
 };
 
 // src/domain/checklist/run-checklist.ts
@@ -23754,6 +26757,7 @@ async function skillDigests(answers) {
 async function judgeChecklist(answers, category) {
   const { kind, reason } = inferSiteKind(answers, category);
   const digests = await skillDigests(answers);
+  answers.proofs ??= await proveChecklist(answers);
   const checks = CHECK_IDS.map(
     (id) => toResult(id, id === "agent_skills" ? checkAgentSkills(answers, digests) : SYNC_CHECKS[id](answers), kind)
   );
@@ -24207,7 +27211,7 @@ function pickCategory(scores) {
 function topicTags(name, description) {
   const text2 = normalise2(`${name} ${description}`);
   return TOPIC_TAGS.filter(([, phrases]) => phrases.some((phrase) => countPhrase(text2, phrase) > 0)).map(
-    ([tag]) => tag
+    ([tag2]) => tag2
   );
 }
 function classifySite(input2) {
@@ -24215,11 +27219,11 @@ function classifySite(input2) {
   const text2 = /<[a-z!/]/i.test(bodyText) ? extractPageText(bodyText, BODY_TEXT_MAX) : bodyText.slice(0, BODY_TEXT_MAX);
   const spam = isSpamSite(input2.name, input2.description, text2);
   const candidates = [
-    ...SIGNAL_TAGS.filter(([field]) => input2.signals[field]).map(([, tag]) => tag),
-    ...(input2.extraTags ?? []).map((tag) => tag.trim().toLowerCase()),
+    ...SIGNAL_TAGS.filter(([field]) => input2.signals[field]).map(([, tag2]) => tag2),
+    ...(input2.extraTags ?? []).map((tag2) => tag2.trim().toLowerCase()),
     ...spam ? [] : topicTags(input2.name, input2.description)
   ];
-  const tags = [...new Set(candidates.filter((tag) => TAG_PATTERN.test(tag)))].slice(0, MAX_TAGS).sort();
+  const tags = [...new Set(candidates.filter((tag2) => TAG_PATTERN.test(tag2)))].slice(0, MAX_TAGS).sort();
   const category = spam ? "spam" : pickCategory(scoreCategories(input2.name, input2.description));
   return { category, tags };
 }
@@ -24260,17 +27264,17 @@ function resolveApiUrl(reference, manifestUrl) {
 }
 function readAiPluginManifest(body, manifestUrl) {
   const manifest = parseJson(body);
-  if (!isRecord(manifest)) return null;
+  if (!isRecord2(manifest)) return null;
   const problems = [];
   for (const field of REQUIRED_STRINGS) {
     if (typeof manifest[field] !== "string") problems.push(`${field} is missing or not a string`);
   }
   const auth = manifest.auth;
-  if (!isRecord(auth) || typeof auth.type !== "string") problems.push("auth has no type");
+  if (!isRecord2(auth) || typeof auth.type !== "string") problems.push("auth has no type");
   const api = manifest.api;
   let apiUrl = null;
-  if (!isRecord(api) || typeof api.type !== "string") problems.push("api has no type");
-  const rawApiUrl = isRecord(api) && typeof api.url === "string" ? api.url : null;
+  if (!isRecord2(api) || typeof api.type !== "string") problems.push("api has no type");
+  const rawApiUrl = isRecord2(api) && typeof api.url === "string" ? api.url : null;
   if (rawApiUrl !== null && UNFILLED_TEMPLATE.test(rawApiUrl)) {
     problems.push(`api.url "${rawApiUrl.slice(0, 80)}" starts with a template placeholder that was never filled in`);
   } else {
@@ -24331,6 +27335,24 @@ var BLOCK_STARTS = [
   // HTML block
 ];
 function readLlmsTitle(body) {
+  const read = readHeading(body);
+  return "problem" in read ? read : { title: read.title };
+}
+function readLlmsSummary(body) {
+  const read = readHeading(body);
+  if ("problem" in read) return null;
+  const rest = read.lines.slice(read.next);
+  const start = rest.findIndex((line2) => line2.trim() !== "");
+  const quoted = [];
+  for (const line2 of start < 0 ? [] : rest.slice(start)) {
+    const quote = /^ {0,3}>[ \t]?(.*)$/.exec(line2);
+    if (!quote) break;
+    quoted.push(quote[1].trim());
+  }
+  const summary = quoted.join(" ").trim();
+  return summary || null;
+}
+function readHeading(body) {
   const lines = body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
   const start = lines.findIndex((line2) => line2.trim() !== "");
   if (start < 0) return { problem: "is empty" };
@@ -24340,12 +27362,12 @@ function readLlmsTitle(body) {
   if (atx) {
     if (atx[1].length !== 1) return { problem: `starts with a level-${atx[1].length} heading, not an H1 title` };
     const title = (atx[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
-    return title ? { title } : { problem: "starts with an empty H1 title" };
+    return title ? { title, lines, next: start + 1 } : { problem: "starts with an empty H1 title" };
   }
   if (BLOCK_STARTS.some((pattern) => pattern.test(first))) return notH1;
   const paragraph = [first.trim()];
-  for (const line2 of lines.slice(start + 1)) {
-    if (SETEXT_H1_UNDERLINE.test(line2)) return { title: paragraph.join(" ") };
+  for (const [offset, line2] of lines.slice(start + 1).entries()) {
+    if (SETEXT_H1_UNDERLINE.test(line2)) return { title: paragraph.join(" "), lines, next: start + offset + 2 };
     if (SETEXT_H2_UNDERLINE.test(line2)) return { problem: "starts with a level-2 heading, not an H1 title" };
     if (line2.trim() === "" || ATX_HEADING.test(line2) || BLOCK_STARTS.slice(1).some((pattern) => pattern.test(line2))) {
       return notH1;
@@ -24359,7 +27381,12 @@ function judgeLlmsAnswer(answer, where) {
   if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page (a soft 404)` };
   const read = readLlmsTitle(answer.body);
   if ("problem" in read) return { status: "absent", reason: `${where} answered 200 but ${read.problem}` };
-  return { status: "present", reason: `llms.txt found at ${where} with an H1 title`, title: read.title };
+  return {
+    status: "present",
+    reason: `llms.txt found at ${where} with an H1 title`,
+    title: read.title,
+    summary: readLlmsSummary(answer.body)
+  };
 }
 async function detectLlmsTxt(context) {
   const responses = await Promise.all(LLMS_TXT_PATHS.map((path) => context.fetch(siteUrl(context.origin, path))));
@@ -24377,7 +27404,11 @@ async function detectLlmsTxt(context) {
   return {
     ...verdict2,
     fetched,
-    details: { url: response.finalUrl || response.url, title: verdicts[foundAt].title }
+    details: {
+      url: response.finalUrl || response.url,
+      title: verdicts[foundAt].title,
+      summary: verdicts[foundAt].summary ?? null
+    }
   };
 }
 
@@ -24553,6 +27584,9 @@ function describeFound(origin, first, discovered, { documents, verdicts }, found
       version: summary.version,
       title: summary.title,
       path_count: summary.pathCount,
+      // What its operations are called (site-capabilities.ts keeps what the site says it does).
+      operations: summary.operations,
+      tags: summary.tags,
       found_via: source
     }
   };
@@ -24820,7 +27854,8 @@ async function crawlSite({
   rank = 0,
   signalsOnlyOnSuccess = false,
   withChecklist = true,
-  mcpLeads
+  mcpLeads,
+  dnsRecords
 }) {
   const startedAt = /* @__PURE__ */ new Date();
   const fetch2 = createCrawlFetcher(fetcher, limiter, {
@@ -24831,9 +27866,11 @@ async function crawlSite({
   const context = { origin, fetch: fetch2, ...mcpLeads?.length ? { mcpLeads } : {} };
   const homeProbe = probeHome(fetch2, origin);
   const state = crawlStateOf(context);
-  const probe2 = await probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist });
+  const probe2 = await probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist, dnsRecords });
   const { home, faviconUrl } = await homeProbe;
   const answers = probe2.checklistAnswers ? await probe2.checklistAnswers : null;
+  const dnsMcp = answers ? agentDnsMcpEndpoints(answers) : [];
+  if (answers && dnsMcp.length > 0) answers.mcpProbes = await probeNamedMcpEndpoints(fetch2.budgeted, dnsMcp);
   const discovery = await findDiscovery(state, probe2.probed);
   const site = describeSite(origin, home, probe2.signals);
   const checklist = answers ? await judgeChecklist(answers, site.category) : null;
@@ -24854,21 +27891,33 @@ async function crawlSite({
     startedAt,
     durationMs: Date.now() - startedAt.getTime(),
     checklist,
-    requestCount: fetch2.requestsMade()
+    requestCount: fetch2.requestsMade(),
+    capabilities: capabilitiesOf(
+      crawlCapabilityReadings({ signals: probe2.signals, discovery, answers, checks: checklist?.checks ?? null })
+    )
   };
 }
-async function probeSignals(context, fetch2, state, { signalsOnlyOnSuccess, withChecklist }) {
+async function probeSignals(context, fetch2, state, {
+  signalsOnlyOnSuccess,
+  withChecklist,
+  dnsRecords
+}) {
   const { origin } = context;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch2(`${origin}/`)).status !== "success") {
     return { signals: notProbed(), checklistAnswers: null, probed: false };
   }
   if (signalsOnlyOnSuccess) fetch2.newBurst();
   const detected = detectAll(context);
-  const checklistAnswers = withChecklist ? startChecklist(context, fetch2, state, detected) : null;
+  const checklistAnswers = withChecklist ? startChecklist(context, fetch2, state, detected, dnsRecords) : null;
   return { signals: await detected, checklistAnswers, probed: true };
 }
-function startChecklist(context, fetch2, state, detected) {
-  const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(state, true) }));
+function startChecklist(context, fetch2, state, detected, dnsRecords) {
+  const dns = dnsRecords ? lookUpAgentDns(dnsRecords, new URL(context.origin).hostname) : null;
+  const findings = detected.then(async (found) => ({
+    signals: found,
+    discovery: await findDiscovery(state, true),
+    ...dns ? { dns: await dns } : {}
+  }));
   return gatherAnswers(
     { shared: fetch2, budgeted: fetch2.budgeted, reserve: fetch2.reserve, requestsMade: fetch2.requestsMade },
     context.origin,
@@ -24917,8 +27966,8 @@ function signalEvidence(crawl) {
 
 // src/domain/errors.ts
 var DomainError = class extends Error {
-  constructor(kind, code, message, details = {}) {
-    super(message);
+  constructor(kind, code, message2, details = {}) {
+    super(message2);
     this.kind = kind;
     this.code = code;
     this.details = details;
@@ -24965,8 +28014,8 @@ function parseCrawlTarget(input2, allowPrivate) {
 function targetRefusalError(refusal) {
   return refusal.malformed ? new DomainError("invalid", "INVALID_URL", `url is not usable: ${refusal.reason}.`) : new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${refusal.reason}.`);
 }
-function refusedTargetError(message) {
-  return new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${message}.`);
+function refusedTargetError(message2) {
+  return new DomainError("invalid", "URL_NOT_ALLOWED", `url is not allowed: ${message2}.`);
 }
 
 // db/schema/crawl-requests.ts
@@ -25003,7 +28052,8 @@ async function crawlCheckTarget({
   const crawl = await crawlSite({
     origin: target.origin,
     fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
-    limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT)
+    limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT),
+    ...ctx.dnsRecords ? { dnsRecords: ctx.dnsRecords } : {}
   });
   return { target, crawl };
 }
@@ -25194,11 +28244,11 @@ function evaluateGates(body, settings) {
   }
   const outcomes = [];
   if (settings.failUnder !== void 0) {
-    const passed = body.agentic_score >= settings.failUnder;
+    const passed2 = body.agentic_score >= settings.failUnder;
     outcomes.push({
       gate: `fail under ${settings.failUnder}`,
-      outcome: passed ? "passed" : "failed",
-      message: `the score is ${body.agentic_score}, ${passed ? "at least" : "under"} ${settings.failUnder}`
+      outcome: passed2 ? "passed" : "failed",
+      message: `the score is ${body.agentic_score}, ${passed2 ? "at least" : "under"} ${settings.failUnder}`
     });
   }
   for (const name of settings.require) {
@@ -25399,10 +28449,10 @@ function renderMarkdown(report) {
       `| ${SIGNAL_LABELS[field]} (\`${field}\`) | ${SIGNAL_WEIGHTS[field]} | ${MARKDOWN_MARKS[evidence.status] ?? ""} ${evidence.status} | ${inline(evidence.reason)} |`
     );
   }
-  const absent = SIGNAL_FIELDS.filter((field) => body.signals[field].status === "absent");
-  if (absent.length > 0) {
+  const absent2 = SIGNAL_FIELDS.filter((field) => body.signals[field].status === "absent");
+  if (absent2.length > 0) {
     out.push("", "<details><summary>How to add the absent signals</summary>", "");
-    for (const field of absent) out.push(`- **${SIGNAL_LABELS[field]}**: ${inline(SIGNAL_GUIDES[field].howToAdd)}`);
+    for (const field of absent2) out.push(`- **${SIGNAL_LABELS[field]}**: ${inline(SIGNAL_GUIDES[field].howToAdd)}`);
     out.push("", "</details>");
   }
   const checks = checklistOf(body);
@@ -25476,13 +28526,13 @@ var bufferToFormData = (arrayBuffer, contentType) => {
 };
 
 // node_modules/hono/dist/utils/url.js
-var tryDecode = (str, decoder) => {
+var tryDecode = (str, decoder2) => {
   try {
-    return decoder(str);
+    return decoder2(str);
   } catch {
     return str.replace(/(?:%[0-9A-Fa-f]{2})+/g, (match2) => {
       try {
-        return decoder(match2);
+        return decoder2(match2);
       } catch {
         return match2;
       }
@@ -26008,7 +29058,7 @@ __export(external_exports, {
   currencyCode: () => currencyCode2,
   custom: () => custom,
   date: () => date3,
-  decode: () => decode2,
+  decode: () => decode3,
   decodeAsync: () => decodeAsync2,
   deepPartial: () => deepPartial,
   describe: () => describe2,
@@ -26016,7 +29066,7 @@ __export(external_exports, {
   e164: () => e1642,
   email: () => email2,
   emoji: () => emoji2,
-  encode: () => encode2,
+  encode: () => encode4,
   encodeAsync: () => encodeAsync2,
   endsWith: () => _endsWith,
   enum: () => _enum2,
@@ -26415,10 +29465,10 @@ __export(core_exports2, {
   config: () => config,
   createStandardJSONSchemaMethod: () => createStandardJSONSchemaMethod,
   createToJSONSchemaMethod: () => createToJSONSchemaMethod,
-  decode: () => decode,
+  decode: () => decode2,
   decodeAsync: () => decodeAsync,
   describe: () => describe,
-  encode: () => encode,
+  encode: () => encode3,
   encodeAsync: () => encodeAsync,
   extractDefs: () => extractDefs,
   finalize: () => finalize,
@@ -26516,7 +29566,7 @@ __export(util_exports, {
   hexToUint8Array: () => hexToUint8Array,
   hide: () => hide,
   installLazyProp: () => installLazyProp,
-  isObject: () => isObject,
+  isObject: () => isObject2,
   isPlainObject: () => isPlainObject,
   issue: () => issue,
   joinValues: () => joinValues,
@@ -26672,7 +29722,7 @@ function putProp(target, key, value) {
   else
     target[key] = value;
 }
-function mirrorShape(target, source, keys, wrap) {
+function mirrorShape(target, source, keys, wrap2) {
   const raw = sourceShape(source);
   for (const key of keys) {
     const desc = Object.getOwnPropertyDescriptor(raw, key);
@@ -26681,10 +29731,10 @@ function mirrorShape(target, source, keys, wrap) {
     if (desc.get) {
       deferProp(target, key, () => {
         const value = source._zod.def.shape[key];
-        return wrap ? wrap(value, key) : value;
+        return wrap2 ? wrap2(value, key) : value;
       });
     } else
-      putProp(target, key, wrap ? wrap(desc.value, key) : desc.value);
+      putProp(target, key, wrap2 ? wrap2(desc.value, key) : desc.value);
   }
 }
 function mirrorProps(target, source) {
@@ -26741,7 +29791,7 @@ function slugify(input2) {
 }
 var captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
 };
-function isObject(data) {
+function isObject2(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
 var allowsEval = /* @__PURE__ */ cached(() => {
@@ -26760,7 +29810,7 @@ var allowsEval = /* @__PURE__ */ cached(() => {
   }
 });
 function isPlainObject(o) {
-  if (isObject(o) === false)
+  if (isObject2(o) === false)
     return false;
   const ctor = o.constructor;
   if (ctor === void 0)
@@ -26768,7 +29818,7 @@ function isPlainObject(o) {
   if (typeof ctor !== "function")
     return true;
   const prot = ctor.prototype;
-  if (isObject(prot) === false)
+  if (isObject2(prot) === false)
     return false;
   if (Object.prototype.hasOwnProperty.call(prot, "isPrototypeOf") === false) {
     return false;
@@ -27060,8 +30110,8 @@ function prefixIssues(path, issues) {
     return iss;
   });
 }
-function unwrapMessage(message) {
-  return typeof message === "string" ? message : message?.message;
+function unwrapMessage(message2) {
+  return typeof message2 === "string" ? message2 : message2?.message;
 }
 function sizeCaps(defChecks) {
   const caps = [];
@@ -27091,7 +30141,7 @@ function finalizeIssue(iss, ctx, config2) {
       iss.schema = iss.inst;
   }
   const schemaError = iss.schema !== iss.inst ? iss.schema?._zod.def?.error : void 0;
-  const message = iss.message ? iss.message : unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(schemaError?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config2.customError?.(iss)) ?? unwrapMessage(config2.localeError?.(iss)) ?? "Invalid input";
+  const message2 = iss.message ? iss.message : unwrapMessage(iss.inst?._zod.def?.error?.(iss)) ?? unwrapMessage(schemaError?.(iss)) ?? unwrapMessage(ctx?.error?.(iss)) ?? unwrapMessage(config2.customError?.(iss)) ?? unwrapMessage(config2.localeError?.(iss)) ?? "Invalid input";
   const full = {};
   for (const k of Object.keys(iss)) {
     if (k === "inst" || k === "schema" || k === "continue" || k === "input" || k === "__proto__")
@@ -27099,7 +30149,7 @@ function finalizeIssue(iss, ctx, config2) {
     full[k] = iss[k];
   }
   full.path ?? (full.path = []);
-  full.message = message;
+  full.message = message2;
   if (ctx?.reportInput) {
     full.input = iss.input;
   }
@@ -27214,9 +30264,9 @@ var Class = class {
   constructor(..._args) {
   }
 };
-function members(proto, table) {
-  for (const key in table) {
-    const desc = Object.getOwnPropertyDescriptor(table, key);
+function members(proto, table2) {
+  for (const key in table2) {
+    const desc = Object.getOwnPropertyDescriptor(table2, key);
     if (desc.get)
       Object.defineProperty(proto, key, { ...desc, enumerable: false });
     else
@@ -27231,10 +30281,10 @@ function hide(inst, key, value) {
   return own(inst, key, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table) {
+function derived(computes, table2) {
   for (const key in computes) {
     const compute = computes[key];
-    Object.defineProperty(table, key, {
+    Object.defineProperty(table2, key, {
       configurable: true,
       enumerable: true,
       get() {
@@ -27245,7 +30295,7 @@ function derived(computes, table) {
       }
     });
   }
-  return table;
+  return table2;
 }
 function defineBound(proto, key, fn) {
   Object.defineProperty(proto, key, {
@@ -27757,7 +30807,7 @@ var _encode = (_Err) => {
   };
   return fn;
 };
-var encode = /* @__PURE__ */ _encode($ZodRealError);
+var encode3 = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
   const parse4 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
@@ -27765,7 +30815,7 @@ var _decode = (_Err) => {
   };
   return fn;
 };
-var decode = /* @__PURE__ */ _decode($ZodRealError);
+var decode2 = /* @__PURE__ */ _decode($ZodRealError);
 var _encodeAsync = (_Err) => {
   const parseAsync3 = _parseAsync(_Err);
   const fn = async (schema, value, _ctx, _params) => {
@@ -29301,9 +32351,9 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
     const proms = [];
     const abortEarly = ctx?.abortEarly;
     for (let i = 0; i < input2.length; i++) {
-      const item = input2[i];
+      const item2 = input2[i];
       const result = def.element._zod.run({
-        value: item,
+        value: item2,
         issues: []
       }, ctx);
       if (result instanceof Promise) {
@@ -29454,7 +32504,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     }
     return propValues;
   });
-  const isObject2 = isObject;
+  const isObject3 = isObject2;
   const catchall = def.catchall;
   let value;
   const memo2 = globalConfig.memoizer;
@@ -29462,7 +32512,7 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -29598,7 +32648,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return doc.compile();
   };
   let fastpass;
-  const isObject2 = isObject;
+  const isObject3 = isObject2;
   const jit = !globalConfig.jitless;
   const allowsEval2 = allowsEval;
   const fastEnabled = jit && allowsEval2.value;
@@ -29607,7 +32657,7 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
   inst._zod.parse = (payload, ctx) => {
     value ?? (value = _normalized.value);
     const input2 = payload.value;
-    if (!isObject2(input2)) {
+    if (!isObject3(input2)) {
       payload.issues.push({
         expected: "object",
         code: "invalid_type",
@@ -29815,7 +32865,7 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
   const disc = cached(() => discriminatorMap(def));
   inst._zod.parse = (payload, ctx) => {
     const input2 = payload.value;
-    if (!isObject(input2)) {
+    if (!isObject2(input2)) {
       payload.issues.push({
         code: "invalid_type",
         expected: "object",
@@ -30327,13 +33377,13 @@ var $ZodSet = /* @__PURE__ */ $constructor("$ZodSet", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Set(), ctx) : /* @__PURE__ */ new Set();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const item of input2) {
+    for (const item2 of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const result = def.valueType._zod.run({ value: item, issues: [] }, ctx);
+      const result = def.valueType._zod.run({ value: item2, issues: [] }, ctx);
       if (result instanceof Promise) {
         proms.push(result.then((result2) => handleSetResult(result2, payload)));
       } else
@@ -38838,8 +41888,8 @@ var globalRegistry = globalThis.__zod_globalRegistry;
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
-  constructor(message = "z.compile does not support async refinements, transforms, or checks") {
-    super(message);
+  constructor(message2 = "z.compile does not support async refinements, transforms, or checks") {
+    super(message2);
     this.name = "ZodCompileAsyncError";
   }
 };
@@ -41539,12 +44589,12 @@ function initializeContext(params) {
     external: params?.external ?? void 0
   };
 }
-function handleUnrepresentable(schema, ctx, json3, params, message) {
-  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message }) : ctx.unrepresentable;
+function handleUnrepresentable(schema, ctx, json3, params, message2) {
+  const result = typeof ctx.unrepresentable === "function" ? ctx.unrepresentable({ zodSchema: schema, path: params.path, message: message2 }) : ctx.unrepresentable;
   if (result === "any")
     return false;
   if (result === void 0 || result === "throw")
-    throw new Error(message);
+    throw new Error(message2);
   Object.assign(json3, result);
   return true;
 }
@@ -42009,8 +45059,8 @@ function isTransforming(_schema, _ctx) {
     return false;
   }
   if (def.type === "tuple") {
-    for (const item of def.items) {
-      if (isTransforming(item, ctx))
+    for (const item2 of def.items) {
+      if (isTransforming(item2, ctx))
         return true;
     }
     if (def.rest && isTransforming(def.rest, ctx))
@@ -42453,8 +45503,8 @@ var tupleProcessor = (schema, ctx, _json, params) => {
   }) : null;
   let minItems = def.items.length;
   while (minItems > 0) {
-    const item = def.items[minItems - 1];
-    const optional2 = ctx.io === "input" ? inputOptin(item) !== void 0 : item._zod.optout === "optional";
+    const item2 = def.items[minItems - 1];
+    const optional2 = ctx.io === "input" ? inputOptin(item2) !== void 0 : item2._zod.optout === "optional";
     if (!optional2)
       break;
     minItems--;
@@ -43129,8 +46179,8 @@ var parse3 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
 var safeParseAsync2 = /* @__PURE__ */ _safeParseAsync(ZodRealError);
-var encode2 = /* @__PURE__ */ _encode(ZodRealError);
-var decode2 = /* @__PURE__ */ _decode(ZodRealError);
+var encode4 = /* @__PURE__ */ _encode(ZodRealError);
+var decode3 = /* @__PURE__ */ _decode(ZodRealError);
 var encodeAsync2 = /* @__PURE__ */ _encodeAsync(ZodRealError);
 var decodeAsync2 = /* @__PURE__ */ _decodeAsync(ZodRealError);
 var safeEncode2 = /* @__PURE__ */ _safeEncode(ZodRealError);
@@ -43287,10 +46337,10 @@ var ZodType = /* @__PURE__ */ $constructor("ZodType", (inst, def) => {
     return validateAsync(this, data, params);
   },
   encode: function _encode2(data, params) {
-    return encode2(this, data, params, { callee: _encode2 });
+    return encode4(this, data, params, { callee: _encode2 });
   },
   decode: function _decode2(data, params) {
-    return decode2(this, data, params, { callee: _decode2 });
+    return decode3(this, data, params, { callee: _decode2 });
   },
   encodeAsync: async function _encodeAsync2(data, params) {
     return await encodeAsync2(this, data, params, { callee: _encodeAsync2 });
@@ -44093,7 +47143,7 @@ var ZodTuple = /* @__PURE__ */ $constructor("ZodTuple", (inst, def) => {
       throw new Error(".partial() cannot be used on tuple schemas containing refinements");
     return this.clone({
       ...def,
-      items: def.items.map((item) => new ZodOptional({ type: "optional", innerType: item }))
+      items: def.items.map((item2) => new ZodOptional({ type: "optional", innerType: item2 }))
     });
   }
 });
@@ -44745,7 +47795,7 @@ function detectVersion(schema, defaultTarget) {
   return defaultTarget ?? "draft-2020-12";
 }
 function applyMinItems(items, minItems) {
-  return items.map((item, index2) => index2 < minItems ? item : item.optional());
+  return items.map((item2, index2) => index2 < minItems ? item2 : item2.optional());
 }
 function decodeJSONPointerSegment(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -44832,8 +47882,8 @@ function canonicalKey(value, seen) {
   try {
     if (Array.isArray(value)) {
       const parts2 = [];
-      for (const item of value) {
-        const key = canonicalKey(item, seen);
+      for (const item2 of value) {
+        const key = canonicalKey(item2, seen);
         if (key === null)
           return null;
         parts2.push(key);
@@ -44926,8 +47976,8 @@ function checkArrayGuards(arraySchema, guards) {
       const minContains = guards.minContains ?? 1;
       const ceiling = guards.maxContains !== void 0 ? guards.maxContains + 1 : Number.POSITIVE_INFINITY;
       let matches = 0;
-      for (const item of items) {
-        if (guards.containsSchema.safeParse(item).success && ++matches >= ceiling)
+      for (const item2 of items) {
+        if (guards.containsSchema.safeParse(item2).success && ++matches >= ceiling)
           break;
       }
       if (matches < minContains) {
@@ -45231,7 +48281,7 @@ function convertBaseSchema(schema, ctx) {
       const items = schema.items;
       if (prefixItems && Array.isArray(prefixItems)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
-        const tupleItems = prefixItems.map((item) => convertSchema(item, ctx));
+        const tupleItems = prefixItems.map((item2) => convertSchema(item2, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = !Array.isArray(items) ? getTupleRest(items, ctx) : void 0;
         const tupleSchema = z.tuple(positionalItems);
@@ -45244,7 +48294,7 @@ function convertBaseSchema(schema, ctx) {
         }
       } else if (Array.isArray(items)) {
         const minItems = typeof schema.minItems === "number" ? schema.minItems : 0;
-        const tupleItems = items.map((item) => convertSchema(item, ctx));
+        const tupleItems = items.map((item2) => convertSchema(item2, ctx));
         const positionalItems = applyMinItems(tupleItems, minItems);
         const rest = getTupleRest(schema.additionalItems, ctx);
         const tupleSchema = z.tuple(positionalItems);
@@ -45394,21 +48444,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   function run(s) {
-    const cached2 = cache.get(s);
+    const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache.get(s)
+        getter: () => cache2.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache.set(s, RESOLVING);
+    cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache.set(s, mapped);
+    cache2.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -45442,9 +48492,9 @@ function visit(schema, fnOrHandlers) {
         const oldItems = def.items;
         let changed = false;
         const newItems = [];
-        for (const item of oldItems) {
-          const mapped = run(item);
-          if (mapped !== item)
+        for (const item2 of oldItems) {
+          const mapped = run(item2);
+          if (mapped !== item2)
             changed = true;
           newItems.push(mapped);
         }
@@ -45923,7 +48973,7 @@ ${USAGE}
     if (remote) {
       body = (await checkThroughService({ base, url: options.url, apiKey: io.env.READINESS_API_KEY, fetchImpl: io.fetchImpl })).body;
     } else {
-      const outbound = (io.localOutbound ?? ((url2) => createLocalOutbound({ url: url2 })))(options.url);
+      const outbound = (io.localOutbound ?? ((url2) => createLocalOutbound({ url: url2, ...io.env.DOH_URL ? { dohUrl: io.env.DOH_URL } : {} })))(options.url);
       const { target, crawl } = await crawlCheckTarget({
         ctx: { ...outbound, openFetcher: progress.counting(outbound.openFetcher) },
         input: { url: options.url }

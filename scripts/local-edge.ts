@@ -119,7 +119,7 @@ function problemAnswer(origin: string, problem: HttpProblem, close = true): Edge
 
 /** The edge's own 400 problem, as bytes of a whole response. */
 function badRequest(origin: string, detail: string): EdgeAnswer {
-  return problemAnswer(origin, new HttpProblem(400, "BAD_REQUEST", "Bad request", detail));
+  return problemAnswer(origin, new HttpProblem(400, "BAD_REQUEST", detail));
 }
 
 /** A host name's bare form: lower case, without port, IPv6 brackets or a final dot. */
@@ -164,7 +164,6 @@ export function hostOrOriginRefusal(
     return new HttpProblem(
       421,
       "MISDIRECTED_REQUEST",
-      "Misdirected request",
       `This local server answers for loopback names (localhost, 127.0.0.1, [::1]) and ${publicOrigins.join(", ") || "no other origin"} only, not for the Host ${JSON.stringify(host)}: a name that resolves here is not enough (DNS rebinding).`,
     );
   }
@@ -183,7 +182,6 @@ export function hostOrOriginRefusal(
   return new HttpProblem(
     403,
     "ORIGIN_NOT_ALLOWED",
-    "Origin not allowed",
     `This local server takes browser requests from its own pages only (loopback origins and ${publicOrigins.join(", ") || "no other"}), not from ${JSON.stringify(origin)}.`,
   );
 }
@@ -342,7 +340,6 @@ export async function startLocalEdge(
     const expectation = new HttpProblem(
       417,
       "EXPECTATION_FAILED",
-      "Expectation failed",
       `The only expectation this server meets is 100-continue, not ${JSON.stringify(incoming.headers.expect)}.`,
     );
     answerAndDrop(incoming, outgoing, problemAnswer(origin, expectation));

@@ -215,7 +215,10 @@ export async function runReadiness(io: ReadinessIo): Promise<number> {
         await checkThroughService({ base, url: options.url, apiKey: io.env.READINESS_API_KEY, fetchImpl: io.fetchImpl })
       ).body;
     } else {
-      const outbound = (io.localOutbound ?? ((url) => createLocalOutbound({ url })))(options.url);
+      const outbound = (
+        io.localOutbound ??
+        ((url) => createLocalOutbound({ url, ...(io.env.DOH_URL ? { dohUrl: io.env.DOH_URL } : {}) }))
+      )(options.url);
       const { target, crawl } = await crawlCheckTarget({
         ctx: { ...outbound, openFetcher: progress.counting(outbound.openFetcher) },
         input: { url: options.url },

@@ -199,21 +199,31 @@ async function main() {
   }
   parseConfig(workerSettings);
 
-  const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
-  console.log(`migrations: ${applied} applied`);
-  const seeded = await loadDemoIndexIfEmpty({
-    databaseUrl: stack.databaseUrl,
-    localHttp: true,
-    count: Number(process.env.DEMO_SITES ?? 3000),
+  // The database is migrated and loaded while wrangler bundles the Worker and starts workerd (the
+  // two share nothing until the first request); the port opens once both are done.
+  const databaseReady = (async () => {
+    const applied = await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
+    console.log(`migrations: ${applied} applied`);
+    const seeded = await loadDemoIndexIfEmpty({
+      databaseUrl: stack.databaseUrl,
+      localHttp: true,
+      count: Number(process.env.DEMO_SITES ?? 3000),
+    });
+    console.log(
+      seeded ? `demo index: ${seeded} synthetic sites loaded` : "demo index: not loaded (the index holds sites)",
+    );
+  })();
+  // Its failure is thrown where the edge waits for it (startLocalWorker), not at once.
+  databaseReady.catch(() => {});
+  const worker = await startLocalWorker(port, workerSettings, {
+    stdio: ["inherit", "pipe", "pipe"],
+    edgeAfter: databaseReady,
+    onSpawn: (wrangler) => {
+      children.push(wrangler);
+      showWranglerOutput(wrangler);
+      wrangler.on("exit", (code) => stopAll(code ?? 0));
+    },
   });
-  console.log(
-    seeded ? `demo index: ${seeded} synthetic sites loaded` : "demo index: not loaded (the index holds sites)",
-  );
-
-  const worker = await startLocalWorker(port, workerSettings, { stdio: ["inherit", "pipe", "pipe"] });
-  children.push(worker.wrangler);
-  showWranglerOutput(worker.wrangler);
-  worker.wrangler.on("exit", (code) => stopAll(code ?? 0));
   console.log(`serving http://127.0.0.1:${port} (API at /api/v1, health at /healthz; wrangler's own port is internal)`);
   const crons = localCronTable();
   scheduler = startCrons(worker.wranglerPort, crons);

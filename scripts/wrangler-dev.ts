@@ -178,18 +178,35 @@ export interface LocalWorker {
 export async function startLocalWorker(
   port: number | string,
   vars: Record<string, string>,
-  options: Pick<SpawnOptions, "stdio" | "detached"> = {},
+  {
+    edgeAfter,
+    onSpawn,
+    ...options
+  }: Pick<SpawnOptions, "stdio" | "detached"> & {
+    /**
+     * The edge opens `port` only once this has resolved (a rejection stops wrangler and is
+     * thrown): wrangler bundles the Worker and starts workerd meanwhile, so `npm start` builds
+     * the Worker while it migrates and loads the database, and no client reaches a Worker whose
+     * database is not ready yet.
+     */
+    edgeAfter?: Promise<unknown>;
+    /** Called with wrangler's process as soon as it is spawned (its output, its exit). */
+    onSpawn?: (wrangler: ChildProcess) => void;
+  } = {},
 ): Promise<LocalWorker> {
   const wranglerPort = await freePort();
   const wrangler = spawnWranglerDev(wranglerPort, vars, { ...options, inspectorPort: await freePort() });
+  onSpawn?.(wrangler);
   let edge: LocalEdge;
   try {
+    await edgeAfter;
     // The edge serves loopback names and the Worker's public origin only (DNS rebinding).
     edge = await startLocalEdge(Number(port), wranglerPort, {
       publicOrigins: vars.PUBLIC_ORIGIN ? [vars.PUBLIC_ORIGIN] : [],
     });
   } catch (error) {
-    // The edge's port was taken: wrangler (and its workerd) must not outlive this failed start.
+    // The edge's port was taken, or what it waited for failed: wrangler (and its workerd) must
+    // not outlive this failed start.
     stopWrangler(wrangler, options.detached);
     throw error;
   }

@@ -34,7 +34,6 @@ function toProblem(error: unknown): HttpProblem {
     return new HttpProblem(
       400,
       "INVALID_CONTENT_TYPE",
-      "Invalid content type",
       "The request body must be JSON, sent with Content-Type: application/json.",
     );
   }
@@ -43,19 +42,13 @@ function toProblem(error: unknown): HttpProblem {
     return new HttpProblem(
       error.status as 400,
       malformedJson ? "INVALID_JSON" : "BAD_REQUEST",
-      malformedJson ? "Invalid JSON" : "Bad request",
       malformedJson ? "The request body is not valid JSON." : error.message || "Bad request.",
     );
   }
   if (error instanceof ConfigError) {
     // The operator needs the setting's name; the client gets no internals.
     console.error(error.message);
-    return new HttpProblem(
-      500,
-      "SERVICE_MISCONFIGURED",
-      "Service misconfigured",
-      "The service is not configured correctly.",
-    );
+    return new HttpProblem(500, "SERVICE_MISCONFIGURED", "The service is not configured correctly.");
   }
   console.error("unhandled error", error);
   return internalProblem();

@@ -7,6 +7,7 @@
 import { createRedisCache, type JsonCache } from "./adapters/cache.ts";
 import { type CrawlJob, type CrawlQueue, createCrawlQueue } from "./adapters/crawl-queue.ts";
 import { createDatabase, type Database } from "./adapters/db.ts";
+import type { DnsRecordLookup } from "./adapters/dns-records.ts";
 import { createAgreeingTxtLookup, createDohTxtLookup, type TxtLookup } from "./adapters/dns-txt.ts";
 import { createResendMailer, type Mailer } from "./adapters/mail.ts";
 import { createOutbound } from "./adapters/outbound/create-outbound.ts";
@@ -40,6 +41,8 @@ export interface Dependencies {
   mailer: Mailer | undefined;
   /** TXT lookups for ownership proofs, through every configured resolver, which must agree. */
   txtLookup: TxtLookup;
+  /** TXT, SVCB and HTTPS lookups through DOH_URL for the checklist's DNS discovery (dns_agent_discovery). */
+  dnsRecords: DnsRecordLookup;
   /**
    * Stripe; undefined when the payments capability is unavailable (its endpoints answer 503), and
    * outside the commerce group's routes, which alone pay: its middleware sets it

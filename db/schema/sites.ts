@@ -64,6 +64,18 @@ export interface StoredAgentResource {
   endpoint?: string;
 }
 
+/** Where a site's capability was read (src/domain/capabilities/site-capabilities.ts). */
+export type CapabilitySource = "mcp" | "openapi" | "a2a" | "agent-skills" | "ard" | "llms-txt";
+
+/** What one source says the site does, as the site report shows it: names with their descriptions. */
+export interface StoredCapabilityGroup {
+  source: CapabilitySource;
+  items: { name: string; description?: string }[];
+}
+
+/** The most characters of capabilities_text (docs/discovery.md, "What agents can do here"). */
+export const CAPABILITIES_TEXT_MAX = 2048;
+
 /** Postgres full-text document; written only by the database (a generated column). */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -134,6 +146,18 @@ export const sites = pgTable(
      * crawled since this was kept (migration 0038).
      */
     agentResources: jsonb("agent_resources").$type<StoredAgentResource[]>(),
+    /**
+     * What the site's own machine-readable documents say it does, grouped by source, as the last
+     * successful crawl read them; null when they name nothing or the site was not crawled since
+     * this was kept (migration 0036).
+     */
+    capabilities: jsonb("capabilities").$type<StoredCapabilityGroup[]>(),
+    /**
+     * The same capabilities as one plain text for search (one item a line, "name: description"),
+     * at most CAPABILITIES_TEXT_MAX characters with a fair share per source; empty when there are
+     * none (migration 0036).
+     */
+    capabilitiesText: text("capabilities_text").notNull().default(""),
     /** Version of the scoring formula that produced agentic_score. */
     scoreVersion: integer("score_version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -176,6 +200,7 @@ export const sites = pgTable(
     check("sites_domain_normalised", sql`${table.domain} = lower(${table.domain}) and ${table.domain} !~ '\\.$'`),
     check("sites_mcp_endpoint_health_known", sql`${table.mcpEndpointHealth} between 0 and 3`),
     check("sites_unresolved_crawls_range", sql`${table.unresolvedCrawls} >= 0`),
+    check("sites_capabilities_text_bounded", sql`char_length(${table.capabilitiesText}) <= 2048`),
     check("sites_favicon_consistent", sql`${table.hasFavicon} = (${table.faviconUrl} is not null)`),
     // Organic order is (agentic_score desc, organic_tiebreak, domain): top lists walk this index.
     // The domain column has the "C" collation (migration 0005): byte order on every server.

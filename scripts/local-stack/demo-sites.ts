@@ -51,7 +51,16 @@ function readySite(origin: string): Record<string, Page> {
       openapi: "3.1.0",
       info: { title: "Ready Demo API", version: "1.0.0" },
       servers: [{ url: `${origin}/api` }],
-      paths: { "/items": { get: { responses: { "200": { description: "The items" } } } } },
+      paths: {
+        "/items": {
+          get: {
+            operationId: "listItems",
+            summary: "List the demo items",
+            tags: ["items"],
+            responses: { "200": { description: "The items" } },
+          },
+        },
+      },
     }),
     "/.well-known/api-catalog": json(
       {

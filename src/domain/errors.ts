@@ -3,6 +3,8 @@
  * one table (src/http/domain-error-table.ts: REST problem+json with its status; MCP a tool error
  * with the same code and message); the message is public.
  */
+import type { ProblemCode } from "./problem-types.ts";
+
 export const DOMAIN_ERROR_KINDS = [
   /** The input breaks a rule the schema could not express. */
   "invalid",
@@ -31,8 +33,8 @@ export type DomainErrorKind = (typeof DOMAIN_ERROR_KINDS)[number];
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
-    /** Stable SCREAMING_SNAKE code clients can branch on. */
-    readonly code: string,
+    /** Stable SCREAMING_SNAKE code clients can branch on, documented in src/domain/problem-types.ts. */
+    readonly code: ProblemCode,
     message: string,
     /** Public extension members of the answer (REST problem members, MCP error members). */
     readonly details: Record<string, unknown> = {},

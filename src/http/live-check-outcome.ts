@@ -8,17 +8,17 @@
  * across, and the caller answers it as an internal error, as it would in-process.
  */
 import { DomainError, type DomainErrorKind } from "../domain/errors.ts";
+import type { ProblemCode } from "../domain/problem-types.ts";
 import { HttpProblem } from "./problem.ts";
 import { storeUnavailableProblem } from "./store-unavailable.ts";
 
 /** A DomainError or an HttpProblem as plain data, which RPC copies whole. */
 export type CarriedError =
-  | { type: "domain"; kind: DomainErrorKind; code: string; message: string; details: Record<string, unknown> }
+  | { type: "domain"; kind: DomainErrorKind; code: ProblemCode; message: string; details: Record<string, unknown> }
   | {
       type: "problem";
       status: HttpProblem["status"];
-      code: string;
-      title: string;
+      code: ProblemCode;
       message: string;
       extensions: Record<string, unknown>;
       headers: Record<string, string>;
@@ -41,8 +41,8 @@ export async function carryOutcome<T>(operation: () => Promise<T>): Promise<Live
     }
     const problem = error instanceof HttpProblem ? error : storeUnavailableProblem(error);
     if (!problem) throw error;
-    const { status, code, title, message, extensions, headers } = problem;
-    return { ok: false, error: { type: "problem", status, code, title, message, extensions, headers } };
+    const { status, code, message, extensions, headers } = problem;
+    return { ok: false, error: { type: "problem", status, code, message, extensions, headers } };
   }
 }
 
@@ -51,5 +51,5 @@ export function unwrapOutcome<T>(outcome: LiveCheckOutcome<T>): T {
   if (outcome.ok) return outcome.result;
   const { error } = outcome;
   if (error.type === "domain") throw new DomainError(error.kind, error.code, error.message, error.details);
-  throw new HttpProblem(error.status, error.code, error.title, error.message, error.extensions, error.headers);
+  throw new HttpProblem(error.status, error.code, error.message, error.extensions, error.headers);
 }

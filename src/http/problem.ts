@@ -3,6 +3,9 @@
  * and the request id; validation errors also list the offending fields.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { PROBLEM_TYPES, PROBLEMS_PATH, type ProblemCode, problemTypeSlug } from "../domain/problem-types.ts";
+
+export type { ProblemCode } from "../domain/problem-types.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -31,12 +34,14 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-/** An error that is already meant for the client: its message and code leave the service. */
+/**
+ * An error that is already meant for the client: its message and code leave the service. The code
+ * is one of src/domain/problem-types.ts, whose entry gives the title every occurrence carries.
+ */
 export class HttpProblem extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
-    readonly title: string,
+    readonly code: ProblemCode,
     detail: string,
     readonly extensions: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
@@ -44,6 +49,16 @@ export class HttpProblem extends Error {
     super(detail);
     this.name = "HttpProblem";
   }
+
+  /** The problem type's title (RFC 9457 §3.1.4), the same for every occurrence of the code. */
+  get title(): string {
+    return PROBLEM_TYPES[this.code].title;
+  }
+}
+
+/** Where a problem type is documented: `<origin>/problems/<code-in-kebab-case>`. */
+export function problemTypeUrl(origin: string, code: ProblemCode): string {
+  return `${origin}${PROBLEMS_PATH}/${problemTypeSlug(code)}`;
 }
 
 /** Identifies the request a problem answers, and where problem types are documented. */
@@ -56,7 +71,7 @@ export interface ProblemContext {
 /** Builds the problem document; `type` is a stable URI derived from the code. */
 export function problemBody(problem: HttpProblem, context: ProblemContext): Problem {
   return {
-    type: `${context.origin}/problems/${problem.code.toLowerCase().replaceAll("_", "-")}`,
+    type: problemTypeUrl(context.origin, problem.code),
     title: problem.title,
     status: problem.status,
     detail: problem.message,
@@ -100,21 +115,18 @@ export const validationProblem = (allErrors: FieldError[]) => {
   return new HttpProblem(
     400,
     "VALIDATION_FAILED",
-    "Invalid request",
     omitted > 0 ? `${listed}; and ${omitted} more` : listed,
     omitted > 0 ? { errors, errors_omitted: omitted } : { errors },
   );
 };
 
-export const notFoundProblem = (detail = "No resource at this path.") =>
-  new HttpProblem(404, "NOT_FOUND", "Not found", detail);
+export const notFoundProblem = (detail = "No resource at this path.") => new HttpProblem(404, "NOT_FOUND", detail);
 
 /** 405 for a method the path does not have; `allow` is the Allow header's value. */
 export const methodNotAllowedProblem = (method: string, allow: string) =>
   new HttpProblem(
     405,
     "METHOD_NOT_ALLOWED",
-    "Method not allowed",
     `${method} is not allowed here; this path allows ${allow}.`,
     {},
     { Allow: allow },
@@ -125,7 +137,6 @@ export const contentTooLargeProblem = (limit: number) =>
   new HttpProblem(
     413,
     "CONTENT_TOO_LARGE",
-    "Content too large",
     `The request body is larger than ${limit} bytes, the most this service reads.`,
     { limit_bytes: limit },
   );
@@ -135,7 +146,6 @@ export const uriTooLongProblem = (limit: number) =>
   new HttpProblem(
     414,
     "URI_TOO_LONG",
-    "URI too long",
     `The request's path and query are longer than ${limit} bytes, the most this service reads.`,
     { limit_bytes: limit },
   );
@@ -145,10 +155,9 @@ export const headersTooLargeProblem = (limit: number, largest: string) =>
   new HttpProblem(
     431,
     "HEADERS_TOO_LARGE",
-    "Request header fields too large",
     `The request's header fields are larger than ${limit} bytes in total, the most this service reads; the largest is ${largest}.`,
     { limit_bytes: limit },
   );
 
 export const internalProblem = () =>
-  new HttpProblem(500, "INTERNAL_ERROR", "Internal error", "The service failed to handle the request.");
+  new HttpProblem(500, "INTERNAL_ERROR", "The service failed to handle the request.");

@@ -34,7 +34,6 @@ export function storeUnavailableProblem(error: unknown): HttpProblem | undefined
   return new HttpProblem(
     503,
     "DEPENDENCY_UNAVAILABLE",
-    "Service unavailable",
     `The index database cannot be reached right now; try again in ${STORE_RETRY_AFTER_SECONDS} s.`,
     { retry_after_seconds: STORE_RETRY_AFTER_SECONDS },
     { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) },

@@ -24,7 +24,7 @@ import {
 import { loadMcpLeads } from "../domain/crawling/crawl-leads.ts";
 import { CRAWL_TIME_BUDGET_MS, crawlSite } from "../domain/crawling/crawl-site.ts";
 import { recordCrawl } from "../domain/crawling/record-crawl.ts";
-import type { OpenFetcher, SiteFetcher } from "../domain/signals/types.ts";
+import type { DnsRecordLookup, OpenFetcher, SiteFetcher } from "../domain/signals/types.ts";
 
 /** The crawl queue's name (the producer's binding is CRAWL_QUEUE); wrangler.toml names its consumer. */
 export const CRAWL_QUEUE = "crawl-jobs";
@@ -47,6 +47,8 @@ export function retryDelaySeconds(attempts: number): number {
 
 export interface CrawlConsumerContext extends DomainContext {
   openFetcher: OpenFetcher;
+  /** DNS record lookups for the checklist's DNS discovery (the service's DoH resolver). */
+  dnsRecords?: DnsRecordLookup;
 }
 
 /**
@@ -94,6 +96,7 @@ async function processMessage(
       rank,
       signalsOnlyOnSuccess: true,
       mcpLeads: mcpLeads.get(job.domain),
+      ...(ctx.dnsRecords ? { dnsRecords: ctx.dnsRecords } : {}),
     });
     const nameUnresolved = crawl.crawlStatus === "unreachable" && watched.unresolved();
     if (crawl.crawlStatus === "unreachable" && !nameUnresolved && message.attempts < CRAWL_MAX_ATTEMPTS) {

@@ -2,42 +2,30 @@
  * The search form: the query and every filter of GET /api/v1/search, as fields that work without
  * script. A field left empty means "any", as if the parameter were not sent.
  */
+import { SEARCH_FILTER_PARAMS, SEARCH_FILTERS, type SearchFilterParam } from "../domain/search/search-filters.ts";
 import { MAX_QUERY_LENGTH } from "../domain/search/text-query.ts";
 import { AUDIT_ONLY_CATEGORIES, CATEGORIES } from "../domain/sites/site-fields.ts";
 import type { FieldError } from "../http/problem.ts";
 
-/** The form's fields, by their API parameter names, in the order the form shows them. */
-export const SEARCH_FORM_FIELDS = [
-  "q",
-  "category",
-  "tag",
-  "min_score",
-  "has_api",
-  "has_mcp",
-  "has_openapi",
-  "has_llms_txt",
-  "page",
-] as const;
-export type SearchFormField = (typeof SEARCH_FORM_FIELDS)[number];
+/** The form's fields, by their API parameter names, in the order the form shows them: the filters as declared once. */
+export const SEARCH_FORM_FIELDS = ["q", ...SEARCH_FILTER_PARAMS, "page"] as const;
+export type SearchFormField = "q" | SearchFilterParam | "page";
 
 /** What the form holds: the text of each field as sent (absent when not sent). */
 export type SearchFormValues = Partial<Record<SearchFormField, string>>;
 
-/** How each field is named for people, also in error messages. */
+/** How each field is named for people, also in error messages: a filter's label is its declaration's. */
 export const SEARCH_FIELD_LABELS: Record<SearchFormField, string> = {
   q: "Words",
-  category: "Category",
-  tag: "Tag",
-  min_score: "Lowest score",
-  has_api: "Structured API",
-  has_mcp: "MCP server",
-  has_openapi: "OpenAPI document",
-  has_llms_txt: "llms.txt",
+  ...(Object.fromEntries(SEARCH_FILTERS.map((filter) => [filter.param, filter.label])) as Record<
+    SearchFilterParam,
+    string
+  >),
   page: "Page",
 };
 
-const FLAG_FIELDS = ["has_api", "has_mcp", "has_openapi", "has_llms_txt"] as const;
-const FILTER_FIELDS = ["category", "tag", "min_score", ...FLAG_FIELDS] as const;
+const FLAG_FIELDS = SEARCH_FILTERS.filter((filter) => filter.kind === "flag").map((filter) => filter.param);
+const FILTER_FIELDS = SEARCH_FILTER_PARAMS;
 
 /** True when any filter (not the words or the page) is set, so the filters start open. */
 export function hasFilters(values: SearchFormValues): boolean {

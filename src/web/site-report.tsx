@@ -4,6 +4,12 @@
  * and how to fix it, and (for an indexed site) the score history. Both sources are first turned
  * into one `SiteReport`, so the two pages cannot drift apart.
  */
+
+import {
+  CAPABILITY_SOURCE_LABELS,
+  type CapabilityItem,
+  type CapabilitySource,
+} from "../domain/capabilities/site-capabilities.ts";
 import {
   type CheckResult as ChecklistCheck,
   type ChecklistSummary,
@@ -53,6 +59,8 @@ export interface SiteReport {
   checksSummary?: ChecklistSummary;
   /** The kind of site chosen on the page, when one was. */
   kind?: SiteKind;
+  /** What the site's own documents say it does, by source (an indexed site's last crawl). */
+  capabilities?: { source: CapabilitySource; items: CapabilityItem[] }[];
 }
 
 /** The state of a signal for which no evidence was kept: what its flag says, with no fetches. */
@@ -87,6 +95,7 @@ export function reportFromSiteDetail(detail: SiteDetail): SiteReport {
     recrawlQueued: false,
     checks: detail.checks,
     ...(detail.checks_summary ? { checksSummary: detail.checks_summary } : {}),
+    capabilities: detail.capabilities,
   };
 }
 
@@ -364,6 +373,41 @@ function ControlRequestsNote() {
   );
 }
 
+/**
+ * "What agents can do here": what the site's own documents say it does, grouped by the document
+ * it was read from, in the site's words (markup stripped, cut to size: docs/discovery.md).
+ */
+export function Capabilities({ groups }: { groups: NonNullable<SiteReport["capabilities"]> }) {
+  return (
+    <section aria-labelledby="capabilities-heading" class="capabilities">
+      <h2 id="capabilities-heading">What agents can do here</h2>
+      {groups.length === 0 ? (
+        <p>
+          The site's own documents name nothing the last crawl could read: no MCP tools, OpenAPI operations, A2A or
+          Agent Skills, ARD entries, or llms.txt summary.
+        </p>
+      ) : (
+        <>
+          <p>As the site's own machine-readable documents describe it, read at the last crawl.</p>
+          {groups.map((group) => (
+            <section aria-labelledby={`capabilities-${group.source}`}>
+              <h3 id={`capabilities-${group.source}`}>{CAPABILITY_SOURCE_LABELS[group.source]}</h3>
+              <ul class="capability-list">
+                {group.items.map((item) => (
+                  <li>
+                    <strong>{item.name}</strong>
+                    {item.description ? ` — ${item.description}` : ""}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </>
+      )}
+    </section>
+  );
+}
+
 /** The body of a report: the summary (or why the site was not read), the signals, the checklist. */
 export function Report({ report, links, kindLinkBase }: ReportProps) {
   if (report.source === "live" && !wasRead(report)) return <NotReadLead report={report} />;
@@ -385,6 +429,8 @@ export function Report({ report, links, kindLinkBase }: ReportProps) {
       ) : null}
 
       <Summary report={report} />
+
+      {report.capabilities ? <Capabilities groups={report.capabilities} /> : null}
 
       {report.source === "index" ? (
         <section aria-labelledby="history-heading">

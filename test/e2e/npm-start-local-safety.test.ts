@@ -11,6 +11,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_VARS_DIR } from "../../scripts/wrangler-dev.ts";
 import { MAX_BODY_BYTES } from "../../src/http/middleware/request-size.ts";
@@ -99,6 +101,47 @@ describe("npm start on a shared machine", () => {
     const other = await check(`http://127.0.0.1:${sqlPort}/`);
     expect(other.status).toBeGreaterThanOrEqual(400);
     expect(other.status).toBeLessThan(500);
+
+    // Submit and /verify-mcp take the same exemption (REST and MCP), and still refuse the rest.
+    const submit = async (url: string) => {
+      const response = await fetch(`${service!.origin}/api/v1/submit`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ url }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const submitted = await submit(`${origins["half-ready"]}/`);
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    expect(submitted.body).toMatchObject({ domain: new URL(origins["half-ready"]).host, status: "queued" });
+    expect((await submit(`http://127.0.0.1:${sqlPort}/`)).body).toMatchObject({ code: "URL_NOT_ALLOWED" });
+    const verify = await fetch(
+      `${service!.origin}/api/v1/verify-mcp?url=${encodeURIComponent(`${origins.ready}/mcp`)}`,
+    );
+    expect(verify.status).toBe(200);
+    expect(await verify.json()).toMatchObject({ verified: false, endpoint: `${origins.ready}/mcp` });
+    const mcp = new Client({ name: "e2e-demo-sites", version: "1.0.0" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${service!.origin}/mcp`)));
+    try {
+      const checked = await mcp.callTool({ name: "check_site", arguments: { url: `${origins.ready}/` } });
+      expect(checked.isError, JSON.stringify(checked.content)).toBeFalsy();
+      expect(checked.structuredContent).toMatchObject({ crawl_status: "success", has_llms_txt: true });
+      const verified = await mcp.callTool({ name: "verify_mcp", arguments: { url: `${origins.ready}/mcp` } });
+      expect(verified.isError, JSON.stringify(verified.content)).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+
+    // A demo index site (.example) offers the local demo sites instead of a check that cannot work.
+    const top = (await (await fetch(`${service!.origin}/api/v1/top?limit=1`)).json()) as {
+      results: { domain: string }[];
+    };
+    const demo = top.results[0]!.domain;
+    expect(demo.endsWith(".example")).toBe(true);
+    const page = await (await fetch(`${service!.origin}/sites/${demo}`)).text();
+    expect(page).not.toContain("Check again now");
+    expect(page).toContain("This site cannot be checked live.");
+    for (const origin of Object.values(origins)) expect(page).toContain(`value="${origin}/"`);
   });
 
   // Last: it stops the run.

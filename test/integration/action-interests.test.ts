@@ -115,7 +115,7 @@ describe("POST /api/v1/action-interests", () => {
       409,
       "ACTION_INTEREST_CONFLICT",
     );
-    expect(conflict.title).toBe("Conflict");
+    expect(conflict.title).toBe("Action interest conflict");
     expect(await storedInterests(searchId)).toMatchObject([{ domain, action_type: "trial" }]);
 
     // Another returned result of the same search takes its own action.

@@ -7,6 +7,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ProblemCode } from "../../src/domain/problem-types.ts";
 import worker from "../support/all-in-one-jobs.ts";
 import {
   a2aResource,
@@ -236,7 +237,7 @@ describe("POST /ard/v1/search", () => {
   it("refuses bad input with a problem carrying ARD's errorCode, and counts nothing for it", async () => {
     const { token } = await seedIndex();
     const client = asClient();
-    const bad = async (body: unknown, code: string) => {
+    const bad = async (body: unknown, code: ProblemCode) => {
       const problem = await expectProblem(await ardPost(client, "/search", body), 400, code);
       expect(problem).toMatchObject({ errorCode: "INVALID_ARGUMENT", message: problem.detail });
       return problem;
@@ -531,7 +532,7 @@ describe("GET /ard/v1/agents and /ard/v1/agents/{identifier}", () => {
 
   it("refuses a bad listing filter, orderBy, pageSize and token", async () => {
     const client = asClient();
-    const bad = async (query: string, code: string) => {
+    const bad = async (query: string, code: ProblemCode) => {
       const problem = await expectProblem(await client(`/ard/v1/agents?${query}`), 400, code);
       expect(problem.errorCode).toBe("INVALID_ARGUMENT");
     };

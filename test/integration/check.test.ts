@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
+import type { ProblemCode } from "../../src/domain/problem-types.ts";
 import { SIGNAL_FIELDS, type SignalField } from "../../src/domain/sites/site-fields.ts";
 import { FIXTURE_EXPECTATIONS, FIXTURE_SITE_NAMES } from "../fixtures/web/expectations.ts";
 import { fixture, fixtureDomain } from "../support/fixture-web.ts";
@@ -131,7 +132,7 @@ describe("POST /check input", () => {
     ["javascript:alert(1)", "INVALID_URL"],
     ["https://user:secret@example.com/", "URL_NOT_ALLOWED"],
   ])("refuses %s with 400 %s", async (url, code) => {
-    await expectProblem(await check({ url }), 400, code);
+    await expectProblem(await check({ url }), 400, code as ProblemCode);
   });
 });
 

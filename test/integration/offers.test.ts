@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { recordCheckFailure } from "../../src/domain/claims/ownership-check.ts";
+import type { ProblemCode } from "../../src/domain/problem-types.ts";
 import {
   insertSession,
   insertVerifiedClaim,
@@ -429,7 +430,7 @@ describe("POST /provider/commercial-acceptances", () => {
     const claim = await ownedClaim();
     const offer = await createOffer(claim.session, claim.claimId, claim.domain);
     const accepted = await acceptTerms(claim.key, offer);
-    const conflict = async (body: unknown, code: string) =>
+    const conflict = async (body: unknown, code: ProblemCode) =>
       expectProblem(await postAcceptance(claim.key, newIdempotencyKey(), body), 409, code);
     await conflict({ ...termsAcceptance(offer), offer_version: 2 }, "OFFER_MISMATCH");
     await conflict({ ...termsAcceptance(offer), exact_terms_sha256: "0".repeat(64) }, "OFFER_MISMATCH");

@@ -300,6 +300,30 @@ describe("GET /api/v1/search: the result window", () => {
   });
 });
 
+describe("GET /api/v1/search: nothing found", () => {
+  it("says why and offers the nearest indexed word, only on an answer that found nothing", async () => {
+    const t = uniqueToken();
+    const get = asClient();
+    await insertSites([{ domain: `near-${t}.test`, name: `${t} Nearby`, agenticScore: 20 }]);
+
+    const found = (await (await get(`/api/v1/search?q=${t}`)).json()) as Record<string, unknown>;
+    expect(found.total).toBe(1);
+    expect(found).not.toHaveProperty("no_match");
+    expect(found).not.toHaveProperty("suggestions");
+
+    const response = await get(`/api/v1/search?q=${t}q`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      total: number;
+      no_match: { reason: string; unknown_words: string[] };
+      suggestions: { word: string; replaces: string; query: string }[];
+    };
+    expect(body.total).toBe(0);
+    expect(body.no_match).toMatchObject({ reason: "unknown_words", unknown_words: [`${t}q`] });
+    expect(body.suggestions[0]).toEqual({ word: t, replaces: `${t}q`, query: t });
+  });
+});
+
 describe("GET /api/v1/search: response", () => {
   it("answers the exact shape: free access, a committed receipt, no paid offers, the sidecar", async () => {
     const t = uniqueToken();

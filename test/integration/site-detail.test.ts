@@ -84,8 +84,9 @@ describe("GET /api/v1/site/{domain}", () => {
       ...expectedSiteRecord(site!),
       score_version: 1,
       signal_evidence: evidence,
-      // Inserted without a crawl: no checklist yet.
+      // Inserted without a crawl: no checklist yet, and nothing read of what agents can do.
       checks: [],
+      capabilities: [],
       score_history: [
         { agentic_score: 25, score_version: 1, recorded_at: "2026-03-01T00:00:00.000Z" },
         { agentic_score: 15, score_version: 1, recorded_at: "2026-02-01T12:30:00.250Z" },
@@ -152,7 +153,7 @@ describe("GET /api/v1/site/{domain}", () => {
     const get = asClient();
     for (const path of [`missing-${uniqueToken()}.test`, "localhost", "127.0.0.1", "a..b"]) {
       const body = await expectProblem(await get(`/api/v1/site/${path}`), 404, "SITE_NOT_FOUND");
-      expect(body.title).toBe("Not found");
+      expect(body.title).toBe("Site not found");
     }
   });
 });

@@ -376,6 +376,25 @@ describe("the site report", () => {
     expect(again?.attributes).toMatchObject({ action: `${ORIGIN}/check`, method: "post" });
   });
 
+  it("offers no check again for a demo index site under .example, and says why", async () => {
+    const t = uniqueToken();
+    const demo = `demo-${t}.example`;
+    await insertSites([{ domain: demo, name: `${t} Demo` }]);
+    const page = await expectHtml(await asClient()(`/sites/${demo}`), 200);
+    expect(tags(page).some((tag) => tag.name === "form" && tag.attributes.id === "check-again")).toBe(false);
+    expect(page).not.toContain("Check again now");
+    const text = mainText(page);
+    expect(text).toContain("This site cannot be checked live.");
+    expect(text).toMatch(
+      new RegExp(`${demo.replaceAll(".", "\\.")} is under \\.example ?, a name reserved never to resolve`),
+    );
+    // A name that may resolve keeps its live check.
+    const real = `real-${t}.test`;
+    await insertSites([{ domain: real, name: `${t} Real` }]);
+    const other = await expectHtml(await asClient()(`/sites/${real}`), 200);
+    expect(tags(other).some((tag) => tag.name === "form" && tag.attributes.id === "check-again")).toBe(true);
+  });
+
   it("records the selection of a result opened from the search page, once", async () => {
     const t = uniqueToken();
     const domain = `pick-web-${t}.test`;

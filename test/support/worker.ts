@@ -2,6 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect, inject, onTestFinished, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
+import { PROBLEM_TYPES, type ProblemCode } from "../../src/domain/problem-types.ts";
 import { API_PREFIX, ARD_PREFIX } from "../../src/http/routes.ts";
 import { createGroups } from "../../src/routes/groups.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
@@ -93,7 +94,7 @@ export type ProblemBody = Record<string, unknown> & {
 };
 
 /** Asserts a problem+json reply with this status and code, and returns its body. */
-export async function expectProblem(response: Response, status: number, code: string): Promise<ProblemBody> {
+export async function expectProblem(response: Response, status: number, code: ProblemCode): Promise<ProblemBody> {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   const body = (await response.json()) as ProblemBody;
@@ -101,6 +102,8 @@ export async function expectProblem(response: Response, status: number, code: st
     status,
     code,
     type: `http://svc.test/problems/${code.toLowerCase().replaceAll("_", "-")}`,
+    // The type's own title, the same for every occurrence (RFC 9457 §3.1.4).
+    title: PROBLEM_TYPES[code].title,
   });
   expect(body.request_id).toBe(response.headers.get("x-request-id"));
   return body;

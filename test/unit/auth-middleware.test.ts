@@ -90,20 +90,18 @@ function createTestApp() {
 
   app.get("/things/:id", requireSession({ verify: verifySession }), (c) => {
     const thing = things.get(c.req.param("id"));
-    if (!thing || thing.owner !== c.var.actor.accountId)
-      throw new HttpProblem(404, "NOT_FOUND", "Not found", "No such thing.");
+    if (!thing || thing.owner !== c.var.actor.accountId) throw new HttpProblem(404, "NOT_FOUND", "No such thing.");
     return c.json(thing);
   });
   app.post("/things/:id/rename", requireSession({ verify: verifySession }), requireSameOrigin(), (c) => {
     const thing = things.get(c.req.param("id"));
-    if (!thing || thing.owner !== c.var.actor.accountId)
-      throw new HttpProblem(404, "NOT_FOUND", "Not found", "No such thing.");
+    if (!thing || thing.owner !== c.var.actor.accountId) throw new HttpProblem(404, "NOT_FOUND", "No such thing.");
     return c.json({ ...thing, renamed: true });
   });
   app.get("/provider/receipts/:id", requireProviderKey({ verify: verifyKey, whenClaimNotFresh: 404 }), (c) => {
     const receipt = receipts.get(c.req.param("id"));
     if (!receipt || receipt.claimId !== c.var.actor.claimId)
-      throw new HttpProblem(404, "NOT_FOUND", "Not found", "No such receipt.");
+      throw new HttpProblem(404, "NOT_FOUND", "No such receipt.");
     return c.json(receipt);
   });
   app.post(
@@ -121,7 +119,7 @@ function createTestApp() {
       const body = await c.req.text();
       const stored = `${c.var.idempotency.scope}\n${c.var.idempotency.key}`;
       const prior = acceptances.get(stored);
-      if (prior && prior.body !== body) throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", "Conflict", "Other body.");
+      if (prior && prior.body !== body) throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", "Other body.");
       if (prior) return c.json({ id: prior.id, replay: true }, 200);
       // A pause between the read and the write: racing duplicates would both write without the lock.
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -141,7 +139,7 @@ function createTestApp() {
       // The database's unique key is the claim's, whatever scope the lock had.
       const stored = `outcome:${c.var.actor.claimId}\n${c.var.idempotency.key}`;
       const prior = acceptances.get(stored);
-      if (prior && prior.body !== body) throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", "Conflict", "Other body.");
+      if (prior && prior.body !== body) throw new HttpProblem(409, "IDEMPOTENCY_CONFLICT", "Other body.");
       if (prior) return c.json({ id: prior.id, replay: true }, 200);
       await new Promise((resolve) => setTimeout(resolve, 20));
       const id = acceptances.size + 1;

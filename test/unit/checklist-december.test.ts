@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChecklistAnswers } from "../../src/domain/checklist/checklist-answers.ts";
 import type { CheckId, CheckResult } from "../../src/domain/checklist/checklist-definition.ts";
+import { CHECKLIST_REQUESTS, followUpUrls } from "../../src/domain/checklist/checklist-requests.ts";
 import { judgeChecklist } from "../../src/domain/checklist/run-checklist.ts";
 import type { ProbeResponse, SignalFinding } from "../../src/domain/signals/types.ts";
 import { answersFor, type Served } from "../support/checklist-answers.ts";
@@ -262,6 +263,48 @@ describe("OAuth (RFC 9728 path-suffixed metadata, Client ID Metadata Documents)"
       expect(result.reason).toContain(`/.well-known/oauth-protected-resource${path}`);
     },
   );
+
+  it("reads the metadata the 401's resource_metadata names before the path-suffixed and root ones", async () => {
+    const named = `${ORIGIN}/.well-known/oauth-protected-resource/tenants/acme/mcp`;
+    const as = "https://login.acme.test";
+    const answers = answersFor(
+      ORIGIN,
+      {
+        "/.well-known/oauth-protected-resource/tenants/acme/mcp": json({
+          resource: `${ORIGIN}/mcp`,
+          authorization_servers: [as],
+        }),
+        // The root's names another resource: it would fail if it were read first.
+        "/.well-known/oauth-protected-resource": json({ resource: "https://other.test", authorization_servers: [as] }),
+      },
+      {
+        has_mcp_server: { ...gated(`${ORIGIN}/mcp`), details: { endpoint: `${ORIGIN}/mcp`, resource_metadata: named } },
+      },
+    );
+    // The authorization server is an OpenID Provider: both of its metadata paths are asked at once.
+    const followUps = followUpUrls(CHECKLIST_REQUESTS, answers);
+    expect(followUps).toEqual(
+      expect.arrayContaining([
+        `${as}/.well-known/oauth-authorization-server`,
+        `${as}/.well-known/openid-configuration`,
+      ]),
+    );
+    answers.get.set(
+      `${as}/.well-known/oauth-authorization-server`,
+      elsewhere(`${as}/.well-known/oauth-authorization-server`, 404),
+    );
+    answers.get.set(
+      `${as}/.well-known/openid-configuration`,
+      elsewhere(
+        `${as}/.well-known/openid-configuration`,
+        200,
+        json({ issuer: as, authorization_endpoint: `${as}/auth` }),
+      ),
+    );
+    const result = await check(answers, "oauth_protected_resource");
+    expect(result.status, result.reason).toBe("pass");
+    expect(result.reason).toContain("named by the MCP endpoint's 401 (resource_metadata)");
+  });
 
   it("an authorization server that could not be reached is error, not fail", async () => {
     const as = "https://login.acme.test";

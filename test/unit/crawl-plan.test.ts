@@ -66,6 +66,15 @@ describe("the crawl plan", () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 
+  it("probes the fixed paths of the commerce and December checks, each for the check that reads it", () => {
+    const readers = (path: string) =>
+      CHECKLIST_REQUESTS.flatMap((each) => (each.stage === "probe" && each.path === path ? each.checks : []));
+    expect(readers("/.well-known/ucp")).toEqual(["ucp"]);
+    expect(readers("/.well-known/acp.json")).toEqual(["acp"]);
+    expect(readers("/auth.md")).toEqual(["auth_md"]);
+    expect(readers("/.well-known/mcp-registry-auth")).toEqual(["mcp_registry_auth"]);
+  });
+
   it("asks no path-suffixed protected-resource metadata beside an /mcp that is no MCP server", async () => {
     const { asked } = await crawlOf({ "/": HOME });
     expect(asked).toContain("POST /mcp");

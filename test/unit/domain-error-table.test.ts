@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DOMAIN_ERROR_KINDS, DomainError } from "../../src/domain/errors.ts";
+import { DOMAIN_ERROR_KINDS, DomainError, type DomainErrorKind } from "../../src/domain/errors.ts";
+import type { ProblemCode } from "../../src/domain/problem-types.ts";
 import { DOMAIN_ERROR_TABLE, domainErrorProblem } from "../../src/http/domain-error-table.ts";
 import { problemBody } from "../../src/http/problem.ts";
 import { buildToolError } from "../../src/routes/mcp/tool-result.ts";
@@ -22,8 +23,21 @@ describe("the domain error table", () => {
   });
 
   it("answers REST and MCP with the same code, message and members for every kind", () => {
+    // A real code of each kind (src/domain/problem-types.ts), as the operations throw them.
+    const codeOfKind: Record<DomainErrorKind, ProblemCode> = {
+      invalid: "INVALID_URL",
+      unauthenticated: "SIGN_IN_TOKEN_INVALID",
+      forbidden: "CROSS_ORIGIN_MUTATION",
+      not_found: "SITE_NOT_FOUND",
+      conflict: "CLAIM_REVOKED",
+      gone: "ATTRIBUTION_EXPIRED",
+      too_large: "CONTENT_TOO_LARGE",
+      rate_limited: "MONITOR_LIMIT_REACHED",
+      not_implemented: "PAYMENT_MODE_UNSUPPORTED",
+      unavailable: "MAIL_UNAVAILABLE",
+    };
     for (const kind of DOMAIN_ERROR_KINDS) {
-      const error = new DomainError(kind, `SOME_${kind.toUpperCase()}`, `plain words about ${kind}`, { hint: kind });
+      const error = new DomainError(kind, codeOfKind[kind], `plain words about ${kind}`, { hint: kind });
       const rest = problemBody(domainErrorProblem(error), { requestId: "r", origin: "https://svc.example" });
       const mcp = buildToolError(error);
       expect(mcp.isError).toBe(true);

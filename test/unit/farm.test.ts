@@ -4,6 +4,7 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { capabilitiesTextOf } from "../../src/domain/capabilities/site-capabilities.ts";
 import { createConcurrencyLimiter } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { crawlSite, type SiteCrawl } from "../../src/domain/crawling/crawl-site.ts";
 import { detectMcpServer } from "../../src/domain/signals/detect-mcp-server.ts";
@@ -134,6 +135,9 @@ const FARM_SIGNALS: Record<FarmSiteName, Partial<Record<SignalField, string>>> =
   },
   "cloudflare-robots": { has_mcp_server: "absent", has_robots_ai: "present" },
   "static-python": { has_mcp_server: "absent", has_structured_api: "absent" },
+  "x402-store": { has_mcp_server: "absent", has_openapi: "present", has_schema_org: "present" },
+  "mpp-store": { has_mcp_server: "absent", has_schema_org: "present" },
+  "a2a-signed": { has_mcp_server: "absent" },
 };
 
 describe("the crawl on the farm, with the full checklist", () => {
@@ -167,10 +171,75 @@ describe("the crawl on the farm, with the full checklist", () => {
     });
   }
 
+  it("reads RFC 9728 metadata where the 401 points (path-suffixed), and the OpenID Provider it names", () => {
+    const checks = (name: FarmSiteName) => new Map(crawls.get(name)!.crawl.checklist!.checks.map((c) => [c.id, c]));
+    const gated = checks("oauth-gated");
+    const resource = gated.get("oauth_protected_resource")!;
+    expect(resource.status, resource.reason).toBe("pass");
+    expect(resource.reason).toContain("/.well-known/oauth-protected-resource/mcp");
+    expect(resource.reason).toContain("named by the MCP endpoint's 401");
+    expect(resource.evidence.map((record) => record.url)).toContain(
+      `${farm.origins["oidc-as"]}/.well-known/openid-configuration`,
+    );
+    expect(crawls.get("oauth-gated")!.crawl.signals.has_mcp_server.details).toMatchObject({
+      resource_metadata: `${farm.origins["oauth-gated"]}/.well-known/oauth-protected-resource/mcp`,
+    });
+    const server = checks("oidc-as").get("oauth_authorization_server")!;
+    expect(server.status, server.reason).toBe("pass");
+    expect(server.reason).toContain("does not say it supports Client ID Metadata Documents");
+  });
+
+  it("reads the 402 of real payment servers without paying: x402 (@x402/core) and MPP (mppx)", () => {
+    const checks = (name: FarmSiteName) => new Map(crawls.get(name)!.crawl.checklist!.checks.map((c) => [c.id, c]));
+    const x402 = checks("x402-store");
+    expect(crawls.get("x402-store")!.crawl.checklist!.summary.site_kind).toBe("store");
+    expect(x402.get("x402")!.status, x402.get("x402")!.reason).toBe("pass");
+    expect(x402.get("x402")!.reason).toContain("x402 v2 payment requirement in its PAYMENT-REQUIRED header");
+    expect(x402.get("x402")!.reason).toContain("GET /weather, 402 response");
+    expect(x402.get("mpp")!.status, x402.get("mpp")!.reason).toBe("fail");
+    const mpp = checks("mpp-store");
+    expect(mpp.get("mpp")!.status, mpp.get("mpp")!.reason).toBe("pass");
+    expect(mpp.get("mpp")!.reason).toContain("tempo charge");
+    expect(mpp.get("x402")!.status, mpp.get("x402")!.reason).toBe("fail");
+    for (const site of ["x402-store", "mpp-store"] as const) {
+      for (const id of ["ucp", "acp"] as const) expect(checks(site).get(id)!.status, `${site} ${id}`).toBe("fail");
+    }
+    // A content site names no paid endpoint: neutral, not fail.
+    expect(checks("cloudflare-robots").get("x402")!.status).toBe("neutral");
+  });
+
+  it("verifies the A2A JS SDK's signed 1.0 card against the key at its jku", () => {
+    const card = crawls.get("a2a-signed")!.crawl.checklist!.checks.find((c) => c.id === "a2a_agent_card")!;
+    expect(card.status, card.reason).toBe("pass");
+    expect(card.reason).toContain("the signature (kid courier-key) verifies over the canonical card");
+    expect(card.evidence.map((record) => record.url)).toContain(`${farm.origins["a2a-signed"]}/.well-known/jwks.json`);
+  });
+
   it("records the era in the MCP evidence", () => {
     expect(crawls.get("sdk2-modern")!.crawl.signals.has_mcp_server.details).toMatchObject({ era: "2026-07-28" });
     expect(crawls.get("sdk1-stateful")!.crawl.signals.has_mcp_server.details).toMatchObject({ era: "2025" });
     expect(crawls.get("sdk2-modern")!.crawl.signals.has_mcp_server.reason).toContain("2026-07-28 era");
+  });
+
+  it("keeps what each site's own documents say it does: live tools/list in both eras, A2A skills, OpenAPI operations", () => {
+    const textOf = (name: FarmSiteName) => capabilitiesTextOf(crawls.get(name)!.crawl.capabilities);
+    const tools = "add: Adds two numbers.\necho: Returns the text given.";
+    expect(textOf("sdk2-modern")).toBe(tools);
+    expect(textOf("sdk1-stateful")).toBe(tools);
+    expect(crawls.get("sdk2-modern")!.crawl.capabilities).toEqual([
+      {
+        source: "mcp",
+        items: [
+          { name: "add", description: "Adds two numbers." },
+          { name: "echo", description: "Returns the text given." },
+        ],
+      },
+    ]);
+    expect(textOf("a2a-agent")).toBe("Plan a trip: Plans a train trip. travel");
+    expect(textOf("fastify-swagger")).toBe("books\nlistBooks: List the books on loan");
+    // A gated server's tools are not known; an app shell served for every path names nothing.
+    expect(crawls.get("oauth-gated")!.crawl.capabilities).toBeNull();
+    expect(crawls.get("spa")!.crawl.capabilities).toBeNull();
   });
 
   it("counts requests per crawl as the crawl's own counter says", () => {

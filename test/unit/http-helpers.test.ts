@@ -41,13 +41,13 @@ describe("hashedIdentity", () => {
 
 describe("problem documents", () => {
   it("carry type, title, status, detail, code, request id and extensions", () => {
-    const problem = new HttpProblem(409, "ALREADY_RECORDED", "Conflict", "Already recorded.", { hint: 1 });
+    const problem = new HttpProblem(409, "TICKET_CONFLICT", "Already prepared.", { hint: 1 });
     expect(problemBody(problem, { requestId: "r-1", origin: "https://svc.example" })).toEqual({
-      type: "https://svc.example/problems/already-recorded",
-      title: "Conflict",
+      type: "https://svc.example/problems/ticket-conflict",
+      title: "Ticket conflict",
       status: 409,
-      detail: "Already recorded.",
-      code: "ALREADY_RECORDED",
+      detail: "Already prepared.",
+      code: "TICKET_CONFLICT",
       request_id: "r-1",
       hint: 1,
     });

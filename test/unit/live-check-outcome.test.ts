@@ -45,14 +45,7 @@ describe("a live check's outcome across RPC", () => {
 
   it("throws an HttpProblem again with its status, code, title, members and headers", async () => {
     const outcome = await acrossRpc(async () => {
-      throw new HttpProblem(
-        429,
-        "RATE_LIMITED",
-        "Too many requests",
-        "Slow down.",
-        { limit: 10 },
-        { "Retry-After": "9" },
-      );
+      throw new HttpProblem(429, "RATE_LIMITED", "Slow down.", { limit: 10 }, { "Retry-After": "9" });
     });
     const error = thrownBy(() => unwrapOutcome(outcome));
     expect(error).toBeInstanceOf(HttpProblem);

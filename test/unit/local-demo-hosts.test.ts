@@ -3,10 +3,15 @@
  * (LOCAL_DEMO_HOSTS), and only on the local stack: beside a real database the list is ignored,
  * and it names 127.0.0.1 hosts with their port, nothing wider.
  */
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createOutbound } from "../../src/adapters/outbound/create-outbound.ts";
 import { ConfigError, parseConfig } from "../../src/config.ts";
 import { mayBePrivate } from "../../src/domain/checks/check-context.ts";
+import { submitSite } from "../../src/domain/checks/submit-site.ts";
+import { verifyMcp } from "../../src/domain/checks/verify-mcp.ts";
 
 const required = {
   DATABASE_URL: "postgres://local:local@127.0.0.1:5480/local",
@@ -53,5 +58,29 @@ describe("LOCAL_DEMO_HOSTS", () => {
     const fetcher = outbound.openFetcher({ deadline: Date.now() + 2_000 });
     const refused = await fetcher("http://127.0.0.1:5491/");
     expect(refused).toMatchObject({ ok: false, failure: "refused" });
+  });
+
+  it("lets Submit and /verify-mcp reach a demo host on the local stack, and refuses it in a deployed config", async () => {
+    const server = createServer((_request, response) => response.writeHead(404).end("Not found\n"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const config = { DOH_URL: "http://127.0.0.1:1/dns-query", FETCH_ALLOW_PRIVATE: false, LOCAL_DEMO_HOSTS: [host] };
+      const local = createOutbound({ ...config, DATABASE_LOCAL_HTTP: true }, "");
+      const deployed = createOutbound({ ...config, DATABASE_LOCAL_HTTP: false }, "");
+      const url = `http://${host}/mcp`;
+      expect(await verifyMcp({ ctx: local, input: { url } })).toMatchObject({ verified: false, endpoint: url });
+      await expect(verifyMcp({ ctx: deployed, input: { url } })).rejects.toMatchObject({ code: "URL_NOT_ALLOWED" });
+      // A deployed Worker refuses the submission before anything is stored or queued.
+      const stores = { db: undefined, cache: undefined, origin: "", crawlQueue: undefined } as unknown as Pick<
+        Parameters<typeof submitSite>[0]["ctx"],
+        "db" | "cache" | "origin" | "crawlQueue"
+      >;
+      await expect(
+        submitSite({ ctx: { ...stores, ...deployed }, input: { url: `http://${host}/` } }),
+      ).rejects.toMatchObject({ code: "URL_NOT_ALLOWED" });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -419,8 +419,14 @@ describe("detectMcpServer against the fixture web", () => {
       protocol_version: "2025-11-25",
       server_name: "relay-agents",
       tool_count: 3,
+      tools: [
+        { name: "add", description: "Adds two numbers." },
+        { name: "echo", description: "Returns the text given." },
+        { name: "count_words", description: "Counts the words of a text." },
+      ],
       discovery_url: `${origin}/.well-known/mcp.json`,
       route: "/.well-known/mcp.json names the MCP endpoint /agents/mcp",
+      resource_metadata: null,
     });
     expect(finding.reason).toMatch(/^\/\.well-known\/mcp\.json names the MCP endpoint \/agents\/mcp\. MCP handshake/);
   });

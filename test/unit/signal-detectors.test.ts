@@ -196,7 +196,7 @@ describe("detectLlmsTxt", () => {
     const finding = await detectLlmsTxt(context);
     expect(finding.status).toBe("present");
     expect(finding.reason).toBe("llms.txt found at /llms.txt with an H1 title.");
-    expect(finding.details).toEqual({ url: `${ORIGIN}/llms.txt`, title: "Forecasts" });
+    expect(finding.details).toEqual({ url: `${ORIGIN}/llms.txt`, title: "Forecasts", summary: "Weather." });
     expect(finding.fetched).toEqual([
       { url: `${ORIGIN}/llms.txt`, status: 200, content_type: "text/markdown" },
       { url: `${ORIGIN}/.well-known/llms.txt`, status: 404, content_type: "text/plain" },
@@ -369,6 +369,8 @@ describe("detectOpenApi", () => {
       version: "3.1.0",
       title: "Forecasts",
       path_count: 1,
+      operations: [],
+      tags: [],
       found_via: "common path",
     });
   });
@@ -402,6 +404,8 @@ describe("detectOpenApi", () => {
       version: "3.0.3",
       title: "V2",
       path_count: 2,
+      operations: [],
+      tags: [],
       found_via: "api-catalog",
     });
     expect(finding.reason).toContain("named by the API catalog");

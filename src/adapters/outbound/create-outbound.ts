@@ -3,6 +3,7 @@
  * through DNS over HTTPS, identifying itself with the crawler's User-Agent, within a time budget.
  */
 import type { Config } from "../../config.ts";
+import { createDohRecordLookup, type DnsRecordLookup } from "../dns-records.ts";
 import { createCheckResolver, createDohLookup } from "./dns-over-https.ts";
 import type { OpenFetcher, VetHost } from "./fetch-types.ts";
 import { createGuardedFetch, vetHostAddresses } from "./guarded-fetch.ts";
@@ -20,6 +21,8 @@ export interface Outbound {
   allowPrivate: boolean;
   /** The local demo sites' hosts (`host:port`) exempt from the address rules (LOCAL_DEMO_HOSTS, local only). */
   trustedHosts: readonly string[];
+  /** TXT, SVCB and HTTPS lookups through the same resolver (DOH_URL), for the checklist's DNS discovery. */
+  dnsRecords: DnsRecordLookup;
 }
 
 /**
@@ -51,5 +54,6 @@ export function createOutbound(
       trustedNames.has(hostname) ? Promise.resolve(null) : vetHostAddresses(hostname, { resolver, allowPrivate }),
     allowPrivate,
     trustedHosts,
+    dnsRecords: createDohRecordLookup({ url: config.DOH_URL }),
   };
 }

@@ -10,6 +10,7 @@
  * vets is then the one the connection uses, short of a change between the two.
  */
 import { lookup } from "node:dns/promises";
+import { createDohRecordLookup, type DnsRecordLookup } from "../dns-records.ts";
 import { CRAWLER_PRODUCT } from "./create-outbound.ts";
 import { createCheckResolver, type DnsAnswer, type DnsLookup, DnsLookupError } from "./dns-over-https.ts";
 import type { OpenFetcher, VetHost } from "./fetch-types.ts";
@@ -59,6 +60,11 @@ export interface LocalOutboundOptions {
   url: string;
   lookup?: DnsLookup;
   fetchImpl?: typeof fetch;
+  /**
+   * A DNS-over-HTTPS JSON endpoint for the checklist's DNS discovery (TXT, SVCB, HTTPS records,
+   * which the system resolver cannot all ask for); without one, that check says it did not look.
+   */
+  dohUrl?: string;
 }
 
 /**
@@ -70,6 +76,7 @@ export function createLocalOutbound(options: LocalOutboundOptions): {
   openFetcher: OpenFetcher;
   vetHost: VetHost;
   allowPrivate: boolean;
+  dnsRecords?: DnsRecordLookup;
 } {
   // A URL that does not parse names no host to exempt; the check refuses it before any fetch.
   const named = parseUrl(options.url);
@@ -89,5 +96,8 @@ export function createLocalOutbound(options: LocalOutboundOptions): {
         ? Promise.resolve(null)
         : vetHostAddresses(hostname, { resolver, allowPrivate: false }),
     allowPrivate: true,
+    ...(options.dohUrl
+      ? { dnsRecords: createDohRecordLookup({ url: options.dohUrl, fetchImpl: options.fetchImpl }) }
+      : {}),
   };
 }

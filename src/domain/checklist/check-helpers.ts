@@ -116,9 +116,10 @@ export function isPlaceholder(value: string, origin?: string): boolean {
   );
 }
 
+/** Same host name, whatever the port: a site served on loopback names its neighbours there too. */
 function sameHost(value: string, origin: string): boolean {
   try {
-    return new URL(value).host === new URL(origin).host;
+    return new URL(value).hostname === new URL(origin).hostname;
   } catch {
     return false;
   }

@@ -9,9 +9,13 @@
  * more. The follow-ups (documents the first answers name) are capped so a crawl stays within its
  * request budget (see CRAWL_REQUEST_BUDGET).
  */
+
+import type { DnsRecordLookup, DnsRecordType } from "../../adapters/dns-records.ts";
+import { DNS_AID_SERVICES } from "../readers/agent-dns.ts";
 import { siteUrl } from "../signals/blocking.ts";
 import { type CatchAllCheck, type ControlShape, shapeOf } from "../signals/catch-all.ts";
 import type { CrawlDiscovery } from "../signals/crawl-state.ts";
+import { type McpProbeResult, probeMcpEndpoint } from "../signals/mcp-probe.ts";
 import type { ProbeAnswer, ProbeRequest, ProbeResponse, SignalFinding, SiteFetcher } from "../signals/types.ts";
 import type { SignalField } from "../sites/site-fields.ts";
 
@@ -32,6 +36,10 @@ export const CHECKLIST_PATHS = {
   protectedResource: "/.well-known/oauth-protected-resource",
   authorizationServer: "/.well-known/oauth-authorization-server",
   openidConfiguration: "/.well-known/openid-configuration",
+  ucp: "/.well-known/ucp",
+  acp: "/.well-known/acp.json",
+  authMd: "/auth.md",
+  mcpRegistryAuth: "/.well-known/mcp-registry-auth",
 } as const;
 
 /** The MCP server card paths read (the MCP detector fetches them: they cost nothing more). */
@@ -62,6 +70,37 @@ export interface ChecklistAnswers {
    * an answer that is the site's catch-all is treated as no document (see standingOf).
    */
   catchAll: Map<string, CatchAllCheck>;
+  /** The cryptographic proofs (checklist-proofs.ts), computed before the checks are judged. */
+  proofs?: ChecklistProofs;
+  /**
+   * What DNS said of the agent-discovery names of the site's host (`dns_agent_discovery`), or
+   * undefined when the crawl had no DNS lookup to ask (see crawlSite's `dnsRecords`).
+   */
+  dns?: AgentDnsAnswers;
+  /** Live MCP probes of endpoints only DNS named (the MCP detector probes the site's own). */
+  mcpProbes?: Map<string, McpProbeResult>;
+}
+
+/** What became of a signed agent card's signatures. */
+export type CardSignatureProof =
+  | { state: "verified"; kid: string | null; form: "as served" | "defaults omitted" }
+  | { state: "failed" | "undecided"; clause: string };
+
+/** The proofs the checks read (see checklist-proofs.ts). */
+export interface ChecklistProofs {
+  /** By the JCS of a published JWK: null when jose imports it, else why not. */
+  jwks: Map<string, string | null>;
+  /** By agent card URL, for cards that carry `signatures`. */
+  cardSignatures: Map<string, CardSignatureProof>;
+}
+
+/** One DNS question's outcome: the record data (none when the name or type does not exist), or why it is undecided. */
+export type DnsOutcome = { records: string[] } | { failed: string };
+
+/** The DNS answers of one crawl, by question (`<type> <name>`, e.g. `TXT _agent.example.com`). */
+export interface AgentDnsAnswers {
+  host: string;
+  answers: Map<string, DnsOutcome>;
 }
 
 /** The crawl's control requests, shared with the signal detectors (one per shape and crawl). */
@@ -109,7 +148,7 @@ const CONTROL_SHAPES = 2;
 export async function gatherAnswers(
   fetchers: ChecklistFetchers,
   origin: string,
-  findings: Promise<{ signals: Record<SignalField, SignalFinding>; discovery: CrawlDiscovery }>,
+  findings: Promise<{ signals: Record<SignalField, SignalFinding>; discovery: CrawlDiscovery; dns?: AgentDnsAnswers }>,
   plan: { probes: { path: string; shared: boolean }[]; followUps: (answers: ChecklistAnswers) => string[] },
   controls: CatchAllJudge,
   budget: number,
@@ -170,4 +209,58 @@ export async function gatherAnswers(
   fetchers.reserve(0);
   await judgeAll();
   return answers;
+}
+
+/** The DNS questions of `dns_agent_discovery` for a host: AID's TXT, then DNS-AID's SVCB and HTTPS names. */
+export function agentDnsQuestions(host: string): { name: string; type: DnsRecordType }[] {
+  const questions: { name: string; type: DnsRecordType }[] = [{ name: `_agent.${host}`, type: "TXT" }];
+  for (const { label } of DNS_AID_SERVICES) {
+    for (const type of ["SVCB", "HTTPS"] as const) questions.push({ name: `${label}._agents.${host}`, type });
+  }
+  return questions;
+}
+
+/** The key of a DNS question in AgentDnsAnswers. */
+export const dnsQuestionKey = (type: DnsRecordType, name: string) => `${type} ${name}`;
+
+/**
+ * Asks every agent-discovery question of a host at once (seven DNS-over-HTTPS queries, none of
+ * them an HTTP request to the site, so outside the crawl's request budget). A failed lookup is
+ * kept as undecided, never as no record. IP literals have no names to ask: no questions.
+ */
+export async function lookUpAgentDns(lookup: DnsRecordLookup, host: string): Promise<AgentDnsAnswers> {
+  const answers = new Map<string, DnsOutcome>();
+  if (isIpLiteral(host)) return { host, answers };
+  await Promise.all(
+    agentDnsQuestions(host).map(async ({ name, type }) => {
+      try {
+        answers.set(dnsQuestionKey(type, name), { records: await lookup(name, type) });
+      } catch (error) {
+        answers.set(dnsQuestionKey(type, name), {
+          failed: error instanceof Error ? error.message : "the DNS lookup failed",
+        });
+      }
+    }),
+  );
+  return { host, answers };
+}
+
+/** True for an IPv4 or bracketed/bare IPv6 literal (a host with no DNS name). */
+export function isIpLiteral(host: string): boolean {
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || host.includes(":") || host.startsWith("[");
+}
+
+/**
+ * Probes, within the crawl's budget, the MCP endpoints only DNS named (see agent-dns.ts): each
+ * a completed exchange of either era, as the MCP detector proves the site's own. The probe sends
+ * the protocol's own requests (server/discover, initialize, tools/list), never a registration.
+ */
+export async function probeNamedMcpEndpoints(
+  fetch: SiteFetcher,
+  endpoints: readonly string[],
+): Promise<Map<string, McpProbeResult>> {
+  const results = await Promise.all(
+    endpoints.map((endpoint) => probeMcpEndpoint(fetch, endpoint, { diagnoseNotFound: false })),
+  );
+  return new Map(endpoints.map((endpoint, i) => [endpoint, results[i]!]));
 }

@@ -25,12 +25,21 @@ import {
   MCP_CARD_PATHS,
 } from "./checklist-answers.ts";
 import type { CheckId } from "./checklist-definition.ts";
+import { cardKeySetUrls } from "./checklist-proofs.ts";
+import { agentDnsFollowUpUrls } from "./families/agent-dns.ts";
 import { skillArtifactUrls } from "./families/agents.ts";
 import { apiCatalogLinks } from "./families/api.ts";
 import { aiCatalogEntries } from "./families/ard.ts";
-import { authorizationServerMetadataUrl, protectedResourceServers, protectedResourceUrls } from "./families/auth.ts";
+import {
+  authorizationServerMetadataUrl,
+  openidConfigurationUrl,
+  protectedResourceServers,
+  protectedResourceUrls,
+} from "./families/auth.ts";
+import { acpApiBase, openApiDocumentUrl, paymentEndpointUrls } from "./families/commerce.ts";
 import { sitemapCandidates } from "./families/discoverability.ts";
 import { liveMcpEndpoint } from "./families/mcp.ts";
+import { nlwebQuery } from "./families/nlweb.ts";
 
 /** A path asked blind in the first round. */
 export interface ProbeDeclaration {
@@ -111,6 +120,10 @@ export const CHECKLIST_REQUESTS: readonly RequestDeclaration[] = [
   probe(["agent_skills"], CHECKLIST_PATHS.skills),
   probe(["oauth_protected_resource"], CHECKLIST_PATHS.protectedResource),
   probe(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer),
+  probe(["ucp"], CHECKLIST_PATHS.ucp),
+  probe(["acp"], CHECKLIST_PATHS.acp),
+  probe(["auth_md"], CHECKLIST_PATHS.authMd),
+  probe(["mcp_registry_auth"], CHECKLIST_PATHS.mcpRegistryAuth),
   // What the first answers call for.
   followUp(["sitemap"], sitemapUrls),
   olderPath(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy),
@@ -132,11 +145,37 @@ export const CHECKLIST_REQUESTS: readonly RequestDeclaration[] = [
   followUp(["agent_skills"], skillArtifactUrls),
   // RFC 9728: the metadata the MCP endpoint's 401 names, and the live endpoint's path-suffixed URL.
   followUp(["oauth_protected_resource"], (answers) => protectedResourceUrls(answers).map(({ url }) => url)),
+  // The authorization server it names, at both of its metadata paths in one round: servers built
+  // as OpenID Providers (oidc-provider) publish only the OpenID Connect Discovery one.
   followUp(["oauth_protected_resource"], (answers) => {
     const server = protectedResourceServers(answers)[0];
-    const metadataUrl = server ? authorizationServerMetadataUrl(server) : null;
-    return metadataUrl ? [metadataUrl] : [];
+    if (!server) return [];
+    return [authorizationServerMetadataUrl(server), openidConfigurationUrl(server)].filter(
+      (url): url is string => url !== null,
+    );
   }),
+  // Commerce: the OpenAPI document the detector read (a memoised repeat, free), then the paid
+  // endpoints it and the home page and ARD entries name (one GET each, never paid).
+  followUp(["x402", "mpp"], (answers) => {
+    const url = openApiDocumentUrl(answers);
+    return url ? [url] : [];
+  }),
+  followUp(["x402", "mpp"], paymentEndpointUrls),
+  // The API base an ACP discovery document names.
+  followUp(["acp"], (answers) => {
+    const base = acpApiBase(answers);
+    return base ? [base] : [];
+  }),
+  // The JWK Sets signed agent cards name (`jku`).
+  followUp(["a2a_agent_card"], (answers) => cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)),
+  // NLWeb: one query, only where the site announces an endpoint.
+  followUp(["nlweb"], (answers) => {
+    const query = nlwebQuery(answers);
+    return query ? [query.url] : [];
+  }),
+  // What the agent-discovery DNS records name (A2A cards, OpenAPI documents, other hosts' indexes);
+  // the MCP endpoints they name are probed live by crawl-site.ts (probeNamedMcpEndpoints).
+  followUp(["dns_agent_discovery"], (answers) => agentDnsFollowUpUrls(answers).slice(0, FOLLOW_UP_CAP)),
 ];
 
 /** The paths of the probes, the shared ones marked. */

@@ -11,12 +11,14 @@
  */
 import type { Judge } from "./check-helpers.ts";
 import type { CheckId } from "./checklist-definition.ts";
+import { checkDnsAgentDiscovery } from "./families/agent-dns.ts";
 import { checkA2aAgentCard, checkWebMcp } from "./families/agents.ts";
 import { checkApiCatalog, checkOpenApi, checkStructuredApi } from "./families/api.ts";
 import { checkAiCatalog } from "./families/ard.ts";
 import { checkOauthAuthorizationServer, checkOauthProtectedResource } from "./families/auth.ts";
+import { checkAuthMd } from "./families/auth-md.ts";
 import { checkAiBotRules, checkContentSignals, checkContentUsage, checkWebBotAuth } from "./families/bot-access.ts";
-import { checkAp2 } from "./families/commerce.ts";
+import { checkAcp, checkAp2, checkMpp, checkUcp, checkX402 } from "./families/commerce.ts";
 import {
   checkLlmsFullTxt,
   checkLlmsTxt,
@@ -27,6 +29,8 @@ import {
 import { checkLinkHeaders, checkRobotsTxt, checkSitemap } from "./families/discoverability.ts";
 import { checkAiPlugin } from "./families/legacy.ts";
 import { checkMcpServer, checkMcpServerCard } from "./families/mcp.ts";
+import { checkMcpRegistryAuth } from "./families/mcp-registry.ts";
+import { checkNlweb } from "./families/nlweb.ts";
 
 export type { Judgement, Missing } from "./check-helpers.ts";
 export { checkAgentSkills, type DigestsByUrl, skillArtifactUrls } from "./families/agents.ts";
@@ -56,4 +60,12 @@ export const SYNC_CHECKS: Readonly<Record<Exclude<CheckId, "agent_skills">, Judg
   oauth_authorization_server: checkOauthAuthorizationServer,
   ai_plugin: checkAiPlugin,
   ap2: checkAp2,
+  x402: checkX402,
+  mpp: checkMpp,
+  ucp: checkUcp,
+  acp: checkAcp,
+  auth_md: checkAuthMd,
+  dns_agent_discovery: checkDnsAgentDiscovery,
+  mcp_registry_auth: checkMcpRegistryAuth,
+  nlweb: checkNlweb,
 };

@@ -20,6 +20,7 @@ import {
   type SiteKind,
   summarizeChecklist,
 } from "./checklist-definition.ts";
+import { proveChecklist } from "./checklist-proofs.ts";
 import { checkAgentSkills, type DigestsByUrl, type Judgement, SYNC_CHECKS, skillArtifactUrls } from "./checks.ts";
 
 /** schema.org types that mark a page as a shop's. */
@@ -102,6 +103,7 @@ export async function judgeChecklist(
 ): Promise<{ checks: CheckResult[]; summary: ChecklistSummary }> {
   const { kind, reason } = inferSiteKind(answers, category);
   const digests = await skillDigests(answers);
+  answers.proofs ??= await proveChecklist(answers);
   const checks = CHECK_IDS.map((id) =>
     toResult(id, id === "agent_skills" ? checkAgentSkills(answers, digests) : SYNC_CHECKS[id](answers), kind),
   );

@@ -1,6 +1,6 @@
 /** What the live checks and submissions run against. */
 import type { CrawlContext } from "../crawling/request-crawls.ts";
-import type { OpenFetcher, VetHost } from "../signals/types.ts";
+import type { DnsRecordLookup, OpenFetcher, VetHost } from "../signals/types.ts";
 
 export interface CheckContext extends CrawlContext {
   openFetcher: OpenFetcher;
@@ -9,6 +9,8 @@ export interface CheckContext extends CrawlContext {
   allowPrivate: boolean;
   /** `host:port`s exempt from the address rules: `npm start`'s local demo sites (LOCAL_DEMO_HOSTS). */
   trustedHosts?: readonly string[];
+  /** DNS record lookups for the checklist's DNS discovery (the service's DoH resolver). */
+  dnsRecords?: DnsRecordLookup;
 }
 
 /**

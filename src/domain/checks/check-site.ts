@@ -53,7 +53,10 @@ function differsFromIndex(crawl: SiteCrawl, stored: { agenticScore: number; flag
 }
 
 /** What a live check needs to reach a site: the guarded fetcher and the host vetting. */
-export type LiveCheckContext = Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate" | "trustedHosts">;
+export type LiveCheckContext = Pick<
+  CheckContext,
+  "openFetcher" | "vetHost" | "allowPrivate" | "trustedHosts" | "dnsRecords"
+>;
 
 /**
  * The live crawl behind a check, without the index: the target parsed and vetted, then crawled
@@ -75,6 +78,7 @@ export async function crawlCheckTarget({
     origin: target.origin,
     fetcher: ctx.openFetcher({ deadline: Date.now() + CRAWL_TIME_BUDGET_MS }),
     limiter: createConcurrencyLimiter(WORKER_CONNECTION_LIMIT),
+    ...(ctx.dnsRecords ? { dnsRecords: ctx.dnsRecords } : {}),
   });
   return { target, crawl };
 }

@@ -1,7 +1,7 @@
 /** POST /submit: queue a crawl of a URL's site, at most once per domain within the dedupe window. */
 import { parseCrawlTarget, refusedTargetError } from "../crawling/crawl-target.ts";
 import { CRAWL_DEDUPE_WINDOW_SECONDS, requestCrawls } from "../crawling/request-crawls.ts";
-import type { CheckContext } from "./check-context.ts";
+import { type CheckContext, mayBePrivate } from "./check-context.ts";
 
 export interface Submission {
   domain: string;
@@ -16,10 +16,12 @@ export async function submitSite({
   ctx,
   input,
 }: {
-  ctx: Pick<CheckContext, "db" | "cache" | "origin" | "crawlQueue" | "allowPrivate" | "vetHost">;
+  ctx: Pick<CheckContext, "db" | "cache" | "origin" | "crawlQueue" | "allowPrivate" | "vetHost" | "trustedHosts">;
   input: { url: string };
 }): Promise<Submission> {
-  const target = parseCrawlTarget(input.url, ctx.allowPrivate);
+  // The local demo sites of `npm start` are exempt as they are for a live check (local stack
+  // only); their crawl goes through the same guarded fetcher, which exempts them too.
+  const target = parseCrawlTarget(input.url, mayBePrivate(input.url, ctx));
   // Nothing is fetched now, but a name behind which sits a private address is refused already.
   const refusal = await ctx.vetHost(new URL(target.origin).hostname);
   if (refusal) throw refusedTargetError(refusal);

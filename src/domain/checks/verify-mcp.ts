@@ -8,7 +8,7 @@
 import { CRAWL_TIME_BUDGET_MS } from "../crawling/crawl-budget.ts";
 import { refusedTargetError } from "../crawling/crawl-target.ts";
 import { probeMcpEndpoint } from "../signals/mcp-probe.ts";
-import type { CheckContext } from "./check-context.ts";
+import { type CheckContext, mayBePrivate } from "./check-context.ts";
 import { parseVerifyTarget } from "./verify-target.ts";
 
 export interface McpVerification {
@@ -22,10 +22,11 @@ export async function verifyMcp({
   ctx,
   input,
 }: {
-  ctx: Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate">;
+  ctx: Pick<CheckContext, "openFetcher" | "vetHost" | "allowPrivate" | "trustedHosts">;
   input: { url: string };
 }): Promise<McpVerification> {
-  const endpoint = parseVerifyTarget(input.url, ctx.allowPrivate);
+  // The local demo sites of `npm start` are exempt as they are for a live check (local stack only).
+  const endpoint = parseVerifyTarget(input.url, mayBePrivate(input.url, ctx));
 
   const refusal = await ctx.vetHost(new URL(endpoint).hostname);
   if (refusal) throw refusedTargetError(refusal);

@@ -4,9 +4,18 @@
  * status are derived from what they found. Nothing here writes anywhere.
  */
 
-import { CHECKLIST_PATHS, gatherAnswers } from "../checklist/checklist-answers.ts";
+import type { StoredCapabilityGroup } from "../../../db/schema/sites.ts";
+import type { DnsRecordLookup } from "../../adapters/dns-records.ts";
+import { capabilitiesOf, crawlCapabilityReadings } from "../capabilities/site-capabilities.ts";
+import {
+  CHECKLIST_PATHS,
+  gatherAnswers,
+  lookUpAgentDns,
+  probeNamedMcpEndpoints,
+} from "../checklist/checklist-answers.ts";
 import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
 import { CHECKLIST_REQUESTS, FOLLOW_UP_ROUNDS, followUpUrls, probePaths } from "../checklist/checklist-requests.ts";
+import { agentDnsMcpEndpoints } from "../checklist/families/agent-dns.ts";
 import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
@@ -87,6 +96,11 @@ export interface SiteCrawl {
   checklist: { checks: CheckResult[]; summary: ChecklistSummary } | null;
   /** The requests the crawl made, every detector and check together (at most CRAWL_REQUEST_BUDGET). */
   requestCount: number;
+  /**
+   * What the site's own documents say it does, grouped by source and capped
+   * (site-capabilities.ts); null when they name nothing.
+   */
+  capabilities: StoredCapabilityGroup[] | null;
 }
 
 const UNREACHABLE_FAILURES = new Set(["timeout", "network", "too_many_redirects", "refused", "deadline"]);
@@ -161,6 +175,11 @@ export interface CrawlSiteInput {
    * budget"), and `checklist` is null.
    */
   withChecklist?: boolean;
+  /**
+   * DNS record lookups (DNS over HTTPS, the service's resolver) for the checklist's DNS discovery
+   * (`dns_agent_discovery`); without one that check says the records were not looked up.
+   */
+  dnsRecords?: DnsRecordLookup;
 }
 
 /**
@@ -221,6 +240,7 @@ export async function crawlSite({
   signalsOnlyOnSuccess = false,
   withChecklist = true,
   mcpLeads,
+  dnsRecords,
 }: CrawlSiteInput): Promise<SiteCrawl> {
   const startedAt = new Date();
   const fetch = createCrawlFetcher(fetcher, limiter, {
@@ -232,10 +252,13 @@ export async function crawlSite({
 
   const homeProbe = probeHome(fetch, origin);
   const state = crawlStateOf(context);
-  const probe = await probeSignals(context, fetch, state, { signalsOnlyOnSuccess, withChecklist });
+  const probe = await probeSignals(context, fetch, state, { signalsOnlyOnSuccess, withChecklist, dnsRecords });
   const { home, faviconUrl } = await homeProbe;
   // Read after the checklist, so its control requests (if it asked any) are listed too.
   const answers = probe.checklistAnswers ? await probe.checklistAnswers : null;
+  // MCP endpoints only DNS named: probed within the budget, once the detectors' own are known.
+  const dnsMcp = answers ? agentDnsMcpEndpoints(answers) : [];
+  if (answers && dnsMcp.length > 0) answers.mcpProbes = await probeNamedMcpEndpoints(fetch.budgeted, dnsMcp);
   const discovery = await findDiscovery(state, probe.probed);
   const site = describeSite(origin, home, probe.signals);
   const checklist = answers ? await judgeChecklist(answers, site.category) : null;
@@ -258,6 +281,9 @@ export async function crawlSite({
     durationMs: Date.now() - startedAt.getTime(),
     checklist,
     requestCount: fetch.requestsMade(),
+    capabilities: capabilitiesOf(
+      crawlCapabilityReadings({ signals: probe.signals, discovery, answers, checks: checklist?.checks ?? null }),
+    ),
   };
 }
 
@@ -279,7 +305,11 @@ async function probeSignals(
   context: ProbeContext,
   fetch: CrawlFetcher,
   state: CrawlState,
-  { signalsOnlyOnSuccess, withChecklist }: { signalsOnlyOnSuccess: boolean; withChecklist: boolean },
+  {
+    signalsOnlyOnSuccess,
+    withChecklist,
+    dnsRecords,
+  }: { signalsOnlyOnSuccess: boolean; withChecklist: boolean; dnsRecords?: DnsRecordLookup },
 ): Promise<SignalProbe> {
   const { origin } = context;
   if (signalsOnlyOnSuccess && crawlStatusOf(await fetch(`${origin}/`)).status !== "success") {
@@ -290,7 +320,7 @@ async function probeSignals(
   // detectors' discovery (catalog, cards, control requests) once they are done.
   if (signalsOnlyOnSuccess) fetch.newBurst();
   const detected = detectAll(context);
-  const checklistAnswers = withChecklist ? startChecklist(context, fetch, state, detected) : null;
+  const checklistAnswers = withChecklist ? startChecklist(context, fetch, state, detected, dnsRecords) : null;
   return { signals: await detected, checklistAnswers, probed: true };
 }
 
@@ -300,8 +330,15 @@ function startChecklist(
   fetch: CrawlFetcher,
   state: CrawlState,
   detected: Promise<Record<SignalField, SignalFinding>>,
+  dnsRecords?: DnsRecordLookup,
 ): ReturnType<typeof gatherAnswers> {
-  const findings = detected.then(async (found) => ({ signals: found, discovery: await findDiscovery(state, true) }));
+  // DNS discovery asks the resolver beside the detectors' requests (never the site itself).
+  const dns = dnsRecords ? lookUpAgentDns(dnsRecords, new URL(context.origin).hostname) : null;
+  const findings = detected.then(async (found) => ({
+    signals: found,
+    discovery: await findDiscovery(state, true),
+    ...(dns ? { dns: await dns } : {}),
+  }));
   return gatherAnswers(
     { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
     context.origin,

@@ -34,6 +34,21 @@ export const RESERVED_NAME_SUFFIXES = [
   "example.org",
 ] as const;
 
+/**
+ * The top-level names no live check can reach, which a site's page does not offer to check again:
+ * RFC 2606's `example` (the demo index's names; no public delegation) and `invalid` (never exists,
+ * RFC 6761). The other reserved names stay checkable: `test` names resolve in the local DNS zone
+ * the tests and `npm start` serve, `localhost` is refused by the address rules with its reason,
+ * and example.com/.net/.org resolve publicly.
+ */
+const UNCHECKABLE_NAME_SUFFIXES = ["example", "invalid"] as const;
+
+/** The suffix that makes a site's domain (a host name, with a port for a local fixture) uncheckable, or undefined. */
+export function uncheckableNameSuffix(domain: string): string | undefined {
+  const name = domain.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  return UNCHECKABLE_NAME_SUFFIXES.find((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
 /** The most a recrawl interval grows for a name that does not resolve: 16 times (4 crawls in a row). */
 export const UNRESOLVED_BACKOFF_LIMIT = 16;
 

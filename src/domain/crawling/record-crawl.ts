@@ -11,6 +11,7 @@ import { eq, sql } from "drizzle-orm";
 import { siteChecklistHistory } from "../../../db/schema/checklist-history.ts";
 import { siteScoreHistory } from "../../../db/schema/score-history.ts";
 import { sites } from "../../../db/schema/sites.ts";
+import { capabilitiesTextOf } from "../capabilities/site-capabilities.ts";
 import { packPresentStatuses, packStatuses, SITE_KINDS } from "../checklist/checklist-definition.ts";
 import type { DomainContext } from "../context.ts";
 import { agentResourcesOf } from "../registry/agent-resources.ts";
@@ -73,6 +74,9 @@ export async function recordCrawl({
     checklistStatuses: crawl.checklist ? packPresentStatuses(crawl.checklist.checks) : null,
     mcpEndpointHealth: mcpEndpointHealthCode(crawl.signals.has_mcp_server.details),
     unresolvedCrawls: 0,
+    // What the site's documents say it does: the report's groups, and the same words for search.
+    capabilities: crawl.capabilities,
+    capabilitiesText: capabilitiesTextOf(crawl.capabilities),
     // What the ARD registry lists (/ard/v1): read from this crawl's findings, written with them.
     agentResources: await agentResourcesOf({
       domain,

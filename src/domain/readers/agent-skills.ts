@@ -7,6 +7,8 @@ import { isRecord, resolveHttpUrl } from "../signals/blocking.ts";
 /** One skill of an index. */
 export interface SkillEntry {
   name: string;
+  /** What the skill does, in the index's words (the 0.2.0 schema's `description`). */
+  description: string | null;
   url: string | null;
   digest: string | null;
 }
@@ -25,6 +27,7 @@ export function readSkillsIndex(
     if (Array.isArray(raw.files)) withFiles++;
     skills.push({
       name: raw.name,
+      description: typeof raw.description === "string" && raw.description.trim() ? raw.description : null,
       url: typeof raw.url === "string" ? resolveHttpUrl(raw.url, base) : null,
       digest: typeof raw.digest === "string" ? raw.digest : null,
     });

@@ -63,6 +63,11 @@ export interface AiCatalogEntry {
   identifier: string | null;
   /** The entry's human-readable name (required by ARD). */
   displayName: string | null;
+  /** What the entry says it is for, in its own words (ARD's optional descriptive terms). */
+  description: string | null;
+  tags: string[];
+  capabilities: string[];
+  representativeQueries: string[];
   /** The entry's media type as written. */
   type: string | null;
   kind: AiCatalogEntryKind;
@@ -157,6 +162,17 @@ export function agentmapOf(agentmaps: readonly string[], robotsUrl: string): Lin
   return null;
 }
 
+/** The strings of a list (at most ENTRY_TERMS_KEPT), or none when it is not a list. */
+function stringsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is string => typeof item === "string" && item.trim() !== "")
+    .slice(0, ENTRY_TERMS_KEPT);
+}
+
+/** At most this many of an entry's tags, capabilities or representative queries are read. */
+export const ENTRY_TERMS_KEPT = 32;
+
 /** Reads an AI Catalog answer, or says why it is not one. */
 export function readAiCatalog(answer: ProbeAnswer): AiCatalog | { problem: string } {
   if (isHtmlAnswer(answer)) return { problem: "is an HTML page" };
@@ -204,6 +220,10 @@ export function readAiCatalogDocument(
     entries.push({
       identifier: typeof item.identifier === "string" ? item.identifier : null,
       displayName: typeof item.displayName === "string" ? item.displayName : null,
+      description: typeof item.description === "string" && item.description.trim() ? item.description : null,
+      tags: stringsOf(item.tags),
+      capabilities: stringsOf(item.capabilities),
+      representativeQueries: stringsOf(item.representativeQueries),
       type,
       kind: entryKindOf(type),
       url,

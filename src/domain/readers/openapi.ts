@@ -9,11 +9,55 @@ import { isRecord, parseJson } from "../signals/blocking.ts";
 /** An alias-bomb guard: far above what a real document uses, far below an exponential blow-up. */
 const YAML_MAX_ALIASES = 200;
 
+/** One operation as the document names it: what it is called and how it is grouped. */
+export interface OpenApiOperation {
+  operationId: string | null;
+  summary: string | null;
+  tags: string[];
+}
+
 /** The facts kept about a valid OpenAPI document. */
 export interface OpenApiSummary {
   version: string;
   title: string | null;
   pathCount: number;
+  /** The operations in document order, at most OPENAPI_OPERATIONS_KEPT (those naming nothing left out). */
+  operations: OpenApiOperation[];
+  /** The document's top-level tags (`tags[].name`), then those the operations use, each once. */
+  tags: string[];
+}
+
+/** At most this many operations are read (real documents reach thousands). */
+export const OPENAPI_OPERATIONS_KEPT = 200;
+const OPERATION_TEXT_KEPT = 300;
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+const keptText = (value: unknown): string | null =>
+  typeof value === "string" && value.trim() ? value.trim().slice(0, OPERATION_TEXT_KEPT) : null;
+
+/** The operations of `paths` in document order, and every tag named. */
+function readOperations(document: Record<string, unknown>): Pick<OpenApiSummary, "operations" | "tags"> {
+  const tags = new Set<string>();
+  for (const tag of Array.isArray(document.tags) ? document.tags : []) {
+    const name = isRecord(tag) ? keptText(tag.name) : null;
+    if (name) tags.add(name);
+  }
+  const operations: OpenApiOperation[] = [];
+  const paths = isRecord(document.paths) ? Object.values(document.paths) : [];
+  for (const item of paths) {
+    if (!isRecord(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation) || operations.length >= OPENAPI_OPERATIONS_KEPT) continue;
+      const operationTags = (Array.isArray(operation.tags) ? operation.tags : [])
+        .map(keptText)
+        .filter((tag): tag is string => tag !== null);
+      for (const tag of operationTags) tags.add(tag);
+      const read = { operationId: keptText(operation.operationId), summary: keptText(operation.summary) };
+      if (read.operationId || read.summary) operations.push({ ...read, tags: operationTags });
+    }
+  }
+  return { operations, tags: [...tags] };
 }
 
 /** Parses a JSON or YAML text to a value; undefined when it is neither. */
@@ -49,5 +93,58 @@ export function readOpenApiDocument(text: string): OpenApiSummary | { problem: s
     return { problem: `is an OpenAPI ${version} document ${what}` };
   }
   const title = isRecord(document.info) && typeof document.info.title === "string" ? document.info.title : null;
-  return { version, title, pathCount };
+  return { version, title, pathCount, ...readOperations(document) };
+}
+
+/** An operation an OpenAPI document marks as paid, with the URL a GET of it would ask. */
+export interface PaidOperation {
+  method: string;
+  path: string;
+  /** The absolute URL, or null when the operation is not a GET or its path has template variables. */
+  url: string | null;
+  /** What marks it paid: a declared `402` response or an `x-payment-info` extension. */
+  marker: "402 response" | "x-payment-info";
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * The operations a parsed OpenAPI document marks as paid: a declared `402` response (x402 and MPP
+ * servers describe their challenge so), or the `x-payment-info` extension of MPP's discovery draft
+ * (draft-payment-discovery). URLs are built on the first server (OpenAPI 3) or `host` and
+ * `basePath` (Swagger 2), resolved against the document's own URL.
+ */
+export function readPaidOperations(document: unknown, documentUrl: string): PaidOperation[] {
+  if (!isRecord(document) || !isRecord(document.paths)) return [];
+  let base = new URL(documentUrl).origin;
+  const server = Array.isArray(document.servers) && isRecord(document.servers[0]) ? document.servers[0] : null;
+  try {
+    if (server && typeof server.url === "string" && !server.url.includes("{"))
+      base = new URL(server.url, documentUrl).href;
+    else if (typeof document.host === "string")
+      base = new URL(typeof document.basePath === "string" ? document.basePath : "/", `https://${document.host}`).href;
+  } catch {
+    // An unusable server URL: the document's own origin is the base.
+  }
+  const operations: PaidOperation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!isRecord(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      const responses = isRecord(operation.responses) ? operation.responses : {};
+      const marker = "402" in responses ? "402 response" : "x-payment-info" in operation ? "x-payment-info" : null;
+      if (!marker) continue;
+      let url: string | null = null;
+      if (method === "get" && !path.includes("{")) {
+        try {
+          url = new URL(`${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`).href;
+        } catch {
+          url = null;
+        }
+      }
+      operations.push({ method, path, url, marker });
+    }
+  }
+  return operations;
 }

@@ -9,6 +9,7 @@ import { and, asc, gt, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
 import type { DomainContext } from "../context.ts";
 import { DomainError } from "../errors.ts";
+import type { ProblemCode } from "../problem-types.ts";
 import { ARD_IDENTIFIER_PATTERN, REGISTRY_MEDIA_TYPE } from "./agent-resources.ts";
 import { ENTRY_FIELDS, entriesOf, type IndexedEntry, type SiteResources } from "./catalog-entries.ts";
 import { decodePageToken, encodePageToken, type PagePosition, queryFingerprint } from "./page-token.ts";
@@ -23,7 +24,7 @@ interface Constraint {
   test: (entry: IndexedEntry) => boolean;
 }
 
-const invalid = (code: string, message: string) => new DomainError("invalid", code, message);
+const invalid = (code: ProblemCode, message: string) => new DomainError("invalid", code, message);
 
 const SCORE_VALUE = /^(\d{1,3})(?:\.\.(\d{1,3}))?$/;
 

@@ -21,6 +21,7 @@ import {
 } from "../search-receipts/record-search-receipt.ts";
 import { newSearchId } from "../search-receipts/search-id.ts";
 import { runSearchQuery, SEARCH_PAGE_SIZE, type SearchInput } from "./search-sites.ts";
+import { explainNoMatch, type NoMatch, postingsVocabulary, type Suggestion } from "./suggestions.ts";
 
 export interface RunSearchInput extends SearchInput {
   surface: SearchSurface;
@@ -70,6 +71,12 @@ export async function runSearch({
         input: { ...receiptInput, searchId, domains, firstPosition: page.firstPosition },
         alongside: domains.length > 0 ? () => discloseOffersStatement({ searchId, now }) : undefined,
       });
+  // A search that found nothing says why, with the vocabulary's nearest words: one more read,
+  // after the receipt, only for such a search (docs/discovery.md, "When nothing matches").
+  // Only such an answer carries `no_match` and `suggestions`: one that found sites has the
+  // interface's fields alone.
+  const empty: { no_match?: NoMatch; suggestions?: Suggestion[] } =
+    page.total === 0 ? await explainNoMatch(postingsVocabulary(ctx.db), input) : {};
   const paidOffers = receipt.recorded && receipt.alongside ? disclosedOffers(receipt.alongside) : [];
   return {
     access: "free" as const,
@@ -89,6 +96,7 @@ export async function runSearch({
     page: page.page,
     per_page: page.perPage,
     has_next: page.hasNext,
+    ...empty,
   };
 }
 

@@ -15,6 +15,7 @@ export const LLMS_TXT_PATHS = ["/llms.txt", "/.well-known/llms.txt"] as const;
 
 interface LlmsVerdict extends ProbeVerdict {
   title?: string;
+  summary?: string | null;
 }
 
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
@@ -37,6 +38,31 @@ const BLOCK_STARTS = [
  * underlined with `-` is a level-2 heading.
  */
 export function readLlmsTitle(body: string): { title: string } | { problem: string } {
+  const read = readHeading(body);
+  return "problem" in read ? read : { title: read.title };
+}
+
+/**
+ * The summary of an llms.txt: the block quote llmstxt.org puts right after the H1 title
+ * (`> A short summary…`), its lines joined; null when the file has no title or no such quote.
+ */
+export function readLlmsSummary(body: string): string | null {
+  const read = readHeading(body);
+  if ("problem" in read) return null;
+  const rest = read.lines.slice(read.next);
+  const start = rest.findIndex((line) => line.trim() !== "");
+  const quoted: string[] = [];
+  for (const line of start < 0 ? [] : rest.slice(start)) {
+    const quote = /^ {0,3}>[ \t]?(.*)$/.exec(line);
+    if (!quote) break;
+    quoted.push(quote[1]!.trim());
+  }
+  const summary = quoted.join(" ").trim();
+  return summary || null;
+}
+
+/** The H1 title with the file's lines and the index of the first line after the heading, or why there is none. */
+function readHeading(body: string): { title: string; lines: string[]; next: number } | { problem: string } {
   const lines = body.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/);
   const start = lines.findIndex((line) => line.trim() !== "");
   if (start < 0) return { problem: "is empty" };
@@ -46,13 +72,13 @@ export function readLlmsTitle(body: string): { title: string } | { problem: stri
   if (atx) {
     if (atx[1]!.length !== 1) return { problem: `starts with a level-${atx[1]!.length} heading, not an H1 title` };
     const title = (atx[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").trim();
-    return title ? { title } : { problem: "starts with an empty H1 title" };
+    return title ? { title, lines, next: start + 1 } : { problem: "starts with an empty H1 title" };
   }
   if (BLOCK_STARTS.some((pattern) => pattern.test(first))) return notH1;
   // A setext heading: the paragraph's lines, up to the underline.
   const paragraph = [first.trim()];
-  for (const line of lines.slice(start + 1)) {
-    if (SETEXT_H1_UNDERLINE.test(line)) return { title: paragraph.join(" ") };
+  for (const [offset, line] of lines.slice(start + 1).entries()) {
+    if (SETEXT_H1_UNDERLINE.test(line)) return { title: paragraph.join(" "), lines, next: start + offset + 2 };
     if (SETEXT_H2_UNDERLINE.test(line)) return { problem: "starts with a level-2 heading, not an H1 title" };
     if (line.trim() === "" || ATX_HEADING.test(line) || BLOCK_STARTS.slice(1).some((pattern) => pattern.test(line))) {
       return notH1;
@@ -67,7 +93,12 @@ function judgeLlmsAnswer(answer: ProbeAnswer, where: string): LlmsVerdict {
   if (isHtmlAnswer(answer)) return { status: "absent", reason: `${where} answered 200 with an HTML page (a soft 404)` };
   const read = readLlmsTitle(answer.body);
   if ("problem" in read) return { status: "absent", reason: `${where} answered 200 but ${read.problem}` };
-  return { status: "present", reason: `llms.txt found at ${where} with an H1 title`, title: read.title };
+  return {
+    status: "present",
+    reason: `llms.txt found at ${where} with an H1 title`,
+    title: read.title,
+    summary: readLlmsSummary(answer.body),
+  };
 }
 
 /** Detects llms.txt (see the module comment). */
@@ -87,6 +118,10 @@ export async function detectLlmsTxt(context: ProbeContext): Promise<SignalFindin
   return {
     ...verdict,
     fetched,
-    details: { url: response.finalUrl || response.url, title: verdicts[foundAt]!.title },
+    details: {
+      url: response.finalUrl || response.url,
+      title: verdicts[foundAt]!.title,
+      summary: verdicts[foundAt]!.summary ?? null,
+    },
   };
 }

@@ -495,8 +495,12 @@ export async function detectMcpServer(context: ProbeContext): Promise<SignalFind
       protocol_version: probe.protocolVersion ?? null,
       server_name: probe.serverName ?? null,
       tool_count: probe.toolCount ?? null,
+      // What tools/list said of them (site-capabilities.ts keeps what the site says it does).
+      tools: probe.tools ?? null,
       discovery_url: discoveryUrlOf(lead, found.discoveries),
       route: lead.route,
+      // RFC 9728 section 5.1: the 401's resource_metadata, which the checklist reads first.
+      resource_metadata: probe.gate?.resourceMetadata ?? null,
     },
   };
 }

@@ -334,6 +334,9 @@ function describeFound(
       version: summary!.version,
       title: summary!.title,
       path_count: summary!.pathCount,
+      // What its operations are called (site-capabilities.ts keeps what the site says it does).
+      operations: summary!.operations,
+      tags: summary!.tags,
       found_via: source,
     },
   };

@@ -98,12 +98,49 @@ export interface McpProbeResult {
   serverName?: string;
   /** How many tools tools/list returned (first page only). */
   toolCount?: number;
+  /**
+   * What tools/list said of its tools (first page, at most MCP_TOOLS_KEPT): each name, and its
+   * title and description when given, as the server wrote them (site-capabilities.ts cleans them).
+   */
+  tools?: McpToolSummary[];
   /** Set when gated. */
   gate?: McpGate;
   /** The HTTP status the finding rests on, when an answer decided it. */
   httpStatus?: number;
   /** Every exchange made, in order. */
   fetched: FetchRecord[];
+}
+
+/** One tool as tools/list described it. */
+export interface McpToolSummary {
+  name: string;
+  title?: string;
+  description?: string;
+}
+
+/** At most this many tools of a tools/list are kept (a server may list hundreds). */
+export const MCP_TOOLS_KEPT = 64;
+/** A tool's title or description is kept to this many characters. */
+const TOOL_TEXT_KEPT = 1000;
+
+/** The tools of a tools/list result, as far as each is an object with a name. */
+export function readToolsList(tools: readonly unknown[]): McpToolSummary[] {
+  const kept: McpToolSummary[] = [];
+  for (const tool of tools) {
+    if (kept.length >= MCP_TOOLS_KEPT) break;
+    if (!isRecord(tool) || typeof tool.name !== "string" || !tool.name.trim()) continue;
+    const annotations = isRecord(tool.annotations) ? tool.annotations : null;
+    // 2025-06-18 moved the display name to `title`; earlier servers put it in annotations.title.
+    const title = typeof tool.title === "string" ? tool.title : annotations?.title;
+    kept.push({
+      name: tool.name.slice(0, TOOL_TEXT_KEPT),
+      ...(typeof title === "string" && title.trim() ? { title: title.slice(0, TOOL_TEXT_KEPT) } : {}),
+      ...(typeof tool.description === "string" && tool.description.trim()
+        ? { description: tool.description.slice(0, TOOL_TEXT_KEPT) }
+        : {}),
+    });
+  }
+  return kept;
 }
 
 const NOTE_LIMIT = 300;
@@ -493,7 +530,7 @@ function describeModernExchange(serverName: string, format: ReplyFormat, verdict
   return {
     outcome: "compliant",
     note: `MCP exchange completed over Streamable HTTP in the 2026-07-28 era (server/discover, tools/list): ${serverName ? `server "${serverName}", ` : ""}${tools}, ${describeFormats(format, verdict.format)}.`,
-    extra: { ...facts, toolCount: verdict.toolCount },
+    extra: { ...facts, toolCount: verdict.toolCount, tools: verdict.tools },
   };
 }
 
@@ -690,12 +727,12 @@ function describeSession(handshake: Handshake, { verdict, remark }: SessionOutco
   return {
     outcome: "compliant",
     note: `MCP handshake completed over Streamable HTTP in the 2025 era (initialize, after server/discover was not taken): protocol ${protocolVersion}, server "${serverName}", ${tools}, ${describeFormats(handshake.format, verdict.format)}.${remark}`,
-    extra: { ...facts, toolCount: verdict.toolCount },
+    extra: { ...facts, toolCount: verdict.toolCount, tools: verdict.tools },
   };
 }
 
 type ToolsListVerdict =
-  | { toolCount: number; format: ReplyFormat }
+  | { toolCount: number; tools: McpToolSummary[]; format: ReplyFormat }
   | { outcome: Exclude<McpProbeOutcome, "compliant">; clause: string; gate?: McpGate; httpStatus?: number };
 
 function judgeToolsList(list: Awaited<ReturnType<SiteFetcher>>): ToolsListVerdict {
@@ -724,5 +761,5 @@ function judgeToolsList(list: Awaited<ReturnType<SiteFetcher>>): ToolsListVerdic
   if (!isRecord(result) || !Array.isArray(result.tools)) {
     return { outcome: "not_mcp", clause: "the tools/list result has no tools array" };
   }
-  return { toolCount: result.tools.length, format: reply.format };
+  return { toolCount: result.tools.length, tools: readToolsList(result.tools), format: reply.format };
 }

@@ -6,6 +6,7 @@
 import type { SignalEvidence } from "../../../db/schema/sites.ts";
 import type { ProbeResponse, SiteFetcher } from "../../adapters/outbound/fetch-types.ts";
 
+export type { DnsRecordLookup } from "../../adapters/dns-records.ts";
 export type {
   FetchFailureKind,
   OpenFetcher,

@@ -25,8 +25,25 @@ export interface SiteDetailInput {
 
 const unknownSite = () => new DomainError("not_found", "SITE_NOT_FOUND", "No indexed site has this domain.");
 
-export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input: SiteDetailInput }) {
-  const domain = normalizeDomain(input.domain);
+/**
+ * The site's key: a normalised domain name, or exactly one of `npm start`'s local demo hosts
+ * (`127.0.0.1:<port>`, LOCAL_DEMO_HOSTS, trusted on the local stack only), which a submission or a
+ * check of a demo site indexes under its host and port.
+ */
+function siteKey(domain: string, trustedHosts: readonly string[] = []): string | null {
+  return (
+    normalizeDomain(domain) ?? (trustedHosts.includes(domain.trim().toLowerCase()) ? domain.trim().toLowerCase() : null)
+  );
+}
+
+export async function getSiteDetail({
+  ctx,
+  input,
+}: {
+  ctx: DomainContext & { trustedHosts?: readonly string[] };
+  input: SiteDetailInput;
+}) {
+  const domain = siteKey(input.domain, ctx.trustedHosts);
   if (!domain) throw unknownSite();
   const { siteRows, historyRows, selection } = await readSite(ctx, domain, input.searchId);
   const row = siteRows[0];
@@ -40,6 +57,8 @@ export async function getSiteDetail({ ctx, input }: { ctx: DomainContext; input:
     // before the checklist existed.
     checks: (row.checklist?.checks ?? []) as CheckResult[],
     ...(row.checklist ? { checks_summary: row.checklist.summary as ChecklistSummary } : {}),
+    // What the site's own documents say it does (migration 0036); none for a site not crawled since.
+    capabilities: row.capabilities ?? [],
     score_history: historyRows.map((entry) => ({
       agentic_score: entry.agenticScore,
       score_version: entry.scoreVersion,
@@ -73,6 +92,7 @@ async function readSite(ctx: DomainContext, domain: string, searchId: string | u
       signalEvidence: sites.signalEvidence,
       scoreVersion: sites.scoreVersion,
       checklist: sites.checklist,
+      capabilities: sites.capabilities,
     })
     .from(sites)
     .where(eq(sites.domain, domain));

@@ -46,6 +46,8 @@ export type SiteRecordRow = Omit<
   | "mcpEndpointHealth"
   | "unresolvedCrawls"
   | "agentResources"
+  | "capabilities"
+  | "capabilitiesText"
 >;
 
 export function toSiteRecord(row: SiteRecordRow): SiteRecord {
@@ -92,6 +94,9 @@ const {
   // The recrawl back-off (migration 0039) and the ARD registry's resources (migration 0038).
   unresolvedCrawls: _unresolved,
   agentResources: _agentResources,
+  // What the site's documents say it does (migration 0036): the report's and search's, not the record's.
+  capabilities: _capabilities,
+  capabilitiesText: _capabilitiesText,
   ...recordColumns
 } = getTableColumns(sites);
 

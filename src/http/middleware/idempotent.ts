@@ -76,7 +76,6 @@ export function idempotencyKeyReader(
       throw new HttpProblem(
         400,
         "INVALID_IDEMPOTENCY_KEY",
-        "Invalid idempotency key",
         `Send the ${options.header} header: ${options.minLength} to ${options.maxLength} characters, a letter or digit first, then letters, digits, ".", "_", ":" or "-".`,
         { errors: [{ location: "header", field: options.header, message: "missing or malformed" }] },
       );
@@ -137,7 +136,6 @@ async function acquireLock(store: LockStore, lockKey: string, holder: string, wa
       throw new HttpProblem(
         503,
         "IDEMPOTENCY_UNAVAILABLE",
-        "Service unavailable",
         "Idempotent writes are paused while their lock store is unreachable; retry with the same key.",
         {},
         { "Retry-After": "5" },

@@ -95,7 +95,6 @@ async function consumePriorityLimit(
     throw new HttpProblem(
       429,
       error.code,
-      error.title,
       `This priority key's limit of ${limit.limit} requests per ${limit.window} is used up; it resumes after ${retry} s.`,
       error.extensions,
       { ...error.headers, [ACCESS_TIER_HEADER]: "priority" },

@@ -48,7 +48,6 @@ function limitsUnconfiguredProblem(): HttpProblem {
   return new HttpProblem(
     503,
     "RATE_LIMIT_UNAVAILABLE",
-    "Service unavailable",
     "This endpoint cannot count requests right now, so it does not serve them; the rest of the service works.",
   );
 }
@@ -111,7 +110,6 @@ export async function consumeRateLimit(c: Context<AppEnv>, options: RateLimitOpt
     throw new HttpProblem(
       429,
       "RATE_LIMITED",
-      "Too many requests",
       `The free limit of ${options.limit} requests per ${options.window} is used up; it resumes after ${resetSeconds} s.`,
       { limit: outcome.limit, retry_after_seconds: resetSeconds },
       { ...headers, "Retry-After": String(resetSeconds) },

@@ -25,7 +25,6 @@ export function refuseCrossOriginBrowserMutations(): MiddlewareHandler<AppEnv> {
       throw new HttpProblem(
         403,
         "CROSS_ORIGIN_MUTATION",
-        "Cross-origin browser request refused",
         "Browsers on other sites may not send this request. Agents calling the API directly send no Origin header.",
       );
     }

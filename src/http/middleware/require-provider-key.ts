@@ -28,7 +28,6 @@ export const providerKeyRequiredProblem = () =>
   new HttpProblem(
     401,
     "PROVIDER_KEY_REQUIRED",
-    "Provider key required",
     `Send a valid, active provider key in the ${PROVIDER_KEY_HEADER} header.`,
   );
 
@@ -37,13 +36,11 @@ const claimNotFreshProblem = (status: 404 | 409) =>
     ? new HttpProblem(
         404,
         "CLAIM_NOT_FRESH",
-        "Not found",
         "The claim of this key is no longer verified and fresh: its DNS ownership proof must pass again.",
       )
     : new HttpProblem(
         409,
         "CLAIM_NOT_FRESH",
-        "Stale claim",
         "The claim of this key is no longer verified and fresh: its DNS ownership proof must pass again.",
       );
 
@@ -82,7 +79,6 @@ export async function authenticateProviderKey(
     throw new HttpProblem(
       503,
       "PROVIDER_AUTH_UNAVAILABLE",
-      "Provider key authentication unavailable",
       "Provider keys cannot be checked right now; try again shortly.",
       {},
       { "Retry-After": "5" },

@@ -22,12 +22,7 @@ export function requireSameOrigin() {
     const sameOrigin =
       fetchSite !== undefined ? fetchSite === "same-origin" : origin !== undefined && ownOrigins.has(origin);
     if (!sameOrigin) {
-      throw new HttpProblem(
-        403,
-        "SAME_ORIGIN_REQUIRED",
-        "Cross-site request refused",
-        "This change can only be made from the service's own pages.",
-      );
+      throw new HttpProblem(403, "SAME_ORIGIN_REQUIRED", "This change can only be made from the service's own pages.");
     }
     await next();
   });

@@ -19,7 +19,7 @@ export interface RequireSessionOptions {
 }
 
 export const sessionRequiredProblem = () =>
-  new HttpProblem(401, "SESSION_REQUIRED", "Sign-in required", "Sign in first: this request needs a live session.");
+  new HttpProblem(401, "SESSION_REQUIRED", "Sign in first: this request needs a live session.");
 
 /**
  * Requires a live session from the `svc_session` cookie and puts its actor on `c.var.actor`.

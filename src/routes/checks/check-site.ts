@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { CHECK_IDS } from "../../domain/checklist/checklist-definition.ts";
 import { mayBePrivate } from "../../domain/checks/check-context.ts";
 import { checkSite } from "../../domain/checks/check-site.ts";
 import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
@@ -15,8 +16,7 @@ export const checkSiteRoute = createRoute({
   operationId: "checkSite",
   tags: ["checks"],
   summary: "Live crawl of a URL's site: its score and the 7 signals with their evidence",
-  description:
-    "Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it, and the agent-readiness checklist (`checks`: 25 checks with status, reason, evidence and fix; `checks_summary`: the site kind and how many applicable checks pass), which never changes the score. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address, counted once the URL is usable: a request refused as invalid without a lookup (bad JSON, a wrong field, an unusable URL, a body over the limit) costs nothing; with a priority key (`Authorization: Bearer <key>`) 100 per hour per key while its monthly allocation lasts, then the free tier; a bad or ended key is 401. Never cached.",
+  description: `Crawls the site of an absolute http/https URL now and returns the agentic score and each of the 7 signals with the fetches behind it, and the agent-readiness checklist (\`checks\`: ${CHECK_IDS.length} checks with status, reason, evidence and fix; \`checks_summary\`: the site kind and how many applicable checks pass), which never changes the score. The index is never written here: when the indexed entry differs, a recrawl is queued. Only public hosts are fetched. 10 per hour per client address, counted once the URL is usable: a request refused as invalid without a lookup (bad JSON, a wrong field, an unusable URL, a body over the limit) costs nothing; with a priority key (\`Authorization: Bearer <key>\`) 100 per hour per key while its monthly allocation lasts, then the free tier; a bad or ended key is 401. Never cached.`,
   // Public: the spec's Authentication lists it under "none".
   security: OPTIONAL_PRIORITY_KEY,
   request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { mayBePrivate } from "../../domain/checks/check-context.ts";
 import { submitSite } from "../../domain/checks/submit-site.ts";
 import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import type { AppEnv } from "../../http/context.ts";
@@ -40,7 +41,7 @@ export function registerSubmitSite(app: OpenAPIHono<AppEnv>) {
   app.openapi(submitSiteRoute, async (c) => {
     const { url } = c.req.valid("json");
     const deps = c.var.deps;
-    parseCrawlTarget(url, deps.allowPrivate);
+    parseCrawlTarget(url, mayBePrivate(url, deps));
     await spendRateLimit(c, SUBMIT_LIMIT);
     const submission = await submitSite({
       ctx: deps,

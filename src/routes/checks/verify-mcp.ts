@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { mayBePrivate } from "../../domain/checks/check-context.ts";
 import { verifyMcp } from "../../domain/checks/verify-mcp.ts";
 import { parseVerifyTarget } from "../../domain/checks/verify-target.ts";
 import type { AppEnv } from "../../http/context.ts";
@@ -30,7 +31,7 @@ export function registerVerifyMcp(app: OpenAPIHono<AppEnv>) {
   app.openapi(verifyMcpRoute, async (c) => {
     const { url } = c.req.valid("query");
     const deps = c.var.deps;
-    parseVerifyTarget(url, deps.allowPrivate);
+    parseVerifyTarget(url, mayBePrivate(url, deps));
     if (isHeadRequest(c)) return headOnlyReply(c, { "Cache-Control": "no-store" });
     await spendTieredLimit(c, { free: VERIFY_MCP_LIMIT, priority: PRIORITY_VERIFY_MCP_LIMIT });
     const result = await verifyMcp({

@@ -3,8 +3,8 @@ import { exploreRegistry } from "../../domain/registry/registry-query.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
 import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
+import { PRIORITY_SEARCH_LIMIT, SEARCH_LIMIT } from "../shared/search-contract.ts";
 import { ArdExploreRequestSchema, ArdExploreResponseSchema, ardProblemResponses } from "./ard-schemas.ts";
-import { PRIORITY_SEARCH_LIMIT, SEARCH_LIMIT } from "./search-sites.ts";
 
 /** Buckets per facet when a facet does not say (ARD §5.3.3). */
 export const FACET_LIMIT_DEFAULT = 20;

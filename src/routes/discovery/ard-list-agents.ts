@@ -40,7 +40,6 @@ export function registerArdListAgents(app: OpenAPIHono<AppEnv>) {
       throw new HttpProblem(
         400,
         "UNSUPPORTED_ORDER",
-        "Order not supported",
         "orderBy is not supported: the listing has one deterministic order (the site's domain, then the entry's place on the site).",
       );
     }

@@ -5,6 +5,7 @@ import { REGISTRY_TEXT_WINDOW } from "../../domain/registry/relevant-sites.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
 import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
+import { PRIORITY_SEARCH_LIMIT, SEARCH_LIMIT } from "../shared/search-contract.ts";
 import {
   ArdSearchRequestSchema,
   ArdSearchResponseSchema,
@@ -12,7 +13,6 @@ import {
   ardProblemResponses,
   SEARCH_PAGE_SIZE_DEFAULT,
 } from "./ard-schemas.ts";
-import { PRIORITY_SEARCH_LIMIT, SEARCH_LIMIT } from "./search-sites.ts";
 
 export const ardSearchRoute = createRoute({
   method: "post",

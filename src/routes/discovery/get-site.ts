@@ -1,4 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import {
+  CAPABILITIES_TEXT_MAX,
+  CAPABILITY_SOURCES,
+  type CapabilitySource,
+} from "../../domain/capabilities/site-capabilities.ts";
 import { SEARCH_ID_PATTERN } from "../../domain/search-receipts/search-id.ts";
 import { getSiteDetail } from "../../domain/sites/get-site-detail.ts";
 import type { AppEnv } from "../../http/context.ts";
@@ -28,6 +33,19 @@ export const SiteDetailSchema = SiteSchema.extend({
   checks_summary: ChecklistSummarySchema.optional().openapi({
     description: "Present with checks: the site kind inferred and how many applicable checks pass",
   }),
+  capabilities: z
+    .array(
+      z.object({
+        source: z.enum(CAPABILITY_SOURCES as [CapabilitySource, ...CapabilitySource[]]).openapi({
+          description:
+            "The document it was read from: llms-txt (title and summary), mcp (the live tools/list), a2a (agent card skills), agent-skills (the Agent Skills index), ard (ARD / AI Catalog entries), openapi (operations and tags)",
+        }),
+        items: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+      }),
+    )
+    .openapi({
+      description: `What the site's own machine-readable documents say it does, as the last successful crawl read them, grouped by source; markup stripped, repeats dropped, at most ${CAPABILITIES_TEXT_MAX} characters in all with a fair share per source. Empty when they name nothing or the site was not crawled since this was kept`,
+    }),
   score_history: z
     .array(
       z.object({ agentic_score: z.number().int(), score_version: z.number().int(), recorded_at: z.iso.datetime() }),

@@ -1,101 +1,18 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { type RunSearchInput, runSearch } from "../../domain/search/run-search.ts";
-import { SEARCH_MAX_PAGE, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../domain/search/search-sites.ts";
-import { MAX_QUERY_LENGTH } from "../../domain/search/text-query.ts";
-import type { SearchSurface } from "../../domain/search-receipts/receipt-constants.ts";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { runSearch } from "../../domain/search/run-search.ts";
 import type { AppEnv } from "../../http/context.ts";
 import { headOnlyReply, isHeadRequest } from "../../http/head-request.ts";
 import { spendTieredLimit } from "../../http/middleware/priority-limit.ts";
 import { OPTIONAL_PRIORITY_KEY } from "../commerce/schemas.ts";
-import { PublicProviderOfferSchema } from "../provider/offer-schemas.ts";
 import { problemResponses } from "../shared/schemas.ts";
 import {
-  ActionInterestSidecarSchema,
-  categoryParam,
-  integerParam,
-  SiteSchema,
-  signalFlagParams,
-} from "../shared/site-schemas.ts";
-import { storableText } from "../shared/text.ts";
-
-/** Free search: 240 per hour per client (interface spec, Limits). */
-export const SEARCH_LIMIT = { name: "search", limit: 240, window: "1 h" } as const;
-/** With a priority key, while its monthly allocation lasts: 5000 per hour per key. */
-export const PRIORITY_SEARCH_LIMIT = { name: "priority-search", limit: 5000, window: "1 h" } as const;
-
-export const SearchQuerySchema = z.strictObject({
-  q: storableText()
-    .max(MAX_QUERY_LENGTH, { error: `must be at most ${MAX_QUERY_LENGTH} characters` })
-    .optional()
-    .openapi({ description: "Words matched in name, description and domain (stemmed; 3+ letters also as prefixes)" }),
-  category: categoryParam,
-  tag: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, { error: "must be a lower-case tag: letters, digits and hyphens" })
-    .optional()
-    .openapi({ description: "Exact tag, e.g. mcp, openapi, payment, search" }),
-  min_score: integerParam(0, 100, "Lowest agentic_score, inclusive"),
-  ...signalFlagParams,
-  page: integerParam(1, SEARCH_MAX_PAGE, `Page, 1-based; ${SEARCH_PAGE_SIZE} results per page`),
-});
-
-/** The one search header: X-SVC-Synthetic (REST and MCP read it alike). */
-export const SearchHeadersSchema = z.object({
-  "x-svc-synthetic": z.enum(["true", "false"], { error: "must be true or false" }).optional().openapi({
-    description: "true marks a test, monitor or load-run search: kept out of demand and action interests",
-  }),
-});
-
-export type SearchQuery = z.output<typeof SearchQuerySchema>;
-
-/** The domain input of one search from its validated parameters; every surface maps them so. */
-export function toSearchInput(
-  query: SearchQuery,
-  source: { surface: SearchSurface; headers: z.output<typeof SearchHeadersSchema> },
-): RunSearchInput {
-  return {
-    q: query.q?.trim() || undefined,
-    filters: {
-      category: query.category,
-      tag: query.tag,
-      minScore: query.min_score,
-      hasApi: query.has_api,
-      hasMcp: query.has_mcp,
-      hasOpenapi: query.has_openapi,
-      hasLlmsTxt: query.has_llms_txt,
-    },
-    page: query.page ?? 1,
-    surface: source.surface,
-    synthetic: source.headers["x-svc-synthetic"] === "true",
-  };
-}
-
-export const SearchResponseSchema = z
-  .object({
-    access: z.literal("free"),
-    receipt_recorded: z.boolean().openapi({ description: "True only when the query-free receipt committed" }),
-    search_id: z.string().openapi({ description: "The query-free receipt; empty when none was recorded" }),
-    results: z.array(SiteSchema),
-    paid_offers_available: z.boolean(),
-    paid_offers: z.array(PublicProviderOfferSchema).openapi({
-      description:
-        "Offers disclosed to this committed receipt: active offers of verified and fresh claims whose domain is among these results; never part of results, score, total or ordering",
-    }),
-    action_interest: ActionInterestSidecarSchema,
-    total: z
-      .number()
-      .int()
-      .min(0)
-      .max(SEARCH_RESULT_WINDOW)
-      .openapi({
-        description: `Matches, counted up to ${SEARCH_RESULT_WINDOW}`,
-      }),
-    total_exact: z.boolean().openapi({ description: `False when more than ${SEARCH_RESULT_WINDOW} sites match` }),
-    page: z.number().int().min(1),
-    per_page: z.number().int().openapi({ example: SEARCH_PAGE_SIZE }),
-    has_next: z.boolean(),
-  })
-  .openapi("SearchResponse");
+  PRIORITY_SEARCH_LIMIT,
+  SEARCH_LIMIT,
+  SearchHeadersSchema,
+  SearchQuerySchema,
+  SearchResponseSchema,
+  toSearchInput,
+} from "../shared/search-contract.ts";
 
 export const searchSitesRoute = createRoute({
   method: "get",

@@ -78,7 +78,6 @@ export function registerGetHealth(app: OpenAPIHono<AppEnv>) {
       throw new HttpProblem(
         503,
         "DEPENDENCY_UNAVAILABLE",
-        "Service unavailable",
         `Not reachable: ${down.join(" and ")}.`,
         { database: report.database, redis: report.redis, capabilities: config.capabilityStatus },
         { "Cache-Control": "no-store", "Retry-After": "5" },

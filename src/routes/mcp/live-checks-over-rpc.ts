@@ -32,7 +32,6 @@ function checksServiceUnavailable(): HttpProblem {
   return new HttpProblem(
     503,
     "DEPENDENCY_UNAVAILABLE",
-    "Service unavailable",
     `The live check cannot be reached right now; try again in ${STORE_RETRY_AFTER_SECONDS} s.`,
     { retry_after_seconds: STORE_RETRY_AFTER_SECONDS },
     { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) },

@@ -16,6 +16,7 @@ import { submitSite } from "../../domain/checks/submit-site.ts";
 import { parseVerifyTarget } from "../../domain/checks/verify-target.ts";
 import { parseCrawlTarget } from "../../domain/crawling/crawl-target.ts";
 import { runSearch } from "../../domain/search/run-search.ts";
+import { SEARCH_FILTER_PARAMS } from "../../domain/search/search-filters.ts";
 import { SEARCH_PAGE_SIZE } from "../../domain/search/search-sites.ts";
 import { listTopSites } from "../../domain/search/top-sites.ts";
 import { INVOCATION_CONDITION } from "../../domain/search-receipts/action-interest-sidecar.ts";
@@ -35,13 +36,6 @@ import { getSiteRoute, SiteDomainParamsSchema, SiteSearchIdQuerySchema } from ".
 import { getStatsRoute } from "../discovery/get-stats.ts";
 import { getTopRoute, TopQuerySchema, toTopInput } from "../discovery/get-top.ts";
 import {
-  SEARCH_LIMIT,
-  SearchHeadersSchema,
-  SearchQuerySchema,
-  searchSitesRoute,
-  toSearchInput,
-} from "../discovery/search-sites.ts";
-import {
   ACTION_INTEREST_LIMIT,
   ActionInterestRequestSchema,
   recordActionInterestRoute,
@@ -53,6 +47,13 @@ import {
   VerifyMcpQuerySchema,
 } from "../shared/check-schemas.ts";
 import { CHECK_LIMIT, VERIFY_MCP_LIMIT } from "../shared/live-check-limits.ts";
+import {
+  SEARCH_LIMIT,
+  SearchHeadersSchema,
+  SearchQuerySchema,
+  SearchResponseSchema,
+  toSearchInput,
+} from "../shared/search-contract.ts";
 import {
   createBodyInput,
   createEmptyInput,
@@ -161,10 +162,10 @@ export const MCP_TOOLS: McpTool[] = [
   defineTool({
     name: "search_sites",
     title: "Search sites",
-    description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description, tags or domain; filters narrow by category, tag, minimum score and signals. Results are organic (exact domain first, then the sites whose name, tags or domain carry more of q's words, and agentic_score descending within each such tier); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
+    description: `Search the index of sites scored 0-100 for agent readiness. Every word of q must match a site's name, description, tags or domain; filters (${SEARCH_FILTER_PARAMS.join(", ")}) narrow the results. When nothing matches, no_match says why and suggestions offers the nearest words of the index that would match. Results are organic (exact domain first, then the sites whose name, tags or domain carry more of q's words, and agentic_score descending within each such tier); ${SEARCH_PAGE_SIZE} per page. Returns the REST search body, including search_id and the action_interest sidecar. Counts against the free search limit (${SEARCH_LIMIT.limit} per hour per client, shared with REST).`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     input: createParametersInput({ query: SearchQuerySchema }),
-    output: createOutputSchema(searchSitesRoute),
+    output: createBodyOutputSchema(SearchResponseSchema),
     limit: SEARCH_LIMIT,
     admitsItself: true,
     run: (c, query, admit) =>
@@ -237,7 +238,7 @@ export const MCP_TOOLS: McpTool[] = [
     // GET /verify-mcp's 200 body (verifyMcpRoute's).
     output: createBodyOutputSchema(McpVerificationSchema),
     precheck: (c, { url }) => {
-      parseVerifyTarget(url, c.var.deps.allowPrivate);
+      parseVerifyTarget(url, mayBePrivate(url, c.var.deps));
     },
     limit: VERIFY_MCP_LIMIT,
     run: (c, { url }) => liveChecksOf(c).verifyMcp({ url }),

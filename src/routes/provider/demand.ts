@@ -160,12 +160,7 @@ export function demandQueryFailed(error: unknown): unknown {
   // The driver's cause only: drizzle's own message repeats the statement and its parameters.
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   console.error("demand query failed:", cause instanceof Error ? `${cause.name}: ${cause.message}` : "no cause given");
-  return new HttpProblem(
-    500,
-    "DEMAND_QUERY_FAILED",
-    "Demand query failed",
-    "The demand query failed; try again later.",
-  );
+  return new HttpProblem(500, "DEMAND_QUERY_FAILED", "The demand query failed; try again later.");
 }
 
 export function registerDemand(app: OpenAPIHono<AppEnv>) {

@@ -16,6 +16,7 @@ import {
   DOCUMENT_CACHE_CONTROL,
   SITE_PATHS,
 } from "../../domain/descriptor/site-documents.ts";
+import { problemPagePaths } from "../../domain/problem-types.ts";
 import type { AppEnv } from "../../http/context.ts";
 
 /** Serves the agent documents at the site root. */
@@ -68,7 +69,7 @@ export function registerAgentDocuments(app: OpenAPIHono<AppEnv>) {
   }
 
   app.get(SITE_PATHS.sitemap, (c) =>
-    c.body(buildSitemap(c.var.deps.origin), 200, {
+    c.body(buildSitemap(c.var.deps.origin, problemPagePaths()), 200, {
       "Content-Type": "application/xml; charset=utf-8",
       "Cache-Control": DOCUMENT_CACHE_CONTROL,
     }),

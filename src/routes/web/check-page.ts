@@ -22,7 +22,7 @@ export function registerCheckPage(app: OpenAPIHono<AppEnv>) {
   app.get(SITE_PATHS.check, async (c) => {
     const scripts = [await progressScriptHash()];
     return c.html(
-      await renderCheckPage({ origin: c.var.deps.origin }),
+      await renderCheckPage({ origin: c.var.deps.origin, demoHosts: c.var.deps.trustedHosts }),
       200,
       pageHeaders(c, DOCUMENT_CACHE_CONTROL, scripts),
     );

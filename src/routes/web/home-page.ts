@@ -30,7 +30,7 @@ import { FAVICON_SVG } from "../../web/favicon.ts";
 import { type HomeFigures, renderHomePage } from "../../web/pages/home.tsx";
 import { renderSearchPage } from "../../web/pages/search.tsx";
 import { SEARCH_FORM_FIELDS, type SearchFormValues } from "../../web/search-form.tsx";
-import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../discovery/search-sites.ts";
+import { SEARCH_LIMIT, SearchQuerySchema, toSearchInput } from "../shared/search-contract.ts";
 import { pageHeaders } from "./page-errors.ts";
 
 /**

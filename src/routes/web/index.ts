@@ -26,6 +26,7 @@ import { registerMonitorPages } from "./monitor-pages.ts";
 import { registerOpenApiDocument } from "./openapi-document.ts";
 import { createPageRoutes } from "./page-errors.ts";
 import { registerPrivacyPage } from "./privacy-page.ts";
+import { registerProblemPages } from "./problem-pages.ts";
 import { registerSignInPage } from "./sign-in-page.ts";
 import { registerSiteIcon } from "./site-icon.ts";
 import { registerSiteReportPage, SITE_REPORT_PATH } from "./site-report-page.ts";
@@ -44,6 +45,8 @@ export function createWebGroup(): RouteGroup {
   // A site's icon, fetched once and cached a day: served from the edge while fresh too.
   siteRoutes.use(SITE_ICON_PATH, edgeCache());
   registerSiteIcon(siteRoutes);
+  // What each problem's `type` URL documents; an unknown type is the 404 problem, as any unknown path.
+  registerProblemPages(siteRoutes);
 
   const pages = createPageRoutes();
   // The home page without a search (whose answers are private) reads only cached figures and

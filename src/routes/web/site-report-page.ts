@@ -33,7 +33,6 @@ export function registerSiteReportPage(app: OpenAPIHono<AppEnv>) {
       throw new HttpProblem(
         400,
         "VALIDATION_FAILED",
-        "Invalid request",
         "The search_id in this address is not one a search gave out; open the site from the search results again.",
       );
     }
@@ -52,7 +51,7 @@ export function registerSiteReportPage(app: OpenAPIHono<AppEnv>) {
     const kind = KindSchema.parse(c.req.query("kind"));
     const report = reportFromSiteDetail(detail);
     return c.html(
-      await renderSiteReportPage(origin, kind ? { ...report, kind } : report),
+      await renderSiteReportPage(origin, kind ? { ...report, kind } : report, c.var.deps.trustedHosts),
       200,
       pageHeaders(c, cacheControl, scripts),
     );

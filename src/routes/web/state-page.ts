@@ -32,7 +32,6 @@ export function registerStatePage(app: OpenAPIHono<AppEnv>) {
       throw new HttpProblem(
         400,
         "VALIDATION_FAILED",
-        "Invalid request",
         `The address asks for an unknown ${parsed.error.issues[0]?.path.join(".")}: category must be one of ${CATEGORIES.join(", ")}, and sort one of ${STATE_SORTS.join(", ")}.`,
       );
     }

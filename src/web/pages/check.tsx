@@ -8,6 +8,7 @@ import { buildSiteLinks, siteReportUrl } from "../../domain/descriptor/site-docu
 import { normalizeDomain } from "../../domain/sites/domain-name.ts";
 import { CHECK_PROGRESS, Notice, ProgressScript, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
+import { LocalDemoSites } from "../local-demo-sites.tsx";
 import { renderPage } from "../render-page.ts";
 import { Report, type SiteReport, wasRead } from "../site-report.tsx";
 
@@ -18,6 +19,8 @@ export interface CheckPageProps {
   /** Why the check was not run, in plain words. */
   error?: string;
   report?: SiteReport;
+  /** `npm start`'s local demo sites (LOCAL_DEMO_HOSTS), offered for a check offline; none deployed. */
+  demoHosts?: readonly string[];
 }
 
 function CheckForm({ origin, url, error, again }: { origin: string; url?: string; error?: string; again: boolean }) {
@@ -68,7 +71,7 @@ function AfterCheck({ origin, report }: { origin: string; report: SiteReport }) 
   );
 }
 
-export function CheckPage({ origin, url, error, report }: CheckPageProps) {
+export function CheckPage({ origin, url, error, report, demoHosts }: CheckPageProps) {
   const links = buildSiteLinks(origin);
   return (
     <Layout
@@ -105,6 +108,13 @@ export function CheckPage({ origin, url, error, report }: CheckPageProps) {
             Free: 10 checks per hour. To add a site to the index, <a href={links.submit}>submit it</a>; to test an MCP
             server alone, <a href={links.verifyMcp}>verify it</a>.
           </p>
+          {demoHosts?.length ? (
+            <section aria-labelledby="demo-heading">
+              <h2 id="demo-heading">Local demo sites</h2>
+              <p>This local service also serves demo sites on this machine, so a check can be tried with no network:</p>
+              <LocalDemoSites origin={origin} hosts={demoHosts} />
+            </section>
+          ) : null}
         </>
       )}
       <ProgressScript />

@@ -73,18 +73,29 @@ const RELEVANCE_ORDER =
 /** What an empty answer offers: the search's own nearest words when it gives them, else general advice. */
 function NoMatch({ origin, values, result }: { origin: string; values: SearchFormValues; result: SearchResponse }) {
   const words = suggestedWords(result);
+  const why = result.no_match?.detail ? <p class="no-match-reason">{result.no_match.detail}</p> : null;
+  // The whole query with the word replaced, when the answer gives it; else the word alone.
+  const queries = new Map(
+    (Array.isArray(result.suggestions) ? result.suggestions : []).map((each) => [each.word, each.query]),
+  );
   if (words.length === 0) {
-    return <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>;
+    return (
+      <>
+        {why}
+        <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>
+      </>
+    );
   }
   return (
     <section class="suggestions" aria-labelledby="suggestions-heading">
+      {why}
       <p id="suggestions-heading">
         <strong>Nearest words that would match:</strong>
       </p>
       <ul class="choice-list">
         {words.map((word) => (
           <li>
-            <a href={searchPageUrl(origin, { ...values, q: word }, 1)}>{word}</a>
+            <a href={searchPageUrl(origin, { ...values, q: queries.get(word) ?? word }, 1)}>{word}</a>
           </li>
         ))}
       </ul>

@@ -3,10 +3,12 @@
  * its evidence and how to fix it, a "check again" action, and the badge to embed. An unknown
  * domain gets a 404 page that offers a live check instead.
  */
+import { uncheckableNameSuffix } from "../../domain/crawling/enqueue-stale-recrawls.ts";
 import { badgeUrl, buildSiteLinks, siteReportUrl } from "../../domain/descriptor/site-documents.ts";
 import { BADGE_HEIGHT, BADGE_LABEL, badgeWidth } from "../badge.ts";
 import { CHECK_PROGRESS, Notice, ProgressMessage, ProgressScript, progressId, UrlForm } from "../components.tsx";
 import { Layout } from "../layout.tsx";
+import { LocalDemoSites } from "../local-demo-sites.tsx";
 import { MonitorSignUpForm } from "../monitor-form.tsx";
 import { renderPage } from "../render-page.ts";
 import { SiteIcon } from "../site-icon.tsx";
@@ -36,7 +38,64 @@ export function CheckAgainForm({ action, url }: { action: string; url: string })
   );
 }
 
-export function SiteReportPage({ origin, report }: { origin: string; report: SiteReport }) {
+/**
+ * What a report offers for checking the site again: a live check, or for a name reserved never to
+ * resolve (the demo index's `.example` sites) why none can reach it, with the local demo sites
+ * `npm start` serves instead.
+ */
+function CheckAgain({
+  origin,
+  report,
+  demoHosts,
+}: {
+  origin: string;
+  report: SiteReport;
+  demoHosts: readonly string[];
+}) {
+  const links = buildSiteLinks(origin);
+  const suffix = uncheckableNameSuffix(report.domain);
+  if (!suffix) {
+    return (
+      <>
+        <p>
+          Fixed something? A live check crawls the site now and shows the new result; when it differs from the index, a
+          recrawl is queued to update this page.
+        </p>
+        <CheckAgainForm action={links.check} url={report.url} />
+      </>
+    );
+  }
+  return (
+    <>
+      <Notice tone="info" title="This site cannot be checked live.">
+        <p>
+          {report.domain} is under <code>.{suffix}</code>, a name reserved never to resolve on the internet (RFC 2606,
+          RFC 6761): it is a synthetic site of the demo index, and no check can reach it. Its report is the demo data.
+        </p>
+      </Notice>
+      {demoHosts.length > 0 ? (
+        <>
+          <p>These local demo sites are served on this machine and can be checked now, with no network:</p>
+          <LocalDemoSites origin={origin} hosts={demoHosts} />
+        </>
+      ) : (
+        <p>
+          <a href={links.check}>Check a real site</a> instead.
+        </p>
+      )}
+    </>
+  );
+}
+
+export function SiteReportPage({
+  origin,
+  report,
+  demoHosts = [],
+}: {
+  origin: string;
+  report: SiteReport;
+  demoHosts?: readonly string[];
+}) {
   const links = buildSiteLinks(origin);
   const url = siteReportUrl(origin, report.domain);
   const snippets = badgeSnippets(origin, report.domain, report.score);
@@ -64,11 +123,7 @@ export function SiteReportPage({ origin, report }: { origin: string; report: Sit
 
       <section aria-labelledby="again-heading">
         <h2 id="again-heading">Check again</h2>
-        <p>
-          Fixed something? A live check crawls the site now and shows the new result; when it differs from the index, a
-          recrawl is queued to update this page.
-        </p>
-        <CheckAgainForm action={links.check} url={report.url} />
+        <CheckAgain origin={origin} report={report} demoHosts={demoHosts} />
       </section>
 
       <section aria-labelledby="alerts-heading">
@@ -114,8 +169,12 @@ export function SiteReportPage({ origin, report }: { origin: string; report: Sit
 }
 
 /** The report page of an indexed site. */
-export function renderSiteReportPage(origin: string, report: SiteReport): Promise<string> {
-  return renderPage(<SiteReportPage origin={origin} report={report} />);
+export function renderSiteReportPage(
+  origin: string,
+  report: SiteReport,
+  demoHosts: readonly string[] = [],
+): Promise<string> {
+  return renderPage(<SiteReportPage origin={origin} report={report} demoHosts={demoHosts} />);
 }
 
 /** The 404 page of a domain the index does not hold: what that means, and a live check of it. */

@@ -7,7 +7,7 @@
 import { readAgentCard } from "../../readers/a2a-card.ts";
 import { readSkillsIndex, type SkillEntry } from "../../readers/agent-skills.ts";
 import { walkHtml } from "../../readers/html.ts";
-import { isHtmlAnswer, parseJson } from "../../signals/blocking.ts";
+import { isHtmlAnswer, isRecord, parseJson } from "../../signals/blocking.ts";
 import type { ProbeAnswer, ProbeResponse } from "../../signals/types.ts";
 import {
   evidenceOf,
@@ -25,11 +25,16 @@ import {
   verdict,
 } from "../check-helpers.ts";
 import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, FOLLOW_UP_CAP } from "../checklist-answers.ts";
+import { cardKeySetUrls } from "../checklist-proofs.ts";
 
 const FIX = {
   a2a: fixWith(
     "Publish an A2A 1.0 agent card at /.well-known/agent-card.json.",
     '{"name": "Example Agent", "description": "What the agent does", "version": "1.0.0",\n "supportedInterfaces": [{"url": "https://example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],\n "capabilities": {"streaming": false}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],\n "skills": [{"id": "answer", "name": "Answer", "description": "Answers questions", "tags": ["support"]}]}',
+  ),
+  a2aSigned: fixWith(
+    "Sign the agent card as A2A 1.0 section 8.4 says: a JWS (alg, kid, typ JOSE; jku naming your JWK Set) over the RFC 8785 canonical card without its signatures member, and sign again whenever the card changes.",
+    '"signatures": [{"protected": "<base64url of the JWS header: alg ES256, kid card-key, typ JOSE,\n  jku https://example.com/.well-known/jwks.json>", "signature": "<base64url JWS signature>"}]',
   ),
   skills: fixWith(
     "Publish an Agent Skills index at /.well-known/agent-skills/index.json whose digests match the files they name.",
@@ -75,11 +80,17 @@ export const checkA2aAgentCard: Judge = (answers) => {
       );
     const older = card.version === "0.3" ? " in the 0.3 shape (url instead of supportedInterfaces)" : "";
     if (older) return verdict("warn", `${path} is an A2A agent card (${card.name})${older}`, evidence, FIX.a2a);
-    return verdict(
-      "pass",
-      `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`,
-      evidence,
-    );
+    if (card.unbound.length > 0)
+      return verdict(
+        "warn",
+        `${path} is an A2A agent card (${card.name}), but its interface ${card.unbound[0]} names no protocolBinding (A2A 1.0 asks one of each)`,
+        evidence,
+        FIX.a2a,
+      );
+    const described = `${path} is an A2A agent card (${card.name}) with an interface at ${card.interfaceUrl}`;
+    const signed = judgeCardSignatures(answers, response as ProbeAnswer, judged.document, described, evidence);
+    if (signed) return signed;
+    return verdict("pass", described, evidence);
   }
   for (const response of [current, legacy]) {
     if (!response) continue;
@@ -89,6 +100,38 @@ export const checkA2aAgentCard: Judge = (answers) => {
   }
   return missing("no A2A agent card at /.well-known/agent-card.json or /.well-known/agent.json", evidence, FIX.a2a);
 };
+
+/**
+ * A signed card's verdict (A2A 1.0 section 8.4: a JWS over the RFC 8785 canonical card without
+ * `signatures`), from the proofs computed before judging; null for a card that carries none.
+ */
+function judgeCardSignatures(
+  answers: ChecklistAnswers,
+  response: ProbeAnswer,
+  document: unknown,
+  described: string,
+  evidence: ReturnType<typeof evidenceOf>,
+): Judgement | null {
+  if (!isRecord(document) || document.signatures === undefined) return null;
+  const proof = answers.proofs?.cardSignatures.get(response.url);
+  const keySets = cardKeySetUrls(answers).map((url) => answers.get.get(url));
+  const withKeys = evidenceOf(response, ...keySets).concat(evidence.filter((record) => record.url !== response.url));
+  if (!proof) return verdict("error", `${described}; its signatures could not be checked`, withKeys, FIX.a2aSigned);
+  if (proof.state === "verified")
+    return verdict(
+      "pass",
+      `${described}, signed: the signature (kid ${proof.kid}) verifies over the canonical card (RFC 8785${proof.form === "defaults omitted" ? ", default values omitted" : ""})`,
+      withKeys,
+    );
+  if (proof.state === "undecided")
+    return verdict(
+      "error",
+      `${described}; whether its signature verifies could not be decided: ${proof.clause}`,
+      withKeys,
+      FIX.a2aSigned,
+    );
+  return verdict("warn", `${described}, but its signature does not verify: ${proof.clause}`, withKeys, FIX.a2aSigned);
+}
 
 /** The artifacts' digests, computed before judging (hashing is asynchronous). */
 export type DigestsByUrl = Map<string, string>;

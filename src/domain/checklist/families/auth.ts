@@ -103,6 +103,15 @@ export function authorizationServerMetadataUrl(issuer: string): string | null {
   }
 }
 
+/** The OpenID Connect Discovery 1.0 metadata URL of an issuer's origin, as the check reads it. */
+export function openidConfigurationUrl(issuer: string): string | null {
+  try {
+    return `${new URL(issuer).origin}${CHECKLIST_PATHS.openidConfiguration}`;
+  } catch {
+    return null;
+  }
+}
+
 function sameResource(resource: string, origin: string, endpoint: string | null): boolean {
   const strip = (value: string) => value.replace(/\/+$/, "");
   return strip(resource) === strip(origin) || (endpoint !== null && strip(resource) === strip(endpoint));
@@ -164,9 +173,8 @@ export const checkOauthProtectedResource: Judge = (answers) => {
   }
   const metadataUrl = authorizationServerMetadataUrl(servers[0]!);
   const serverMetadata = metadataUrl ? answers.get.get(metadataUrl) : undefined;
-  const openid = metadataUrl
-    ? answers.get.get(`${new URL(servers[0]!).origin}/.well-known/openid-configuration`)
-    : undefined;
+  const openidUrl = openidConfigurationUrl(servers[0]!);
+  const openid = openidUrl ? answers.get.get(openidUrl) : undefined;
   const evidence = evidenceOf(response, serverMetadata, openid);
   const isMetadata = (candidate: ProbeResponse | undefined) =>
     answered2xx(candidate, answers) &&
