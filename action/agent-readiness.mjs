@@ -18688,14 +18688,11 @@ var checkDnsAgentDiscovery = (answers) => {
   return absent2;
 };
 var checkRecords = (answers) => {
+  const siteHost = new URL(answers.origin).hostname;
+  if (isIpLiteral(siteHost))
+    return missing(`${siteHost} is an IP address, so it has no DNS names to announce agents under`, [], FIX.dns);
   if (!answers.dns)
     return missing("DNS records were not looked up: this checker had no DNS-over-HTTPS resolver", [], FIX.dns);
-  if (answers.dns.answers.size === 0)
-    return missing(
-      `${answers.dns.host} is an IP address, so it has no DNS names to announce agents under`,
-      [],
-      FIX.dns
-    );
   const { surfaces, broken, failed } = readRecords(answers);
   const evidenceUrls = agentDnsFollowUpUrls(answers).map((url2) => answers.get.get(url2));
   const evidence = evidenceOf(...evidenceUrls);

@@ -8,7 +8,7 @@
  * the Worker; the database and Redis ones are always the stack's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
@@ -148,6 +148,24 @@ function localSigningKeys(): { ATTRIBUTION_SIGNING_KEYS: string; RECEIPT_SIGNING
   return keys;
 }
 
+/**
+ * The local MCP Registry namespace key: an Ed25519 pair made once and kept in
+ * .data/mcp-registry-key.pem (mode 0600, git-ignored); the Worker gets the public half only, and
+ * serves it at /.well-known/mcp-registry-auth. Set MCP_REGISTRY_PUBLIC_KEY to use your own.
+ */
+function localRegistryPublicKey(): string {
+  const file = ".data/mcp-registry-key.pem";
+  if (!existsSync(file)) {
+    const { privateKey } = generateKeyPairSync("ed25519");
+    mkdirSync(".data", { recursive: true });
+    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    console.log(`MCP Registry key: a new one kept in ${file}`);
+  }
+  const publicKey = createPublicKey(createPrivateKey(readFileSync(file, "utf8")));
+  // The raw key is the last 32 bytes of its SPKI encoding (RFC 8410).
+  return publicKey.export({ type: "spki", format: "der" }).subarray(-32).toString("base64");
+}
+
 async function main() {
   const port = process.env.PORT ?? "8787";
   const stack = await startStack(port);
@@ -197,6 +215,7 @@ async function main() {
   if (!workerSettings.ATTRIBUTION_SIGNING_KEYS && !workerSettings.RECEIPT_SIGNING_KEYS) {
     Object.assign(workerSettings, localSigningKeys());
   }
+  workerSettings.MCP_REGISTRY_PUBLIC_KEY ||= localRegistryPublicKey();
   parseConfig(workerSettings);
 
   // The database is migrated and loaded while wrangler bundles the Worker and starts workerd (the

@@ -134,6 +134,16 @@ const OutboundSettings = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^127\.0\.0\.1:\d{1,5}$/, "must list 127.0.0.1:<port> hosts"))),
+  /**
+   * The public key of the service's MCP Registry namespace (base64 of a 32-byte Ed25519 key): when
+   * set, /.well-known/mcp-registry-auth carries it as the registry's HTTP namespace proof
+   * (`v=MCPv1; k=ed25519; p=<key>`); unset, that path is 404. Public, not a secret; the private key
+   * that signs the registry's publish requests never reaches the Worker.
+   */
+  MCP_REGISTRY_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, "must be the base64 of a 32-byte Ed25519 public key")
+    .optional(),
   /** DNS-over-HTTPS JSON endpoint used to vet the addresses of every outbound fetch. */
   DOH_URL: z
     .url({ protocol: /^https?$/, ...explain("must be an http(s) URL") })

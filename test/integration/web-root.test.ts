@@ -9,6 +9,7 @@ import { readContentUsage } from "../../src/domain/checklist/families/bot-access
 import { walkHtml } from "../../src/domain/classification/site-metadata.ts";
 import { PROVIDER_EXCHANGE_POLICY } from "../../src/domain/descriptor/provider-exchange-policy.ts";
 import { buildSiteLinks } from "../../src/domain/descriptor/site-documents.ts";
+import { readMcpRegistryAuth } from "../../src/domain/readers/mcp-registry-auth.ts";
 import { readServerCard } from "../../src/domain/readers/mcp-server-card.ts";
 import { readSitemap } from "../../src/domain/readers/sitemap.ts";
 import { readAiCatalogDocument } from "../../src/domain/signals/ai-catalog.ts";
@@ -19,6 +20,7 @@ import { matchAiUserAgent, parseRobotsTxt } from "../../src/domain/signals/detec
 import { PRIVACY_ANCHORS } from "../../src/web/pages/privacy.tsx";
 import { searchOk } from "../support/search.ts";
 import { insertSites, uniqueToken } from "../support/sites.ts";
+import { TEST_MCP_REGISTRY_PUBLIC_KEY } from "../support/stack-settings.ts";
 import { asClient, call, expectProblem } from "../support/worker.ts";
 
 const ORIGIN = "http://svc.test";
@@ -281,6 +283,16 @@ describe("agent documents", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("link")).toBe(`<${ORIGIN}/.well-known/api-catalog>; rel="api-catalog"`);
     expect(await response.text()).toBe("");
+  });
+
+  it("/.well-known/mcp-registry-auth is the MCP Registry namespace proof of the configured key", async () => {
+    const response = await fetchOk("/.well-known/mcp-registry-auth", /^text\/plain/);
+    expect(response.headers.get("cache-control")).toBe(CACHED);
+    const text = await response.text();
+    expect(text).toBe(`v=MCPv1; k=ed25519; p=${TEST_MCP_REGISTRY_PUBLIC_KEY}\n`);
+    expect(readMcpRegistryAuth(text).keys).toEqual([
+      { algorithm: "ed25519", key: TEST_MCP_REGISTRY_PUBLIC_KEY, problem: null },
+    ]);
   });
 
   it("/.well-known/mcp.json names the MCP endpoint with the Streamable HTTP transport", async () => {

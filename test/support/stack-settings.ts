@@ -23,6 +23,8 @@ export const TEST_MAIL_KEY = "re_integration_test_key";
 export const TEST_STRIPE_PORT = Number(process.env.TEST_STRIPE_PORT ?? 15484);
 export const TEST_STRIPE_KEY = "sk_test_integration";
 export const TEST_STRIPE_WEBHOOK_SECRET = "whsec_integration_test_secret";
+/** The MCP Registry namespace key the integration Worker publishes (RFC 8032's first test key). */
+export const TEST_MCP_REGISTRY_PUBLIC_KEY = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=";
 /** The fake DNS-over-HTTPS resolver the guarded Worker vets addresses with. */
 export const TEST_DOH_PORT = Number(process.env.TEST_DOH_PORT ?? 15590);
 
@@ -58,6 +60,7 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     RATE_LIMIT_KEY_SECRET: TEST_RATE_LIMIT_KEY_SECRET,
     FETCH_ALLOW_PRIVATE: String(allowPrivate),
     DOH_URL: `http://127.0.0.1:${TEST_DOH_PORT}/dns-query`,
+    MCP_REGISTRY_PUBLIC_KEY: TEST_MCP_REGISTRY_PUBLIC_KEY,
     OWNERSHIP_DOH_URLS: `http://127.0.0.1:${TEST_DNS_PORT}/dns-query`,
     MAIL_API_URL: `http://127.0.0.1:${TEST_MAIL_PORT}`,
     MAIL_API_KEY: TEST_MAIL_KEY,

@@ -31,6 +31,8 @@ export const SITE_PATHS = {
   aiPlugin: "/.well-known/ai-plugin.json",
   apiCatalog: "/.well-known/api-catalog",
   mcpDiscovery: "/.well-known/mcp.json",
+  /** The MCP Registry's HTTP namespace proof (served when MCP_REGISTRY_PUBLIC_KEY is set). */
+  mcpRegistryAuth: "/.well-known/mcp-registry-auth",
   /** The ARD manifest (ARD v0.91), and its predecessor path (the AI Catalog, ARD v0.9). */
   ard: "/.well-known/ard.json",
   aiCatalog: "/.well-known/ai-catalog.json",

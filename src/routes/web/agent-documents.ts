@@ -52,6 +52,16 @@ export function registerAgentDocuments(app: OpenAPIHono<AppEnv>) {
     });
   });
 
+  // The MCP Registry's HTTP namespace proof, when the operator configured the namespace's key.
+  app.get(SITE_PATHS.mcpRegistryAuth, (c) => {
+    const key = c.var.deps.config.MCP_REGISTRY_PUBLIC_KEY;
+    if (!key) return c.notFound();
+    return c.body(`v=MCPv1; k=ed25519; p=${key}\n`, 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": DOCUMENT_CACHE_CONTROL,
+    });
+  });
+
   app.get(SITE_PATHS.mcpDiscovery, (c) => {
     c.header("Cache-Control", DOCUMENT_CACHE_CONTROL);
     return c.json(buildMcpDiscovery(c.var.deps.origin), 200);

@@ -27,7 +27,7 @@ import { isHtmlAnswer, parseJson } from "../../signals/blocking.ts";
 import type { McpProbeResult } from "../../signals/mcp-probe.ts";
 import type { ProbeResponse } from "../../signals/types.ts";
 import { evidenceOf, fixWith, type Judge, linkedOutcome, missing, standingOf, verdict } from "../check-helpers.ts";
-import { answerAt, type ChecklistAnswers, type DnsOutcome, dnsQuestionKey } from "../checklist-answers.ts";
+import { answerAt, type ChecklistAnswers, type DnsOutcome, dnsQuestionKey, isIpLiteral } from "../checklist-answers.ts";
 
 const FIX = {
   dns: fixWith(
@@ -259,14 +259,12 @@ export const checkDnsAgentDiscovery: Judge = (answers) => {
 };
 
 const checkRecords: Judge = (answers) => {
+  // An IP address has no names to ask, with a resolver or without: the same words either way.
+  const siteHost = new URL(answers.origin).hostname;
+  if (isIpLiteral(siteHost))
+    return missing(`${siteHost} is an IP address, so it has no DNS names to announce agents under`, [], FIX.dns);
   if (!answers.dns)
     return missing("DNS records were not looked up: this checker had no DNS-over-HTTPS resolver", [], FIX.dns);
-  if (answers.dns.answers.size === 0)
-    return missing(
-      `${answers.dns.host} is an IP address, so it has no DNS names to announce agents under`,
-      [],
-      FIX.dns,
-    );
   const { surfaces, broken, failed } = readRecords(answers);
   const evidenceUrls: (ProbeResponse | undefined)[] = agentDnsFollowUpUrls(answers).map((url) => answers.get.get(url));
   const evidence = evidenceOf(...evidenceUrls);
