@@ -86,8 +86,6 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.{ts,tsx}"],
           // Every answer of the running service's API is held to its OpenAPI document.
           setupFiles: ["test/support/e2e-contract.ts"],
-          // One `npm start` for the files that only talk to a running service, up before they run.
-          globalSetup: ["test/support/e2e-stack.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,20 +1,32 @@
 /**
- * Dogfood: the service, started with `npm start` as a user runs it (the e2e project's shared
- * one), crawled by our own crawler (the guarded fetcher with private addresses allowed, as for the
- * local fixture web, and the Worker's connection limit) must score 100 with every one of the seven
- * signals present, be read as an API site (not a store), and pass every check of the checklist
- * that applies to an API site.
+ * Dogfood: the service, started with `npm start` as a user runs it, crawled by our own crawler
+ * (the guarded fetcher with private addresses allowed, as for the local fixture web, and the
+ * Worker's connection limit) must score 100 with every one of the seven signals present, be read
+ * as an API site (not a store), and pass every check of the checklist that applies to an API site.
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlerUserAgent } from "../../src/adapters/outbound/create-outbound.ts";
 import { createGuardedFetch } from "../../src/adapters/outbound/guarded-fetch.ts";
 import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../../src/domain/crawling/crawl-fetcher.ts";
 import { crawlSite, type SiteCrawl } from "../../src/domain/crawling/crawl-site.ts";
 import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
+import { type RunningService, startService } from "../support/npm-start.ts";
 
-// The e2e project's shared `npm start` (test/support/e2e-stack.ts), with PUBLIC_ORIGIN empty:
-// every document must name the origin the crawler reached.
-const origin = inject("sharedServiceOrigin");
+let service: RunningService | undefined;
+let origin = "";
+
+beforeAll(async () => {
+  service = await startService({
+    PGLITE_DATA_DIR: "memory",
+    // The crawl reads no search results: a small demo index starts faster.
+    DEMO_SITES: "50",
+    // Every document must name the origin the crawler reached.
+    PUBLIC_ORIGIN: "",
+  });
+  origin = service.origin;
+});
+
+afterAll(() => service?.stop());
 
 describe("dogfood: our crawler on our own service", () => {
   let crawl: SiteCrawl;

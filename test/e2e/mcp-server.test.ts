@@ -12,21 +12,26 @@ import { join } from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { probeMcpEndpoint } from "../../src/domain/signals/mcp-probe.ts";
+import { type RunningService, startService } from "../support/npm-start.ts";
 import { createPlainFetcher } from "../support/plain-fetcher.ts";
 
 const EXPECTED_FAILURES = "test/e2e/mcp-conformance-expected-failures.yaml";
 
-// The e2e project's shared `npm start` (test/support/e2e-stack.ts): 300 demo sites, which hold 26
-// MCP servers scoring 50 or more, enough for every search below.
-const origin = inject("sharedServiceOrigin");
-const mcpUrl = `${origin}/mcp`;
+let service: RunningService | undefined;
+let mcpUrl = "";
 
-beforeAll(() => {
-  expect(inject("sharedServiceStartOutput")).toMatch(/demo index: \d+ synthetic sites loaded/);
+beforeAll(async () => {
+  // 300 demo sites hold 26 MCP servers scoring 50 or more: enough for every search below, and
+  // 2,700 fewer to load than the default 3,000 (npm-start.test.ts checks the default itself).
+  service = await startService({ PGLITE_DATA_DIR: "memory", DEMO_SITES: "300", PUBLIC_ORIGIN: "" });
+  mcpUrl = `${service.origin}/mcp`;
+  expect(service.output()).toMatch(/demo index: \d+ synthetic sites loaded/);
 });
+
+afterAll(() => service?.stop());
 
 type Structured = Record<string, unknown>;
 
@@ -148,7 +153,7 @@ describe.each([
   it("reads a site report as a resource, by the template and from the list", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual([
-      expect.objectContaining({ name: "site-report", uriTemplate: `${origin}/api/v1/site/{domain}` }),
+      expect.objectContaining({ name: "site-report", uriTemplate: `${service?.origin}/api/v1/site/{domain}` }),
     ]);
     const { resources } = await client.listResources();
     expect(resources.length).toBeGreaterThan(0);
@@ -159,7 +164,7 @@ describe.each([
     // The resource is the REST document at the same URI.
     const rest = (await (await fetch(first.uri)).json()) as { domain: string };
     expect(rest.domain).toBe(report.domain);
-    await expect(client.readResource({ uri: `${origin}/api/v1/site/no-such-site.example` })).rejects.toThrow(
+    await expect(client.readResource({ uri: `${service?.origin}/api/v1/site/no-such-site.example` })).rejects.toThrow(
       /not found/i,
     );
   });

@@ -4,13 +4,10 @@
  * that service's own /openapi.json, status, content type and body. Loaded before each e2e file
  * (vitest setupFiles), so a test fails on an answer the document does not describe.
  */
-import { afterEach, inject } from "vitest";
+import { afterEach } from "vitest";
 import { API_PREFIX } from "../../src/http/routes.ts";
 import { serviceOrigins } from "./npm-start.ts";
 import { assertConforms, type Contract, type ContractDocument, createContract } from "./openapi-contract.ts";
-
-// The e2e project's shared `npm start` (test/support/e2e-stack.ts), started in another process.
-serviceOrigins.add(inject("sharedServiceOrigin"));
 
 const plainFetch = globalThis.fetch;
 const contracts = new Map<string, Promise<Contract>>();
