@@ -11,8 +11,7 @@ const runId = randomBytes(4).toString("hex");
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores three files at a
  * time finish sooner than one (docs/testing.md has the figures). The unit files, pure computation,
  * fill those waits. The projects that start `npm start` run after them in groups of their own: e2e
- * two files at a time (beside one shared service its global setup starts before the first group),
- * the browser pages one at a time against their one service; then the
+ * two files at a time, the browser pages one at a time against their one service; then the
  * integration files that count the whole index and so need it still (integration-alone, on the
  * integration project's stack).
  */

@@ -9,7 +9,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { ConfigError, parseConfig, SETTING_NAMES } from "../src/config.ts";
 import { type CronScheduler, localCronTable, scheduleCrons, triggerCron } from "./local-crons.ts";
@@ -158,7 +158,10 @@ function localRegistryPublicKey(): string {
   if (!existsSync(file)) {
     const { privateKey } = generateKeyPairSync("ed25519");
     mkdirSync(".data", { recursive: true });
-    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    // Written aside and renamed: a second start beside this one never reads half a key.
+    const aside = `${file}.${process.pid}`;
+    writeFileSync(aside, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+    renameSync(aside, file);
     console.log(`MCP Registry key: a new one kept in ${file}`);
   }
   const publicKey = createPublicKey(createPrivateKey(readFileSync(file, "utf8")));
