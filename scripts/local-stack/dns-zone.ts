@@ -3,20 +3,23 @@
  * (`GET /dns-query?name=&type=` with `accept: application/dns-json`), answering from a local zone
  * that people and tests edit, so a domain claim's TXT proof can be completed on one machine:
  *
- *   PUT /records {name, type, value}     adds a record (A, AAAA, TXT or CNAME)
+ *   PUT /records {name, type, value}     adds a record (A, AAAA, TXT, CNAME, SVCB or HTTPS)
  *   DELETE /records?name=&type=          removes that name's records of that type (all types without type)
  *   GET /records                         the whole zone
  *
  * Names the zone does not hold are forwarded to an upstream resolver when one is configured
  * (SERVFAIL when it cannot be reached, as a resolver that cannot recurse answers); without an
- * upstream the zone is the whole namespace and other names are NXDOMAIN. Reserved names
+ * upstream the zone is the whole namespace and other names are NXDOMAIN. SVCB and HTTPS records
+ * (RFC 9460) are kept in presentation form (`1 mcp.example.com. alpn="h2" port=443`), as the JSON
+ * APIs give their data, so the checklist's DNS discovery (DNS-AID records under
+ * `_agents.<domain>`) can be tried locally. Reserved names
  * (`.example`, `.test`, `.invalid`, `.localhost`: the demo index lives under `.example`) are never
  * forwarded: outside the zone they do not exist.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { BadRequest, readJson, sendJson } from "./http.ts";
 
-export const RECORD_TYPES = { A: 1, CNAME: 5, TXT: 16, AAAA: 28 } as const;
+export const RECORD_TYPES = { A: 1, CNAME: 5, TXT: 16, AAAA: 28, SVCB: 64, HTTPS: 65 } as const;
 export type RecordType = keyof typeof RECORD_TYPES;
 
 const TYPE_BY_NUMBER = new Map<number, RecordType>(
@@ -29,6 +32,8 @@ const TTL_SECONDS = 60;
 const MAX_CNAME_CHAIN = 8;
 /** RFC 2606 / 6761 names that never exist in public DNS: answered here, never forwarded. */
 const RESERVED_SUFFIXES = [".example", ".test", ".invalid", ".localhost"];
+
+const TYPE_PROBLEM = "type must be A, AAAA, TXT, CNAME, SVCB or HTTPS";
 
 const isReserved = (name: string) => RESERVED_SUFFIXES.some((suffix) => `.${normalizeName(name)}`.endsWith(suffix));
 
@@ -66,7 +71,7 @@ export function invalidRecord(record: Partial<ZoneRecord>): string | undefined {
     return "name must be a DNS name such as _svc-challenge.example.com";
   }
   if (typeof record.type !== "string" || !(record.type.toUpperCase() in RECORD_TYPES))
-    return "type must be A, AAAA, TXT or CNAME";
+    return TYPE_PROBLEM;
   if (typeof record.value !== "string" || record.value.length === 0 || record.value.length > 2048) {
     return "value must be a non-empty string of at most 2048 characters";
   }
@@ -189,7 +194,7 @@ export function createDnsZoneServer(options: DnsZoneOptions = {}): { server: Ser
       const name = url.searchParams.get("name");
       const type = parseType(url.searchParams.get("type"));
       if (!name || !type)
-        return sendJson(response, 400, { error: "name is required; type must be A, AAAA, TXT or CNAME" });
+        return sendJson(response, 400, { error: `name is required; ${TYPE_PROBLEM}` });
       const local = answerFromZone(zone, name, type);
       if (local) return sendDns(response, dohBody(name, type, local.status, local.answers));
       const upstream = isReserved(name) ? undefined : await forward(name, type);
@@ -213,7 +218,7 @@ export function createDnsZoneServer(options: DnsZoneOptions = {}): { server: Ser
       const typeParam = url.searchParams.get("type");
       const type = typeParam ? parseType(typeParam) : undefined;
       if (!name || (typeParam && !type))
-        return sendJson(response, 400, { error: "name is required; type must be A, AAAA, TXT or CNAME" });
+        return sendJson(response, 400, { error: `name is required; ${TYPE_PROBLEM}` });
       return sendJson(response, 200, { removed: zone.remove(name, type) });
     }
     if (url.pathname === "/records" && request.method === "GET") return sendJson(response, 200, zone.list());

@@ -136,6 +136,19 @@ describe("the DNS zone (JSON DoH)", () => {
     expect((await query(host, "A")).Answer).toBeUndefined();
   });
 
+  it("answers SVCB and HTTPS records (DNS-AID) in presentation form, and NODATA for a type the name lacks", async () => {
+    const host = `${crypto.randomUUID().slice(0, 8)}.example`;
+    const name = `_mcp._agents.${host}`;
+    expect((await put(name, "HTTPS", `1 mcp.${host}. alpn="h2" port=443`)).status).toBe(201);
+    for (const type of ["HTTPS", 65]) {
+      expect((await query(name, type)).Answer).toEqual([
+        { name, type: 65, TTL: 60, data: `1 mcp.${host}. alpn="h2" port=443` },
+      ]);
+    }
+    const svcb = await query(name, "SVCB");
+    expect({ status: svcb.Status, answer: svcb.Answer }).toEqual({ status: 0, answer: undefined });
+  });
+
   it("refuses malformed records and answers NXDOMAIN outside the zone when it has no upstream", async () => {
     expect((await put("not a name", "TXT", "x")).status).toBe(400);
     expect((await put("ok.example", "MX", "x")).status).toBe(400);
