@@ -70,8 +70,7 @@ export function invalidRecord(record: Partial<ZoneRecord>): string | undefined {
   ) {
     return "name must be a DNS name such as _svc-challenge.example.com";
   }
-  if (typeof record.type !== "string" || !(record.type.toUpperCase() in RECORD_TYPES))
-    return TYPE_PROBLEM;
+  if (typeof record.type !== "string" || !(record.type.toUpperCase() in RECORD_TYPES)) return TYPE_PROBLEM;
   if (typeof record.value !== "string" || record.value.length === 0 || record.value.length > 2048) {
     return "value must be a non-empty string of at most 2048 characters";
   }
@@ -193,8 +192,7 @@ export function createDnsZoneServer(options: DnsZoneOptions = {}): { server: Ser
     if (url.pathname === "/dns-query" && (request.method === "GET" || request.method === "HEAD")) {
       const name = url.searchParams.get("name");
       const type = parseType(url.searchParams.get("type"));
-      if (!name || !type)
-        return sendJson(response, 400, { error: `name is required; ${TYPE_PROBLEM}` });
+      if (!name || !type) return sendJson(response, 400, { error: `name is required; ${TYPE_PROBLEM}` });
       const local = answerFromZone(zone, name, type);
       if (local) return sendDns(response, dohBody(name, type, local.status, local.answers));
       const upstream = isReserved(name) ? undefined : await forward(name, type);
@@ -217,8 +215,7 @@ export function createDnsZoneServer(options: DnsZoneOptions = {}): { server: Ser
       const name = url.searchParams.get("name");
       const typeParam = url.searchParams.get("type");
       const type = typeParam ? parseType(typeParam) : undefined;
-      if (!name || (typeParam && !type))
-        return sendJson(response, 400, { error: `name is required; ${TYPE_PROBLEM}` });
+      if (!name || (typeParam && !type)) return sendJson(response, 400, { error: `name is required; ${TYPE_PROBLEM}` });
       return sendJson(response, 200, { removed: zone.remove(name, type) });
     }
     if (url.pathname === "/records" && request.method === "GET") return sendJson(response, 200, zone.list());
