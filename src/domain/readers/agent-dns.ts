@@ -7,21 +7,35 @@
  *   absolute `https://` URL for a remote agent, a locator for a local one), `p`/`proto` (the
  *   protocol token: mcp, a2a, openapi…), optional `a`/`auth`, `s`/`desc`, `d`/`docs`, `e`/`dep`,
  *   `k`/`pka`, `i`/`kid`. Exactly one valid record must be present at the name (more is ambiguous).
+ *   The value rules are those of the standard's own reference library (`@agentcommunity/aid`'s
+ *   `parse`, which the tests hold this reader to): no empty value; `auth` a token of the registry;
+ *   `desc` at most 60 UTF-8 bytes; `docs` an https URL; `dep` an ISO 8601 UTC time; `pka` only
+ *   with a `kid`; the `uri` of a remote protocol https (`wss` for websocket), of `local` a
+ *   `docker:`, `npx:` or `pip:` locator, of `zeroconf` a `zeroconf:` one.
  * - DNS-AID (DNS for AI Discovery): SVCB or HTTPS records (RFC 9460) at `_<service>._agents.<domain>`
  *   (`_index`, `_mcp`, `_a2a`), in ServiceMode (priority ≥ 1) with a TargetName, `alpn` and `port`.
  *   Resolvers give the record data in presentation form (`1 mcp.example.com. alpn="h2" port=443`)
  *   or in RFC 3597's generic form (`\# 23 0001…`); both are read.
  *
- * No parser of these records is a dependency here: the AID reference library on npm
- * (`@agentcommunity/aid`) brings its own DNS client, and SVCB parsers are wire-format only; the
- * rules above are the drafts' own.
+ * No parser of these records is a dependency of the service: the AID reference library
+ * (`@agentcommunity/aid`) brings its own DNS client (fixed public resolvers, not DOH_URL), and SVCB
+ * parsers are wire-format only; it is a dev dependency that the tests compare this reader with.
  */
 
 /** The AID protocol tokens of its registry that a crawler can reach over HTTPS. */
 export const AID_REMOTE_PROTOCOLS = ["mcp", "a2a", "openapi", "graphql", "grpc", "websocket"] as const;
 
-/** The protocol tokens whose `uri` is not a URL (a package or a local service). */
-const AID_LOCAL_PROTOCOLS = new Set(["local", "zeroconf"]);
+/** The `uri` schemes the protocols that are not reached over https take (AID's protocol registry). */
+const AID_URI_SCHEMES: Record<string, { schemes: readonly string[]; say: string }> = {
+  local: { schemes: ["docker:", "npx:", "pip:"], say: "a docker:, npx: or pip: locator" },
+  zeroconf: { schemes: ["zeroconf:"], say: "a zeroconf: locator" },
+  websocket: { schemes: ["wss://"], say: "a wss:// URL" },
+};
+
+/** AID's registry of authentication hint tokens (`auth`). */
+const AID_AUTH_TOKENS = new Set(["none", "pat", "apikey", "basic", "oauth2_device", "oauth2_code", "mtls", "custom"]);
+
+const AID_DESC_MAX_BYTES = 60;
 
 const AID_KEYS: Record<string, string> = {
   v: "version",
@@ -58,7 +72,9 @@ export function readAidRecord(text: string): AidRecord | { problem: string; isAi
     if (earlier !== undefined)
       return { problem: `the key ${key} is given twice (${earlier} and ${written})`, isAid: true };
     seenAs.set(key, written);
-    fields[key] = part.slice(equals + 1).trim();
+    const value = part.slice(equals + 1).trim();
+    if (!written || !value) return { problem: `"${part.trim()}" has an empty key or value`, isAid: true };
+    fields[key] = value;
   }
   const version = fields.version;
   if (!version || !/^aid\d+$/i.test(version)) return { problem: "it has no v=aid1 version", isAid: false };
@@ -67,9 +83,29 @@ export function readAidRecord(text: string): AidRecord | { problem: string; isAi
   }
   const { version: _v, uri, proto, ...rest } = fields;
   const token = proto!.toLowerCase();
-  if (!AID_LOCAL_PROTOCOLS.has(token) && !/^https:\/\//i.test(uri!))
-    return { problem: `its uri (${uri}) is not an https:// URL, which a remote agent's must be`, isAid: true };
+  const problem = aidValueProblem(token, uri!, rest);
+  if (problem) return { problem, isAid: true };
   return { version: version.toLowerCase(), uri: uri!, proto: token, fields: rest };
+}
+
+/** What breaks the reference parser's rules for the values of a record, or null. */
+function aidValueProblem(proto: string, uri: string, rest: Record<string, string>): string | null {
+  const other = AID_URI_SCHEMES[proto];
+  if (other) {
+    if (!other.schemes.some((scheme) => uri.toLowerCase().startsWith(scheme)))
+      return `its uri (${uri}) is not ${other.say}, which the ${proto} protocol takes`;
+  } else if (!/^https:\/\//i.test(uri) || !URL.canParse(uri))
+    return `its uri (${uri}) is not an https:// URL, which a remote agent's must be`;
+  if (rest.auth !== undefined && !AID_AUTH_TOKENS.has(rest.auth))
+    return `its auth hint "${rest.auth}" is not a token of AID's registry (${[...AID_AUTH_TOKENS].join(", ")})`;
+  if (rest.desc !== undefined && new TextEncoder().encode(rest.desc).length > AID_DESC_MAX_BYTES)
+    return `its desc is longer than ${AID_DESC_MAX_BYTES} bytes`;
+  if (rest.docs !== undefined && (!/^https:\/\//i.test(rest.docs) || !URL.canParse(rest.docs)))
+    return `its docs (${rest.docs}) is not an https:// URL`;
+  if (rest.dep !== undefined && (!/Z$/.test(rest.dep) || Number.isNaN(Date.parse(rest.dep))))
+    return `its dep (${rest.dep}) is not an ISO 8601 UTC time such as 2027-01-01T00:00:00Z`;
+  if (rest.pka !== undefined && rest.kid === undefined) return "it gives a pka key without the kid that names it";
+  return null;
 }
 
 /** One SVCB/HTTPS record, read. */
