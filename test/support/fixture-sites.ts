@@ -5,12 +5,14 @@
 import { createServer, type Server } from "node:http";
 import { BASIC_SITES } from "../fixtures/web/basic-sites.ts";
 import { CHECKLIST_SITES } from "../fixtures/web/checklist-sites.ts";
+import { DECEMBER_SITES } from "../fixtures/web/december-sites.ts";
 import { DISCOVERY_SITES } from "../fixtures/web/discovery-sites.ts";
 import { NESTED_DISCOVERY_SITES } from "../fixtures/web/discovery-sites-2.ts";
 import { MCP_SITES } from "../fixtures/web/mcp-sites.ts";
 import type { FixtureHandler } from "../fixtures/web/types.ts";
 
 const HANDLERS: Record<string, FixtureHandler> = {
+  ...DECEMBER_SITES,
   ...BASIC_SITES,
   ...MCP_SITES,
   ...DISCOVERY_SITES,
