@@ -18,6 +18,10 @@ import { createServer, type Server } from "node:http";
 import { parse } from "@agentcommunity/aid";
 import { type AidGeneratorData, buildTxtRecordVariant, generateEd25519KeyPair } from "@agentcommunity/aid-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** Each test crawls sites one after another: a minute leaves room on a loaded machine. */
+const CRAWLS_TIMEOUT_MS = 60_000;
+
 import { createDnsZoneServer, type DnsZone } from "../../scripts/local-stack/dns-zone.ts";
 import { close, listen } from "../../scripts/local-stack/http.ts";
 import { createDohRecordLookup } from "../../src/adapters/dns-records.ts";
@@ -146,112 +150,155 @@ async function mcpRecords(): Promise<{ what: string; record: string; valid: bool
 }
 
 describe("AID records from the AID project's generator, on the project's DNS zone", () => {
-  it("the check's reader and the reference parser agree on every record", async () => {
-    const records = await mcpRecords();
-    const disagreements = records
-      .map(({ what, record }) => ({ what, record, reference: referenceVerdict(record), ours: ourVerdict(record) }))
-      .filter((each) => each.reference !== each.ours);
-    expect(disagreements).toEqual([]);
-    // The table means what it says of the reference parser.
-    expect(records.map(({ what, record }) => [what, referenceVerdict(record) === "valid"])).toEqual(
-      records.map(({ what, valid }) => [what, valid]),
-    );
-  });
-
-  it("a valid record naming the SDK v2 server passes; a malformed one fails, as the reference parser rules", async () => {
-    for (const { what, record, valid } of await mcpRecords()) {
-      const check = await dnsCheck("modern", [record]);
-      expect({ what, status: check.status }, check.reason).toEqual({ what, status: valid ? "pass" : "fail" });
-      if (valid) expect(check.reason).toContain("is the MCP server this crawl reached");
-    }
-  });
-
-  it("a record naming another site's MCP endpoint is probed live, in the era it speaks", async () => {
-    const record = buildTxtRecordVariant(
-      { uri: `${originOf("dual", "https")}/mcp`, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") },
-      true,
-    );
-    const check = await dnsCheck("modern", [record]);
-    expect(check.status, check.reason).toBe("pass");
-    expect(check.reason).toMatch(/answered as an MCP server \(the 2026-07-28 era\)/);
-    expect(check.evidence.some((each) => each.url.startsWith(originOf("dual", "https")))).toBe(true);
-  });
-
-  it("names an A2A card served by the A2A JS SDK and an OpenAPI document served by fastify-swagger", async () => {
-    const a2a = buildTxtRecordVariant(
-      { uri: `${originOf("agent", "https")}/`, proto: "a2a", auth: "none", desc: "", domain: hostOf("agent") },
-      false,
-    );
-    expect(referenceVerdict(a2a)).toBe("valid");
-    const card = await dnsCheck("agent", [a2a]);
-    expect(card.status, card.reason).toBe("pass");
-    expect(card.reason).toContain("/.well-known/agent-card.json is an A2A agent card");
-
-    const openapi = buildTxtRecordVariant(
-      {
-        uri: `${originOf("books", "https")}/openapi.json`,
-        proto: "openapi",
-        auth: "",
-        desc: "Bookshelf",
-        domain: hostOf("books"),
-      },
-      true,
-    );
-    expect(referenceVerdict(openapi)).toBe("valid");
-    const document = await dnsCheck("books", [openapi]);
-    expect(document.status, document.reason).toBe("pass");
-  });
-
-  it("a valid record whose surface does not answer its protocol fails; two valid records are ambiguous", async () => {
-    const wrongPath = buildTxtRecordVariant(
-      { uri: `${originOf("modern", "https")}/tools`, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") },
-      true,
-    );
-    expect(referenceVerdict(wrongPath)).toBe("valid");
-    expect((await dnsCheck("modern", [wrongPath])).status).toBe("fail");
-    // The MCP server is not an A2A agent: its host has no card.
-    const notAgent = buildTxtRecordVariant(
-      { uri: `${originOf("modern", "https")}/`, proto: "a2a", auth: "", desc: "", domain: hostOf("modern") },
-      true,
-    );
-    expect((await dnsCheck("modern", [notAgent])).status).toBe("fail");
-    const right = buildTxtRecordVariant(
-      { uri: `${originOf("modern", "https")}/mcp`, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") },
-      true,
-    );
-    const check = await dnsCheck("modern", [right, wrongPath]);
-    expect(check.status).toBe("fail");
-    expect(check.reason).toMatch(/holds 2 AID records/);
-  });
-
-  it("no record is neutral; a resolver that cannot be reached, times out or answers SERVFAIL is error", async () => {
-    expect((await dnsCheck("modern", [])).status).toBe("neutral");
-    // Nothing listens on port 9 of the loopback: the resolver cannot be reached.
-    const unreachable = await dnsCheck("modern", [], "http://127.0.0.1:9/dns-query");
-    expect(unreachable.status, unreachable.reason).toBe("error");
-    expect(unreachable.reason).toMatch(/could not be decided/);
-    // The same site under a name outside the reserved ones, on a zone whose upstream is down:
-    // the zone answers SERVFAIL for the names it must forward.
-    const forwarding = createDnsZoneServer({ upstream: "http://127.0.0.1:9/dns-query" });
-    const forwardingPort = await listen(forwarding.server, 0);
-    const hanging = createServer(() => {});
-    const hangingPort = await listen(hanging, 0);
-    const publicHost = "modern.aid-farm.example.com";
-    ports.set(publicHost, ports.get(hostOf("modern"))!);
-    try {
-      const servfail = await crawlCheck(
-        `http://${publicHost}:${ports.get(publicHost)}`,
-        `http://127.0.0.1:${forwardingPort}/dns-query`,
+  it(
+    "the check's reader and the reference parser agree on every record",
+    async () => {
+      const records = await mcpRecords();
+      const disagreements = records
+        .map(({ what, record }) => ({ what, record, reference: referenceVerdict(record), ours: ourVerdict(record) }))
+        .filter((each) => each.reference !== each.ours);
+      expect(disagreements).toEqual([]);
+      // The table means what it says of the reference parser.
+      expect(records.map(({ what, record }) => [what, referenceVerdict(record) === "valid"])).toEqual(
+        records.map(({ what, valid }) => [what, valid]),
       );
-      expect(servfail.status, servfail.reason).toBe("error");
-      expect(servfail.reason).toMatch(/SERVFAIL/);
-      const timedOut = await dnsCheck("modern", [], `http://127.0.0.1:${hangingPort}/dns-query`, 300);
-      expect(timedOut.status, timedOut.reason).toBe("error");
-      expect(timedOut.reason).toMatch(/timed out/);
-    } finally {
-      hanging.closeAllConnections();
-      await close(hanging);
-      await close(forwarding.server);
-    }
-  });
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
+
+  it(
+    "a valid record naming the SDK v2 server passes; a malformed one fails, as the reference parser rules",
+    async () => {
+      for (const { what, record, valid } of await mcpRecords()) {
+        const check = await dnsCheck("modern", [record]);
+        expect({ what, status: check.status }, check.reason).toEqual({ what, status: valid ? "pass" : "fail" });
+        if (valid) expect(check.reason).toContain("is the MCP server this crawl reached");
+      }
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
+
+  it(
+    "a record naming another site's MCP endpoint is probed live, in the era it speaks",
+    async () => {
+      const record = buildTxtRecordVariant(
+        { uri: `${originOf("dual", "https")}/mcp`, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") },
+        true,
+      );
+      const check = await dnsCheck("modern", [record]);
+      expect(check.status, check.reason).toBe("pass");
+      expect(check.reason).toMatch(/answered as an MCP server \(the 2026-07-28 era\)/);
+      expect(check.evidence.some((each) => each.url.startsWith(originOf("dual", "https")))).toBe(true);
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
+
+  it(
+    "names an A2A card served by the A2A JS SDK and an OpenAPI document served by fastify-swagger",
+    async () => {
+      const a2a = buildTxtRecordVariant(
+        { uri: `${originOf("agent", "https")}/`, proto: "a2a", auth: "none", desc: "", domain: hostOf("agent") },
+        false,
+      );
+      expect(referenceVerdict(a2a)).toBe("valid");
+      const card = await dnsCheck("agent", [a2a]);
+      expect(card.status, card.reason).toBe("pass");
+      expect(card.reason).toContain("/.well-known/agent-card.json is an A2A agent card");
+
+      const openapi = buildTxtRecordVariant(
+        {
+          uri: `${originOf("books", "https")}/openapi.json`,
+          proto: "openapi",
+          auth: "",
+          desc: "Bookshelf",
+          domain: hostOf("books"),
+        },
+        true,
+      );
+      expect(referenceVerdict(openapi)).toBe("valid");
+      const document = await dnsCheck("books", [openapi]);
+      expect(document.status, document.reason).toBe("pass");
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
+
+  it(
+    "a valid record whose surface does not answer its protocol fails; two valid records are ambiguous",
+    async () => {
+      const wrongPath = buildTxtRecordVariant(
+        { uri: `${originOf("modern", "https")}/tools`, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") },
+        true,
+      );
+      expect(referenceVerdict(wrongPath)).toBe("valid");
+      expect((await dnsCheck("modern", [wrongPath])).status).toBe("fail");
+      // The MCP server is not an A2A agent: its host has no card.
+      const notAgent = buildTxtRecordVariant(
+        { uri: `${originOf("modern", "https")}/`, proto: "a2a", auth: "", desc: "", domain: hostOf("modern") },
+        true,
+      );
+      expect((await dnsCheck("modern", [notAgent])).status).toBe("fail");
+      const right = buildTxtRecordVariant(
+        { uri: `${originOf("modern", "https")}/mcp`, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") },
+        true,
+      );
+      const check = await dnsCheck("modern", [right, wrongPath]);
+      expect(check.status).toBe("fail");
+      expect(check.reason).toMatch(/holds 2 AID records/);
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
+
+  it(
+    "a DNS-AID HTTPS record on the same zone names the SDK v2 server's host",
+    async () => {
+      const name = `_mcp._agents.${hostOf("modern")}`;
+      zone.add({ name, type: "HTTPS", value: `1 ${hostOf("modern")}. alpn="h2" port=${ports.get(hostOf("modern"))}` });
+      try {
+        const check = await dnsCheck("modern", []);
+        expect(check.status, check.reason).toBe("pass");
+        expect(check.reason.toLowerCase()).toContain(`the dns-aid https record at ${name}`);
+        zone.remove(name);
+        zone.add({ name, type: "HTTPS", value: `0 ${hostOf("dual")}.` });
+        expect((await dnsCheck("modern", [])).status).toBe("fail");
+      } finally {
+        zone.remove(name);
+      }
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
+
+  it(
+    "no record is neutral; a resolver that cannot be reached, times out or answers SERVFAIL is error",
+    async () => {
+      expect((await dnsCheck("modern", [])).status).toBe("neutral");
+      // Nothing listens on port 9 of the loopback: the resolver cannot be reached.
+      const unreachable = await dnsCheck("modern", [], "http://127.0.0.1:9/dns-query");
+      expect(unreachable.status, unreachable.reason).toBe("error");
+      expect(unreachable.reason).toMatch(/could not be decided/);
+      // The same site under a name outside the reserved ones, on a zone whose upstream is down:
+      // the zone answers SERVFAIL for the names it must forward.
+      const forwarding = createDnsZoneServer({ upstream: "http://127.0.0.1:9/dns-query" });
+      const forwardingPort = await listen(forwarding.server, 0);
+      const hanging = createServer(() => {});
+      const hangingPort = await listen(hanging, 0);
+      const publicHost = "modern.aid-farm.example.com";
+      ports.set(publicHost, ports.get(hostOf("modern"))!);
+      try {
+        const servfail = await crawlCheck(
+          `http://${publicHost}:${ports.get(publicHost)}`,
+          `http://127.0.0.1:${forwardingPort}/dns-query`,
+        );
+        expect(servfail.status, servfail.reason).toBe("error");
+        expect(servfail.reason).toMatch(/SERVFAIL/);
+        const timedOut = await dnsCheck("modern", [], `http://127.0.0.1:${hangingPort}/dns-query`, 300);
+        expect(timedOut.status, timedOut.reason).toBe("error");
+        expect(timedOut.reason).toMatch(/timed out/);
+      } finally {
+        hanging.closeAllConnections();
+        await close(hanging);
+        await close(forwarding.server);
+      }
+    },
+    CRAWLS_TIMEOUT_MS,
+  );
 });
