@@ -140,6 +140,15 @@ describe("what the December sites prove beyond the statuses", () => {
     }
   });
 
+  it("reports the requests per crawl (docs/benchmarks.md)", () => {
+    const counts = NAMES.map((name) => crawls.get(name)!.crawl.requestCount).sort((a, b) => a - b);
+    const at = (q: number) => counts[Math.min(counts.length - 1, Math.floor(q * counts.length))]!;
+    console.info(
+      `December fixture sites: ${counts.length} crawls, requests p50 ${at(0.5)}, p90 ${at(0.9)}, max ${counts.at(-1)}, min ${counts[0]}`,
+    );
+    expect(counts.at(-1)).toBeLessThanOrEqual(CRAWL_REQUEST_BUDGET);
+  });
+
   it("the paid endpoint is asked once and answers both payment checks", () => {
     for (const name of ["dec-store-x402", "dec-store-mpp", "dec-store-paid-503"]) {
       const asked = crawls.get(name)!.requests.filter((each) => new URL(each.url).pathname === "/paid");
