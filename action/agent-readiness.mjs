@@ -13371,7 +13371,13 @@ var EncodingMode;
 })(EncodingMode || (EncodingMode = {}));
 
 // src/domain/readers/agent-dns.ts
-var AID_LOCAL_PROTOCOLS = /* @__PURE__ */ new Set(["local", "zeroconf"]);
+var AID_URI_SCHEMES = {
+  local: { schemes: ["docker:", "npx:", "pip:"], say: "a docker:, npx: or pip: locator" },
+  zeroconf: { schemes: ["zeroconf:"], say: "a zeroconf: locator" },
+  websocket: { schemes: ["wss://"], say: "a wss:// URL" }
+};
+var AID_AUTH_TOKENS = /* @__PURE__ */ new Set(["none", "pat", "apikey", "basic", "oauth2_device", "oauth2_code", "mtls", "custom"]);
+var AID_DESC_MAX_BYTES = 60;
 var AID_KEYS = {
   v: "version",
   u: "uri",
@@ -13397,7 +13403,9 @@ function readAidRecord(text2) {
     if (earlier !== void 0)
       return { problem: `the key ${key} is given twice (${earlier} and ${written})`, isAid: true };
     seenAs.set(key, written);
-    fields[key] = part.slice(equals + 1).trim();
+    const value = part.slice(equals + 1).trim();
+    if (!written || !value) return { problem: `"${part.trim()}" has an empty key or value`, isAid: true };
+    fields[key] = value;
   }
   const version3 = fields.version;
   if (!version3 || !/^aid\d+$/i.test(version3)) return { problem: "it has no v=aid1 version", isAid: false };
@@ -13406,9 +13414,34 @@ function readAidRecord(text2) {
   }
   const { version: _v, uri, proto, ...rest } = fields;
   const token = proto.toLowerCase();
-  if (!AID_LOCAL_PROTOCOLS.has(token) && !/^https:\/\//i.test(uri))
-    return { problem: `its uri (${uri}) is not an https:// URL, which a remote agent's must be`, isAid: true };
+  const problem = aidValueProblem(token, uri, rest);
+  if (problem) return { problem, isAid: true };
   return { version: version3.toLowerCase(), uri, proto: token, fields: rest };
+}
+function isHttpsUrl(text2) {
+  if (!/^https:\/\//i.test(text2)) return false;
+  try {
+    new URL(text2);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function aidValueProblem(proto, uri, rest) {
+  const other = AID_URI_SCHEMES[proto];
+  if (other) {
+    if (!other.schemes.some((scheme) => uri.toLowerCase().startsWith(scheme)))
+      return `its uri (${uri}) is not ${other.say}, which the ${proto} protocol takes`;
+  } else if (!isHttpsUrl(uri)) return `its uri (${uri}) is not an https:// URL, which a remote agent's must be`;
+  if (rest.auth !== void 0 && !AID_AUTH_TOKENS.has(rest.auth))
+    return `its auth hint "${rest.auth}" is not a token of AID's registry (${[...AID_AUTH_TOKENS].join(", ")})`;
+  if (rest.desc !== void 0 && new TextEncoder().encode(rest.desc).length > AID_DESC_MAX_BYTES)
+    return `its desc is longer than ${AID_DESC_MAX_BYTES} bytes`;
+  if (rest.docs !== void 0 && !isHttpsUrl(rest.docs)) return `its docs (${rest.docs}) is not an https:// URL`;
+  if (rest.dep !== void 0 && (!/Z$/.test(rest.dep) || Number.isNaN(Date.parse(rest.dep))))
+    return `its dep (${rest.dep}) is not an ISO 8601 UTC time such as 2027-01-01T00:00:00Z`;
+  if (rest.pka !== void 0 && rest.kid === void 0) return "it gives a pka key without the kid that names it";
+  return null;
 }
 var PARAM_NAMES = {
   0: "mandatory",

@@ -121,7 +121,8 @@ async function mcpRecords(): Promise<{ what: string; record: string; valid: bool
   const uri = `${originOf("modern", "https")}/mcp`;
   const base: AidGeneratorData = { uri, proto: "mcp", auth: "", desc: "", domain: hostOf("modern") };
   const { publicKey } = await generateEd25519KeyPair();
-  const build = (data: Partial<AidGeneratorData> & Record<string, unknown>, aliases = false) =>
+  // Values outside the generator's types on purpose: the invalid records.
+  const build = (data: Partial<Record<keyof AidGeneratorData, string>>, aliases = false) =>
     buildTxtRecordVariant({ ...base, ...data } as AidGeneratorData, aliases);
   return [
     { what: "uri and proto in full", record: build({}), valid: true },

@@ -88,20 +88,28 @@ export function readAidRecord(text: string): AidRecord | { problem: string; isAi
   return { version: version.toLowerCase(), uri: uri!, proto: token, fields: rest };
 }
 
+function isHttpsUrl(text: string): boolean {
+  if (!/^https:\/\//i.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What breaks the reference parser's rules for the values of a record, or null. */
 function aidValueProblem(proto: string, uri: string, rest: Record<string, string>): string | null {
   const other = AID_URI_SCHEMES[proto];
   if (other) {
     if (!other.schemes.some((scheme) => uri.toLowerCase().startsWith(scheme)))
       return `its uri (${uri}) is not ${other.say}, which the ${proto} protocol takes`;
-  } else if (!/^https:\/\//i.test(uri) || !URL.canParse(uri))
-    return `its uri (${uri}) is not an https:// URL, which a remote agent's must be`;
+  } else if (!isHttpsUrl(uri)) return `its uri (${uri}) is not an https:// URL, which a remote agent's must be`;
   if (rest.auth !== undefined && !AID_AUTH_TOKENS.has(rest.auth))
     return `its auth hint "${rest.auth}" is not a token of AID's registry (${[...AID_AUTH_TOKENS].join(", ")})`;
   if (rest.desc !== undefined && new TextEncoder().encode(rest.desc).length > AID_DESC_MAX_BYTES)
     return `its desc is longer than ${AID_DESC_MAX_BYTES} bytes`;
-  if (rest.docs !== undefined && (!/^https:\/\//i.test(rest.docs) || !URL.canParse(rest.docs)))
-    return `its docs (${rest.docs}) is not an https:// URL`;
+  if (rest.docs !== undefined && !isHttpsUrl(rest.docs)) return `its docs (${rest.docs}) is not an https:// URL`;
   if (rest.dep !== undefined && (!/Z$/.test(rest.dep) || Number.isNaN(Date.parse(rest.dep))))
     return `its dep (${rest.dep}) is not an ISO 8601 UTC time such as 2027-01-01T00:00:00Z`;
   if (rest.pka !== undefined && rest.kid === undefined) return "it gives a pka key without the kid that names it";
