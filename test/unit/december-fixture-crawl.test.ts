@@ -88,6 +88,7 @@ describe("what the December sites prove beyond the statuses", () => {
       ["dec-store-paid-503", "x402"],
       ["dec-store-paid-503", "mpp"],
       ["dec-store-acp-503", "acp"],
+      ["dec-a2a-signed-jwks-503", "a2a_agent_card"],
     ];
     for (const [name, id] of undecided) {
       const check = checkOf(name, id);
@@ -138,6 +139,17 @@ describe("what the December sites prove beyond the statuses", () => {
       const unfetched = result.checklist!.checks.filter((check) => /budget/i.test(check.reason));
       expect(unfetched.map((check) => `${name} ${check.id}: ${check.reason}`)).toEqual([]);
     }
+  });
+
+  it("the changed checks say why: a signature verified or not, a local card, registration, the current WebMCP form", () => {
+    expect(checkOf("dec-a2a-signed", "a2a_agent_card").reason).toMatch(/verifies over the canonical card/);
+    expect(checkOf("dec-a2a-signed-tampered", "a2a_agent_card").reason).toMatch(/signature does not verify/);
+    expect(checkOf("dec-a2a-signed-jwks-503", "a2a_agent_card").evidence.some((each) => each.status === 503)).toBe(
+      true,
+    );
+    expect(checkOf("dec-card-local", "mcp_server_card").fix).toBeUndefined();
+    expect(checkOf("dec-oauth-dcr-only", "oauth_authorization_server").reason).toMatch(/dynamic/i);
+    expect(checkOf("dec-webmcp-navigator", "webmcp").fix).toMatch(/document\.modelContext/);
   });
 
   it("reports the requests per crawl (docs/benchmarks.md)", () => {
