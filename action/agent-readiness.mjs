@@ -14258,26 +14258,38 @@ async function gatherAnswers(fetchers, origin, findings, plan, controls, budget,
   };
   fetchers.reserve(CONTROL_SHAPES);
   const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
+  const home = siteUrl(origin, "/");
+  const isHit = (response) => response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  const controlsAsked = [];
+  const askControlOf = (url2) => {
+    const response = get.get(url2);
+    const shape = response && isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) controlsAsked.push(controls.prepare(shape));
+  };
   const early = startEarlyFollowUps(
     { origin, get, catchAll },
     plan.early,
     room,
-    (url2) => fetchInto(url2, fetchers.early ?? fetchers.budgeted)
+    (url2) => fetchInto(url2, fetchers.early ?? fetchers.budgeted).then(() => askControlOf(url2))
   );
   const firstRound = [];
   const later = [];
   for (const { path } of plan.probes) {
     const url2 = siteUrl(origin, path);
     const fits = sharedPaths.has(url2) || room();
-    if (fits) firstRound.push(fetchInto(url2).then(early.offer));
+    if (fits)
+      firstRound.push(
+        fetchInto(url2).then(() => {
+          askControlOf(url2);
+          early.offer();
+        })
+      );
     else later.push(url2);
   }
   const markdown = room() ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST) : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
   const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
   await Promise.all(later.map((url2) => fetchInto(url2)));
   const answers = { origin, get, markdownHome, ...found, catchAll };
-  const home = siteUrl(origin, "/");
-  const isHit = (response) => response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
   const judgeAll = async () => {
     const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
     const checks = await Promise.all(pending.map((response) => controls.judge(response)));
@@ -14289,13 +14301,14 @@ async function gatherAnswers(fetchers, origin, findings, plan, controls, budget,
     const shape = isHit(response) ? shapeOf(response.url, origin) : null;
     if (shape) asked.add(shape);
   }
-  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  controlsAsked.push(...[...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
   for (let round = 0, urls = next; round < rounds && urls.length > 0; round++) {
     await Promise.all(urls.map((url2) => fetchInto(url2)));
     urls = plan.followUps(answers);
   }
   await early.done();
+  await Promise.all(controlsAsked);
   fetchers.reserve(0);
   await judgeAll();
   return answers;

@@ -185,15 +185,33 @@ export async function gatherAnswers(
   // The early follow-ups (an older path where the current one gave no document, the sitemap
   // robots.txt names) are asked the moment the answers they read are in, beside the detectors'
   // later rounds, instead of after the detectors are done: the same requests, made sooner.
+  const home = siteUrl(origin, "/");
+  const isHit = (response: ProbeResponse): response is ProbeAnswer =>
+    response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  // A hit's control request (one per shape and crawl) is asked as soon as the hit answers: every
+  // hit has its shape's control asked before the checks are judged (judgeAll), so asking it now
+  // adds no request, and what waits on it (the judging) waits less.
+  const controlsAsked: Promise<unknown>[] = [];
+  const askControlOf = (url: string) => {
+    const response = get.get(url);
+    const shape = response && isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) controlsAsked.push(controls.prepare(shape));
+  };
   const early = startEarlyFollowUps({ origin, get, catchAll }, plan.early, room, (url) =>
-    fetchInto(url, fetchers.early ?? fetchers.budgeted),
+    fetchInto(url, fetchers.early ?? fetchers.budgeted).then(() => askControlOf(url)),
   );
   const firstRound: Promise<void>[] = [];
   const later: string[] = [];
   for (const { path } of plan.probes) {
     const url = siteUrl(origin, path);
     const fits = sharedPaths.has(url) || room();
-    if (fits) firstRound.push(fetchInto(url).then(early.offer));
+    if (fits)
+      firstRound.push(
+        fetchInto(url).then(() => {
+          askControlOf(url);
+          early.offer();
+        }),
+      );
     else later.push(url);
   }
   const markdown = room()
@@ -202,9 +220,6 @@ export async function gatherAnswers(
   const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
   await Promise.all(later.map((url) => fetchInto(url)));
   const answers: ChecklistAnswers = { origin, get, markdownHome, ...found, catchAll };
-  const home = siteUrl(origin, "/");
-  const isHit = (response: ProbeResponse): response is ProbeAnswer =>
-    response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
   const judgeAll = async () => {
     const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
     const checks = await Promise.all(pending.map((response) => controls.judge(response as ProbeAnswer)));
@@ -212,15 +227,16 @@ export async function gatherAnswers(
   };
   const next = plan.followUps(answers);
   // A control request is made at most once per shape and crawl, and only where some answer of
-  // that shape may be a hit. The first round's hits have theirs asked now; the shapes still unasked
-  // keep their request in reserve while the budgeted follow-ups run, so the crawl's total stays
-  // within the budget whatever the follow-ups turn up.
+  // that shape may be a hit. The first round's hits have theirs asked by now (a control's request
+  // is counted when it is asked, not when it answers); the shapes still unasked keep their request
+  // in reserve while the budgeted follow-ups run, so the crawl's total stays within the budget
+  // whatever the follow-ups turn up. No follow-up reads a control's answer: they run beside them.
   const asked = new Set<ControlShape>(found.discovery.controls.map((control) => control.shape));
   for (const response of get.values()) {
     const shape = isHit(response) ? shapeOf(response.url, origin) : null;
     if (shape) asked.add(shape);
   }
-  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  controlsAsked.push(...[...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
   // All of a round at once: the budget, if it runs short, refuses the last ones offered, which
   // is the order of importance. Each round's answers may name documents of the next.
@@ -229,6 +245,7 @@ export async function gatherAnswers(
     urls = plan.followUps(answers);
   }
   await early.done();
+  await Promise.all(controlsAsked);
   fetchers.reserve(0);
   await judgeAll();
   return answers;
