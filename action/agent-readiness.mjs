@@ -12912,24 +12912,25 @@ function createCrawlFetcher(fetcher, limiter, options = {}) {
   let made = 0;
   let reserved = 0;
   const budget = options.maxRequests ?? Number.POSITIVE_INFINITY;
-  const run = (url2, request) => {
+  const run = (url2, request, leaf) => {
     made++;
-    const role = firstBurst ? options.roleOf?.(url2, request) ?? "leaf" : "follow-up";
+    const role = leaf ? "leaf" : firstBurst ? options.roleOf?.(url2, request) ?? "leaf" : "follow-up";
     return limiter(() => fetcher(url2, request), ROLE_RANK[role] * ROLE_STRIDE + rank);
   };
-  const fetch2 = (url2, request = {}) => {
-    if (request.readUntil) return run(url2, request);
+  const fetchAs = (url2, request, leaf) => {
+    if (request.readUntil) return run(url2, request, leaf);
     const key = requestKey(url2, request);
     let answer = answers.get(key);
     if (!answer) {
-      answer = run(url2, request);
+      answer = run(url2, request, leaf);
       answers.set(key, answer);
     }
     return answer;
   };
-  const budgeted = (url2, request = {}) => {
+  const fetch2 = (url2, request = {}) => fetchAs(url2, request, false);
+  const within = (leaf) => (url2, request = {}) => {
     const known = request.readUntil ? void 0 : answers.get(requestKey(url2, request));
-    if (known || made < budget - reserved) return fetch2(url2, request);
+    if (known || made < budget - reserved) return fetchAs(url2, request, leaf);
     return Promise.resolve({
       ok: false,
       url: url2,
@@ -12942,7 +12943,13 @@ function createCrawlFetcher(fetcher, limiter, options = {}) {
   const reserve = (count) => {
     reserved = Math.max(0, count);
   };
-  return Object.assign(fetch2, { newBurst, requestsMade: () => made, budgeted, reserve });
+  return Object.assign(fetch2, {
+    newBurst,
+    requestsMade: () => made,
+    budgeted: within(false),
+    budgetedLeaves: within(true),
+    reserve
+  });
 }
 
 // node_modules/entities/dist/decode-codepoint.js
@@ -14275,30 +14282,47 @@ var DETECTOR_RESERVE = 12;
 var CONTROL_SHAPES = 2;
 async function gatherAnswers(fetchers, origin, findings, plan, controls, budget, rounds = 3) {
   const get = /* @__PURE__ */ new Map();
+  const catchAll = /* @__PURE__ */ new Map();
   const sharedPaths = new Set(plan.probes.filter((each) => each.shared).map((each) => siteUrl(origin, each.path)));
-  const fetchInto = async (url2) => {
+  const fetchInto = async (url2, fetch2 = fetchers.budgeted) => {
     if (get.has(url2)) return;
-    const fetch2 = sharedPaths.has(url2) ? fetchers.shared : fetchers.budgeted;
-    const response = await fetch2(url2);
+    const response = await (sharedPaths.has(url2) ? fetchers.shared : fetch2)(url2);
     get.set(url2, response);
   };
   fetchers.reserve(CONTROL_SHAPES);
   const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
+  const home = siteUrl(origin, "/");
+  const isHit = (response) => response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  const controlsAsked = [];
+  const askControlOf = (url2) => {
+    const response = get.get(url2);
+    const shape = response && isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) controlsAsked.push(controls.prepare(shape));
+  };
+  const early = startEarlyFollowUps(
+    { origin, get, catchAll },
+    plan.early,
+    room,
+    (url2) => fetchInto(url2, fetchers.early ?? fetchers.budgeted).then(() => askControlOf(url2))
+  );
   const firstRound = [];
   const later = [];
   for (const { path } of plan.probes) {
     const url2 = siteUrl(origin, path);
     const fits = sharedPaths.has(url2) || room();
-    if (fits) firstRound.push(fetchInto(url2));
+    if (fits)
+      firstRound.push(
+        fetchInto(url2).then(() => {
+          askControlOf(url2);
+          early.offer();
+        })
+      );
     else later.push(url2);
   }
   const markdown = room() ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST) : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
   const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
-  await Promise.all(later.map(fetchInto));
-  const catchAll = /* @__PURE__ */ new Map();
+  await Promise.all(later.map((url2) => fetchInto(url2)));
   const answers = { origin, get, markdownHome, ...found, catchAll };
-  const home = siteUrl(origin, "/");
-  const isHit = (response) => response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
   const judgeAll = async () => {
     const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
     const checks = await Promise.all(pending.map((response) => controls.judge(response)));
@@ -14310,15 +14334,33 @@ async function gatherAnswers(fetchers, origin, findings, plan, controls, budget,
     const shape = isHit(response) ? shapeOf(response.url, origin) : null;
     if (shape) asked.add(shape);
   }
-  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  controlsAsked.push(...[...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
   for (let round = 0, urls = next; round < rounds && urls.length > 0; round++) {
-    await Promise.all(urls.map(fetchInto));
+    await Promise.all(urls.map((url2) => fetchInto(url2)));
     urls = plan.followUps(answers);
   }
+  await early.done();
+  await Promise.all(controlsAsked);
   fetchers.reserve(0);
   await judgeAll();
   return answers;
+}
+function startEarlyFollowUps(answers, early, room, fetchInto) {
+  const asked = /* @__PURE__ */ new Set();
+  const pending = [];
+  const offer = () => {
+    if (!early) return;
+    for (const url2 of early(answers)) {
+      if (asked.has(url2) || answers.get.has(url2) || !room()) continue;
+      asked.add(url2);
+      pending.push(fetchInto(url2).then(offer));
+    }
+  };
+  const done = async () => {
+    while (pending.length > 0) await Promise.all(pending.splice(0));
+  };
+  return { offer, done };
 }
 function agentDnsQuestions(host) {
   const questions = [{ name: `_agent.${host}`, type: "TXT" }];
@@ -25507,6 +25549,9 @@ function probe(checks, path, shared = false) {
 function followUp(checks, urls) {
   return { stage: "follow-up", checks, urls };
 }
+function earlyFollowUp(checks, after, urls) {
+  return { stage: "follow-up", checks, after, urls };
+}
 function gaveJsonDocument(answers, path) {
   const response = answerAt(answers, path);
   return Boolean(
@@ -25514,7 +25559,11 @@ function gaveJsonDocument(answers, path) {
   );
 }
 function olderPath(checks, current, older) {
-  return followUp(checks, (answers) => gaveJsonDocument(answers, current) ? [] : [siteUrl(answers.origin, older)]);
+  return earlyFollowUp(
+    checks,
+    [current],
+    (answers) => gaveJsonDocument(answers, current) ? [] : [siteUrl(answers.origin, older)]
+  );
 }
 function sitemapUrls(answers) {
   const [first, ...rest] = sitemapCandidates(answers);
@@ -25545,11 +25594,11 @@ var CHECKLIST_REQUESTS = [
   probe(["auth_md"], CHECKLIST_PATHS.authMd),
   probe(["mcp_registry_auth"], CHECKLIST_PATHS.mcpRegistryAuth),
   // What the first answers call for.
-  followUp(["sitemap"], sitemapUrls),
+  earlyFollowUp(["sitemap"], [CHECKLIST_PATHS.robots], sitemapUrls),
   olderPath(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy),
   olderPath(["agent_skills"], CHECKLIST_PATHS.skills, CHECKLIST_PATHS.skillsLegacy),
   olderPath(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer, CHECKLIST_PATHS.openidConfiguration),
-  followUp(["api_catalog"], (answers) => {
+  earlyFollowUp(["api_catalog"], [CHECKLIST_PATHS.apiCatalog], (answers) => {
     const links = apiCatalogLinks(answers);
     return links ? [...links.desc, ...links.doc].slice(0, FOLLOW_UP_CAP) : [];
   }),
@@ -25561,7 +25610,7 @@ var CHECKLIST_REQUESTS = [
     const endpoint = liveMcpEndpoint(answers);
     return endpoint ? [`${endpoint.replace(/\/+$/, "")}/server-card`] : [];
   }),
-  followUp(["agent_skills"], skillArtifactUrls),
+  earlyFollowUp(["agent_skills"], [CHECKLIST_PATHS.skills], skillArtifactUrls),
   // RFC 9728: the metadata the MCP endpoint's 401 names, and the live endpoint's path-suffixed URL.
   followUp(["oauth_protected_resource"], (answers) => protectedResourceUrls(answers).map(({ url: url2 }) => url2)),
   // The authorization server it names, at both of its metadata paths in one round: servers built
@@ -25586,7 +25635,11 @@ var CHECKLIST_REQUESTS = [
     return base ? [base] : [];
   }),
   // The JWK Sets signed agent cards name (`jku`).
-  followUp(["a2a_agent_card"], (answers) => cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)),
+  earlyFollowUp(
+    ["a2a_agent_card"],
+    [CHECKLIST_PATHS.a2aCard],
+    (answers) => cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)
+  ),
   // NLWeb: one query, only where the site announces an endpoint.
   followUp(["nlweb"], (answers) => {
     const query = nlwebQuery(answers);
@@ -25603,6 +25656,15 @@ function probePaths(declarations) {
     seen.set(declaration.path, (seen.get(declaration.path) ?? false) || Boolean(declaration.shared));
   }
   return [...seen].map(([path, shared]) => ({ path, shared }));
+}
+function earlyFollowUpUrls(declarations, answers) {
+  const urls = /* @__PURE__ */ new Set();
+  for (const declaration of declarations) {
+    if (declaration.stage !== "follow-up" || !("after" in declaration)) continue;
+    if (!declaration.after.every((path) => answerAt(answers, path))) continue;
+    for (const url2 of declaration.urls(answers)) urls.add(url2);
+  }
+  return [...urls].filter((url2) => !answers.get.has(url2) && !isPlaceholder(url2, answers.origin));
 }
 function followUpUrls(declarations, answers) {
   const urls = /* @__PURE__ */ new Set();
@@ -27843,11 +27905,12 @@ async function probeHome(fetch2, origin) {
 }
 function roleOfRequests(origin) {
   const longHeads = new Set(
-    [DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, AI_CATALOG_PATH].map((path) => siteUrl(origin, path))
+    ["/", CHECKLIST_PATHS.robots, DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, ARD_PATH, AI_CATALOG_PATH].map(
+      (path) => siteUrl(origin, path)
+    )
   );
   const heads = new Set(
     [
-      "/",
       API_CATALOG_PATH,
       AI_PLUGIN_PATH,
       ...OPENAPI_COMMON_PATHS,
@@ -27855,8 +27918,6 @@ function roleOfRequests(origin) {
       ...JSON_API_PATHS,
       ...LLMS_TXT_PATHS,
       // The checklist's documents that name one more document to fetch.
-      CHECKLIST_PATHS.robots,
-      CHECKLIST_PATHS.aiCatalog,
       CHECKLIST_PATHS.skills,
       CHECKLIST_PATHS.protectedResource
     ].map((path) => siteUrl(origin, path))
@@ -27949,10 +28010,20 @@ function startChecklist(context, fetch2, state, detected, dnsRecords) {
     ...dns ? { dns: await dns } : {}
   }));
   return gatherAnswers(
-    { shared: fetch2, budgeted: fetch2.budgeted, reserve: fetch2.reserve, requestsMade: fetch2.requestsMade },
+    {
+      shared: fetch2,
+      budgeted: fetch2.budgeted,
+      early: fetch2.budgetedLeaves,
+      reserve: fetch2.reserve,
+      requestsMade: fetch2.requestsMade
+    },
     context.origin,
     findings,
-    { probes: probePaths(CHECKLIST_REQUESTS), followUps: (answers) => followUpUrls(CHECKLIST_REQUESTS, answers) },
+    {
+      probes: probePaths(CHECKLIST_REQUESTS),
+      early: (answers) => earlyFollowUpUrls(CHECKLIST_REQUESTS, answers),
+      followUps: (answers) => followUpUrls(CHECKLIST_REQUESTS, answers)
+    },
     {
       judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
       prepare: (shape) => state.controls.answer(shape)

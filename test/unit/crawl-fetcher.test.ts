@@ -103,6 +103,25 @@ describe("createCrawlFetcher", () => {
     await Promise.all([...burst, followUp]);
     expect(order.indexOf("/follow-up")).toBeLessThan(order.indexOf("/4"));
   });
+
+  it("queues a request made through budgetedLeaves after the burst's waiting ones, however late it is made", async () => {
+    const order: string[] = [];
+    const base: SiteFetcher = async (url) => {
+      order.push(new URL(url).pathname);
+      await tick(5);
+      return answer(url);
+    };
+    const fetch = createCrawlFetcher(base, createConcurrencyLimiter(1));
+    const burst = ["/busy", "/1", "/2", "/3"].map((path) => fetch(`https://a.example${path}`));
+    const late = burst[0]!.then(() =>
+      Promise.all([fetch.budgetedLeaves("https://a.example/leaf"), fetch("https://a.example/follow-up")]),
+    );
+    await Promise.all([...burst, late]);
+    // /busy hands its connection to /1, the first waiting; the follow-up then goes first, the
+    // late leaf last.
+    expect(order).toEqual(["/busy", "/1", "/follow-up", "/2", "/3", "/leaf"]);
+    expect(fetch.requestsMade()).toBe(6);
+  });
 });
 
 describe("one connection scheduler shared by the crawls of a batch", () => {

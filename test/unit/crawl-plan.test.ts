@@ -121,6 +121,56 @@ describe("the crawl plan", () => {
     expect(none.asked).toContain("GET /.well-known/agent.json");
   });
 
+  it("asks an older path once the current one answered, without waiting for the detectors", async () => {
+    // /mcp answers only once the older A2A path has been asked (or, failing that, once nothing
+    // else is in flight): the order of those two events says whether the checklist waited for
+    // the MCP detector, whose handshake it does not read.
+    let inFlight = 0;
+    let releaseMcp: () => void = () => {};
+    const mcpAnswered = new Promise<void>((resolve) => {
+      releaseMcp = resolve;
+    });
+    const events: string[] = [];
+    const fallback = () =>
+      setTimeout(() => {
+        if (inFlight === 1) {
+          events.push("mcp released with nothing else in flight");
+          releaseMcp();
+        }
+      }, 50);
+    const fetcher: SiteFetcher = async (url, request = {}) => {
+      const { pathname } = new URL(url);
+      const method = request.method ?? "GET";
+      inFlight++;
+      try {
+        if (method === "POST" && pathname === "/mcp") {
+          await mcpAnswered;
+          events.push("mcp answered");
+        }
+        if (pathname === "/.well-known/agent.json") {
+          events.push("older path asked");
+          releaseMcp();
+        }
+        const home = method === "GET" && pathname === "/";
+        return {
+          ok: true,
+          url,
+          finalUrl: url,
+          redirects: [],
+          status: home ? 200 : 404,
+          headers: new Headers({ "content-type": home ? HOME.type : "text/plain" }),
+          contentType: home ? "text/html" : "text/plain",
+          body: home ? HOME.body : "Not found",
+        };
+      } finally {
+        inFlight--;
+        fallback();
+      }
+    };
+    await crawlSite({ origin: ORIGIN, fetcher, limiter: createConcurrencyLimiter(6) });
+    expect(events.slice(0, 2)).toEqual(["older path asked", "mcp answered"]);
+  });
+
   it("guesses the web frameworks' default OpenAPI paths only on a site that shows an application server", async () => {
     const framework = (asked: string[]) => OPENAPI_FRAMEWORK_PATHS.filter((path) => asked.includes(`GET ${path}`));
     // A content site: an HTML home page, plain 404s, nothing that speaks JSON.

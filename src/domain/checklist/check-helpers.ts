@@ -17,7 +17,7 @@ import {
 import type { CatchAllCheck } from "../signals/catch-all.ts";
 import { fetchRecord, type ProbeAnswer, type ProbeResponse, type SignalFinding } from "../signals/types.ts";
 import type { SignalField } from "../sites/site-fields.ts";
-import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers } from "./checklist-answers.ts";
+import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, type ProbedAnswers } from "./checklist-answers.ts";
 import type { CheckEvidence, CheckStatus } from "./checklist-definition.ts";
 
 /** A check's verdict before the definition (id, category, title, applies_to) is added. */
@@ -242,7 +242,7 @@ export function answered2xx(response: ProbeResponse | undefined, answers: Checkl
 }
 
 /** The site's robots.txt read by the robots.txt reader, when it answered one (text, not HTML); else null. */
-export function robotsReading(answers: ChecklistAnswers): RobotsTxt | null {
+export function robotsReading(answers: ProbedAnswers): RobotsTxt | null {
   const response = answerAt(answers, CHECKLIST_PATHS.robots);
   const standing = standingOf(response, answers);
   if (standing.kind !== "answer" || isHtmlAnswer(standing.answer)) return null;

@@ -81,6 +81,13 @@ export interface ChecklistAnswers {
   mcpProbes?: Map<string, McpProbeResult>;
 }
 
+/**
+ * The part of the answers that the probes alone fill: what a follow-up reads when it is asked as
+ * soon as the probes it depends on have answered, before the detectors are done (see
+ * `EarlyFollowUpDeclaration`, checklist-requests.ts).
+ */
+export type ProbedAnswers = Pick<ChecklistAnswers, "origin" | "get" | "catchAll">;
+
 /** What became of a signed agent card's signatures. */
 export type CardSignatureProof =
   | { state: "verified"; kid: string | null; form: "as served" | "defaults omitted" }
@@ -112,7 +119,10 @@ export interface CatchAllJudge {
 }
 
 /** The answer to a GET of `path` on the site (or of an absolute URL), if it was fetched. */
-export function answerAt(answers: ChecklistAnswers, pathOrUrl: string): ProbeResponse | undefined {
+export function answerAt(
+  answers: Pick<ChecklistAnswers, "origin" | "get">,
+  pathOrUrl: string,
+): ProbeResponse | undefined {
   const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : siteUrl(answers.origin, pathOrUrl);
   return answers.get.get(url);
 }
@@ -121,6 +131,8 @@ export function answerAt(answers: ChecklistAnswers, pathOrUrl: string): ProbeRes
 export interface ChecklistFetchers {
   shared: SiteFetcher;
   budgeted: SiteFetcher;
+  /** `budgeted` for the early follow-ups, which head no chain (queued as leaves); `budgeted` when not given. */
+  early?: SiteFetcher;
   /** Keeps requests of the budget for the control requests asked after the follow-ups. */
   reserve(count: number): void;
   /** The requests the crawl has made so far, the detectors' included. */
@@ -149,40 +161,65 @@ export async function gatherAnswers(
   fetchers: ChecklistFetchers,
   origin: string,
   findings: Promise<{ signals: Record<SignalField, SignalFinding>; discovery: CrawlDiscovery; dns?: AgentDnsAnswers }>,
-  plan: { probes: { path: string; shared: boolean }[]; followUps: (answers: ChecklistAnswers) => string[] },
+  plan: {
+    probes: { path: string; shared: boolean }[];
+    /** The follow-ups the probes' answers alone call for, asked as soon as those answered. */
+    early?: (answers: ProbedAnswers) => string[];
+    followUps: (answers: ChecklistAnswers) => string[];
+  },
   controls: CatchAllJudge,
   budget: number,
   rounds = 3,
 ): Promise<ChecklistAnswers> {
   const get = new Map<string, ProbeResponse>();
+  const catchAll = new Map<string, CatchAllCheck>();
   const sharedPaths = new Set(plan.probes.filter((each) => each.shared).map((each) => siteUrl(origin, each.path)));
-  const fetchInto = async (url: string) => {
+  const fetchInto = async (url: string, fetch: SiteFetcher = fetchers.budgeted) => {
     if (get.has(url)) return;
-    const fetch = sharedPaths.has(url) ? fetchers.shared : fetchers.budgeted;
-    const response = await fetch(url);
+    const response = await (sharedPaths.has(url) ? fetchers.shared : fetch)(url);
     get.set(url, response);
   };
   // The two control requests (one per shape) stay in reserve until it is known which are asked.
   fetchers.reserve(CONTROL_SHAPES);
   const room = () => fetchers.requestsMade() + DETECTOR_RESERVE < budget - CONTROL_SHAPES;
+  // The early follow-ups (an older path where the current one gave no document, the sitemap
+  // robots.txt names) are asked the moment the answers they read are in, beside the detectors'
+  // later rounds, instead of after the detectors are done: the same requests, made sooner.
+  const home = siteUrl(origin, "/");
+  const isHit = (response: ProbeResponse): response is ProbeAnswer =>
+    response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
+  // A hit's control request (one per shape and crawl) is asked as soon as the hit answers: every
+  // hit has its shape's control asked before the checks are judged (judgeAll), so asking it now
+  // adds no request, and what waits on it (the judging) waits less.
+  const controlsAsked: Promise<unknown>[] = [];
+  const askControlOf = (url: string) => {
+    const response = get.get(url);
+    const shape = response && isHit(response) ? shapeOf(response.url, origin) : null;
+    if (shape) controlsAsked.push(controls.prepare(shape));
+  };
+  const early = startEarlyFollowUps({ origin, get, catchAll }, plan.early, room, (url) =>
+    fetchInto(url, fetchers.early ?? fetchers.budgeted).then(() => askControlOf(url)),
+  );
   const firstRound: Promise<void>[] = [];
   const later: string[] = [];
   for (const { path } of plan.probes) {
     const url = siteUrl(origin, path);
     const fits = sharedPaths.has(url) || room();
-    if (fits) firstRound.push(fetchInto(url));
+    if (fits)
+      firstRound.push(
+        fetchInto(url).then(() => {
+          askControlOf(url);
+          early.offer();
+        }),
+      );
     else later.push(url);
   }
   const markdown = room()
     ? fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST)
     : findings.then(() => fetchers.budgeted(siteUrl(origin, "/"), MARKDOWN_REQUEST));
   const [markdownHome, found] = await Promise.all([markdown, findings, ...firstRound]);
-  await Promise.all(later.map(fetchInto));
-  const catchAll = new Map<string, CatchAllCheck>();
+  await Promise.all(later.map((url) => fetchInto(url)));
   const answers: ChecklistAnswers = { origin, get, markdownHome, ...found, catchAll };
-  const home = siteUrl(origin, "/");
-  const isHit = (response: ProbeResponse): response is ProbeAnswer =>
-    response.ok && response.status >= 200 && response.status < 300 && response.url !== home;
   const judgeAll = async () => {
     const pending = [...get.values()].filter((response) => isHit(response) && !catchAll.has(response.url));
     const checks = await Promise.all(pending.map((response) => controls.judge(response as ProbeAnswer)));
@@ -190,25 +227,57 @@ export async function gatherAnswers(
   };
   const next = plan.followUps(answers);
   // A control request is made at most once per shape and crawl, and only where some answer of
-  // that shape may be a hit. The first round's hits have theirs asked now; the shapes still unasked
-  // keep their request in reserve while the budgeted follow-ups run, so the crawl's total stays
-  // within the budget whatever the follow-ups turn up.
+  // that shape may be a hit. The first round's hits have theirs asked by now (a control's request
+  // is counted when it is asked, not when it answers); the shapes still unasked keep their request
+  // in reserve while the budgeted follow-ups run, so the crawl's total stays within the budget
+  // whatever the follow-ups turn up. No follow-up reads a control's answer: they run beside them.
   const asked = new Set<ControlShape>(found.discovery.controls.map((control) => control.shape));
   for (const response of get.values()) {
     const shape = isHit(response) ? shapeOf(response.url, origin) : null;
     if (shape) asked.add(shape);
   }
-  await Promise.all([...asked].map((shape) => controls.prepare(shape)));
+  controlsAsked.push(...[...asked].map((shape) => controls.prepare(shape)));
   fetchers.reserve(CONTROL_SHAPES - asked.size);
   // All of a round at once: the budget, if it runs short, refuses the last ones offered, which
   // is the order of importance. Each round's answers may name documents of the next.
   for (let round = 0, urls = next; round < rounds && urls.length > 0; round++) {
-    await Promise.all(urls.map(fetchInto));
+    await Promise.all(urls.map((url) => fetchInto(url)));
     urls = plan.followUps(answers);
   }
+  await early.done();
+  await Promise.all(controlsAsked);
   fetchers.reserve(0);
   await judgeAll();
   return answers;
+}
+
+/**
+ * Asks the early follow-ups as the answers they read come in: `offer` (called after each probe
+ * answers) fetches the URLs `early` names that are not yet asked, while the budget leaves the
+ * detectors room, and offers again after each of those answers (a sitemap robots.txt names, then
+ * `/sitemap.xml` when it gave none). What does not fit waits for the ordinary follow-up rounds,
+ * which ask every follow-up, these included, over all the answers.
+ */
+function startEarlyFollowUps(
+  answers: ProbedAnswers,
+  early: ((answers: ProbedAnswers) => string[]) | undefined,
+  room: () => boolean,
+  fetchInto: (url: string) => Promise<void>,
+): { offer: () => void; done: () => Promise<void> } {
+  const asked = new Set<string>();
+  const pending: Promise<void>[] = [];
+  const offer = () => {
+    if (!early) return;
+    for (const url of early(answers)) {
+      if (asked.has(url) || answers.get.has(url) || !room()) continue;
+      asked.add(url);
+      pending.push(fetchInto(url).then(offer));
+    }
+  };
+  const done = async () => {
+    while (pending.length > 0) await Promise.all(pending.splice(0));
+  };
+  return { offer, done };
 }
 
 /** The DNS questions of `dns_agent_discovery` for a host: AID's TXT, then DNS-AID's SVCB and HTTPS names. */

@@ -19,6 +19,7 @@ import {
   CHECKLIST_PATHS,
   type ChecklistAnswers,
   type ChecklistProofs,
+  type ProbedAnswers,
 } from "./checklist-answers.ts";
 
 /** JWS algorithms a key type and curve imply when the JWK names none (RFC 7518, RFC 8037). */
@@ -52,7 +53,7 @@ export function jwkKey(jwk: Record<string, unknown>): string {
 }
 
 /** The JWK Set URLs the signed agent cards name (for the follow-ups). */
-export function cardKeySetUrls(answers: ChecklistAnswers): string[] {
+export function cardKeySetUrls(answers: ProbedAnswers): string[] {
   const urls: string[] = [];
   for (const path of [CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy]) {
     const response = answerAt(answers, path);

@@ -13,7 +13,9 @@
  *   the metadata an MCP endpoint's 401 names), or an older path where the current one gave no
  *   document. `urls` returns nothing where a document already settled the matter. Follow-ups are
  *   evaluated again over the new answers (what a named document names in turn), at most
- *   FOLLOW_UP_ROUNDS times.
+ *   FOLLOW_UP_ROUNDS times. A follow-up that reads only the probes' answers (`after`: an older
+ *   path, the sitemap robots.txt names, the files a skills index names) is also asked as soon as
+ *   those have answered, beside the detectors' later rounds: the same request, made sooner.
  */
 import { isHtmlAnswer, parseJson, siteUrl } from "../signals/blocking.ts";
 import { isPlaceholder, standingOf } from "./check-helpers.ts";
@@ -23,6 +25,7 @@ import {
   type ChecklistAnswers,
   FOLLOW_UP_CAP,
   MCP_CARD_PATHS,
+  type ProbedAnswers,
 } from "./checklist-answers.ts";
 import type { CheckId } from "./checklist-definition.ts";
 import { cardKeySetUrls } from "./checklist-proofs.ts";
@@ -59,7 +62,19 @@ export interface FollowUpDeclaration {
   urls(answers: ChecklistAnswers): readonly string[];
 }
 
-export type RequestDeclaration = ProbeDeclaration | FollowUpDeclaration;
+/**
+ * A follow-up whose URLs the answers at `after` alone decide (it reads nothing the detectors
+ * found): asked as soon as those answered, and again in the ordinary rounds like any follow-up.
+ */
+export interface EarlyFollowUpDeclaration {
+  stage: "follow-up";
+  checks: readonly CheckId[];
+  /** The probe paths whose answers it reads; it is not asked before they are all in. */
+  after: readonly string[];
+  urls(answers: ProbedAnswers): readonly string[];
+}
+
+export type RequestDeclaration = ProbeDeclaration | FollowUpDeclaration | EarlyFollowUpDeclaration;
 
 /** How many times the follow-ups are evaluated (a document named by a document named by a probe). */
 export const FOLLOW_UP_ROUNDS = 3;
@@ -77,8 +92,17 @@ export function followUp(
   return { stage: "follow-up", checks, urls };
 }
 
+/** A follow-up that reads only the answers at `after` (see EarlyFollowUpDeclaration). */
+export function earlyFollowUp(
+  checks: readonly CheckId[],
+  after: readonly string[],
+  urls: (answers: ProbedAnswers) => readonly string[],
+): EarlyFollowUpDeclaration {
+  return { stage: "follow-up", checks, after, urls };
+}
+
 /** True when `path` answered 200 with a JSON document (not an HTML page). */
-export function gaveJsonDocument(answers: ChecklistAnswers, path: string): boolean {
+export function gaveJsonDocument(answers: ProbedAnswers, path: string): boolean {
   const response = answerAt(answers, path);
   return Boolean(
     response?.ok && response.status === 200 && !isHtmlAnswer(response) && parseJson(response.body) !== undefined,
@@ -86,15 +110,17 @@ export function gaveJsonDocument(answers: ChecklistAnswers, path: string): boole
 }
 
 /** An older path of the same document, asked only when the current path gave no JSON document. */
-export function olderPath(checks: readonly CheckId[], current: string, older: string): FollowUpDeclaration {
-  return followUp(checks, (answers) => (gaveJsonDocument(answers, current) ? [] : [siteUrl(answers.origin, older)]));
+export function olderPath(checks: readonly CheckId[], current: string, older: string): EarlyFollowUpDeclaration {
+  return earlyFollowUp(checks, [current], (answers) =>
+    gaveJsonDocument(answers, current) ? [] : [siteUrl(answers.origin, older)],
+  );
 }
 
 /**
  * The sitemap: the first one robots.txt names, and `/sitemap.xml` only when robots.txt names none
  * or the named one gave no usable answer (the check reads them in that order).
  */
-function sitemapUrls(answers: ChecklistAnswers): string[] {
+function sitemapUrls(answers: ProbedAnswers): string[] {
   const [first, ...rest] = sitemapCandidates(answers);
   if (rest.length === 0) return first ? [first] : [];
   const named = answers.get.get(first!);
@@ -125,11 +151,11 @@ export const CHECKLIST_REQUESTS: readonly RequestDeclaration[] = [
   probe(["auth_md"], CHECKLIST_PATHS.authMd),
   probe(["mcp_registry_auth"], CHECKLIST_PATHS.mcpRegistryAuth),
   // What the first answers call for.
-  followUp(["sitemap"], sitemapUrls),
+  earlyFollowUp(["sitemap"], [CHECKLIST_PATHS.robots], sitemapUrls),
   olderPath(["a2a_agent_card", "ap2"], CHECKLIST_PATHS.a2aCard, CHECKLIST_PATHS.a2aLegacy),
   olderPath(["agent_skills"], CHECKLIST_PATHS.skills, CHECKLIST_PATHS.skillsLegacy),
   olderPath(["oauth_authorization_server"], CHECKLIST_PATHS.authorizationServer, CHECKLIST_PATHS.openidConfiguration),
-  followUp(["api_catalog"], (answers) => {
+  earlyFollowUp(["api_catalog"], [CHECKLIST_PATHS.apiCatalog], (answers) => {
     const links = apiCatalogLinks(answers);
     return links ? [...links.desc, ...links.doc].slice(0, FOLLOW_UP_CAP) : [];
   }),
@@ -142,7 +168,7 @@ export const CHECKLIST_REQUESTS: readonly RequestDeclaration[] = [
     const endpoint = liveMcpEndpoint(answers);
     return endpoint ? [`${endpoint.replace(/\/+$/, "")}/server-card`] : [];
   }),
-  followUp(["agent_skills"], skillArtifactUrls),
+  earlyFollowUp(["agent_skills"], [CHECKLIST_PATHS.skills], skillArtifactUrls),
   // RFC 9728: the metadata the MCP endpoint's 401 names, and the live endpoint's path-suffixed URL.
   followUp(["oauth_protected_resource"], (answers) => protectedResourceUrls(answers).map(({ url }) => url)),
   // The authorization server it names, at both of its metadata paths in one round: servers built
@@ -167,7 +193,9 @@ export const CHECKLIST_REQUESTS: readonly RequestDeclaration[] = [
     return base ? [base] : [];
   }),
   // The JWK Sets signed agent cards name (`jku`).
-  followUp(["a2a_agent_card"], (answers) => cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP)),
+  earlyFollowUp(["a2a_agent_card"], [CHECKLIST_PATHS.a2aCard], (answers) =>
+    cardKeySetUrls(answers).slice(0, FOLLOW_UP_CAP),
+  ),
   // NLWeb: one query, only where the site announces an endpoint.
   followUp(["nlweb"], (answers) => {
     const query = nlwebQuery(answers);
@@ -186,6 +214,20 @@ export function probePaths(declarations: readonly RequestDeclaration[]): { path:
     seen.set(declaration.path, (seen.get(declaration.path) ?? false) || Boolean(declaration.shared));
   }
   return [...seen].map(([path, shared]) => ({ path, shared }));
+}
+
+/**
+ * The early follow-ups (EarlyFollowUpDeclaration) the probes' answers so far call for: those whose
+ * `after` answers are all in, not yet fetched, in declaration order, placeholders left out.
+ */
+export function earlyFollowUpUrls(declarations: readonly RequestDeclaration[], answers: ProbedAnswers): string[] {
+  const urls = new Set<string>();
+  for (const declaration of declarations) {
+    if (declaration.stage !== "follow-up" || !("after" in declaration)) continue;
+    if (!declaration.after.every((path) => answerAt(answers, path))) continue;
+    for (const url of declaration.urls(answers)) urls.add(url);
+  }
+  return [...urls].filter((url) => !answers.get.has(url) && !isPlaceholder(url, answers.origin));
 }
 
 /**

@@ -140,6 +140,12 @@ export interface CrawlFetcher extends SiteFetcher {
   requestsMade(): number;
   /** The same fetcher, refusing a new request once the crawl has made `maxRequests` (less any reserve). */
   budgeted: SiteFetcher;
+  /**
+   * `budgeted`, its new requests queued as leaves whenever they are made: for requests that
+   * depend on an earlier answer but head no chain (an older path asked while the first burst
+   * still runs), which must not go before the burst's chain heads as follow-ups do.
+   */
+  budgetedLeaves: SiteFetcher;
   /** Keeps `count` requests of the budget for requests made later outside it (the control requests). */
   reserve(count: number): void;
 }
@@ -169,35 +175,44 @@ export function createCrawlFetcher(
   let made = 0;
   let reserved = 0;
   const budget = options.maxRequests ?? Number.POSITIVE_INFINITY;
-  const run = (url: string, request: ProbeRequest): Promise<ProbeResponse> => {
+  const run = (url: string, request: ProbeRequest, leaf: boolean): Promise<ProbeResponse> => {
     made++;
-    const role: RequestRole = firstBurst ? (options.roleOf?.(url, request) ?? "leaf") : "follow-up";
+    const role: RequestRole = leaf ? "leaf" : firstBurst ? (options.roleOf?.(url, request) ?? "leaf") : "follow-up";
     return limiter(() => fetcher(url, request), ROLE_RANK[role] * ROLE_STRIDE + rank);
   };
-  const fetch: SiteFetcher = (url, request = {}) => {
-    if (request.readUntil) return run(url, request);
+  const fetchAs = (url: string, request: ProbeRequest, leaf: boolean): Promise<ProbeResponse> => {
+    if (request.readUntil) return run(url, request, leaf);
     const key = requestKey(url, request);
     let answer = answers.get(key);
     if (!answer) {
-      answer = run(url, request);
+      answer = run(url, request, leaf);
       answers.set(key, answer);
     }
     return answer;
   };
-  const budgeted: SiteFetcher = (url, request = {}) => {
-    const known = request.readUntil ? undefined : answers.get(requestKey(url, request));
-    if (known || made < budget - reserved) return fetch(url, request);
-    return Promise.resolve({
-      ok: false,
-      url,
-      finalUrl: url,
-      redirects: [],
-      failure: "refused",
-      message: `not fetched: the crawl's budget of ${budget} requests was spent`,
-    });
-  };
+  const fetch: SiteFetcher = (url, request = {}) => fetchAs(url, request, false);
+  const within =
+    (leaf: boolean): SiteFetcher =>
+    (url, request = {}) => {
+      const known = request.readUntil ? undefined : answers.get(requestKey(url, request));
+      if (known || made < budget - reserved) return fetchAs(url, request, leaf);
+      return Promise.resolve({
+        ok: false,
+        url,
+        finalUrl: url,
+        redirects: [],
+        failure: "refused",
+        message: `not fetched: the crawl's budget of ${budget} requests was spent`,
+      });
+    };
   const reserve = (count: number) => {
     reserved = Math.max(0, count);
   };
-  return Object.assign(fetch, { newBurst, requestsMade: () => made, budgeted, reserve });
+  return Object.assign(fetch, {
+    newBurst,
+    requestsMade: () => made,
+    budgeted: within(false),
+    budgetedLeaves: within(true),
+    reserve,
+  });
 }

@@ -14,13 +14,19 @@ import {
   probeNamedMcpEndpoints,
 } from "../checklist/checklist-answers.ts";
 import type { ChecklistSummary, CheckResult } from "../checklist/checklist-definition.ts";
-import { CHECKLIST_REQUESTS, FOLLOW_UP_ROUNDS, followUpUrls, probePaths } from "../checklist/checklist-requests.ts";
+import {
+  CHECKLIST_REQUESTS,
+  earlyFollowUpUrls,
+  FOLLOW_UP_ROUNDS,
+  followUpUrls,
+  probePaths,
+} from "../checklist/checklist-requests.ts";
 import { agentDnsMcpEndpoints } from "../checklist/families/agent-dns.ts";
 import { judgeChecklist } from "../checklist/run-checklist.ts";
 import { classifySite } from "../classification/classify-site.ts";
 import { extractSiteMetadata } from "../classification/site-metadata.ts";
 import { agenticScore, SCORE_VERSION, type Signals } from "../scoring/agentic-score.ts";
-import { AI_CATALOG_PATH } from "../signals/ai-catalog.ts";
+import { AI_CATALOG_PATH, ARD_PATH } from "../signals/ai-catalog.ts";
 import { isBlockedAnswer, siteUrl } from "../signals/blocking.ts";
 import { checkCatchAll } from "../signals/catch-all.ts";
 import { type CrawlDiscovery, type CrawlState, crawlStateOf } from "../signals/crawl-state.ts";
@@ -183,18 +189,23 @@ export interface CrawlSiteInput {
 }
 
 /**
- * The requests other requests wait on. The MCP discovery documents and the `/mcp` handshake head
- * the longest chains (a named endpoint, then up to four handshake steps); the home page (favicon,
- * Link headers), the API catalog and the plugin manifest (the documents they name) and the OpenAPI
- * common paths (the framework default paths wait for all of them) head chains of one more round.
+ * The requests other requests wait on. The MCP discovery documents, the `/mcp` handshake, both
+ * manifest paths (ARD's and the AI Catalog's, read together: a catalog, its control request, a
+ * card, an endpoint's four handshake steps) and the home page and robots.txt (which may name the
+ * catalog) head the longest chains; the API catalog and the plugin manifest (the documents they
+ * name), the OpenAPI common paths (the framework default paths wait for all of them) and the
+ * checklist's skills index and protected-resource metadata head chains of one more round.
  */
 function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "follow-up"> {
+  // The home page and robots.txt are read before any catalog lead is probed: the catalog they may
+  // name (`rel="ai-catalog"`, `Agentmap:`) comes first (crawl-state.ts, readLinkedAiCatalog).
   const longHeads = new Set(
-    [DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, AI_CATALOG_PATH].map((path) => siteUrl(origin, path)),
+    ["/", CHECKLIST_PATHS.robots, DEFAULT_MCP_PATH, ...MCP_DISCOVERY_PATHS, ARD_PATH, AI_CATALOG_PATH].map((path) =>
+      siteUrl(origin, path),
+    ),
   );
   const heads = new Set(
     [
-      "/",
       API_CATALOG_PATH,
       AI_PLUGIN_PATH,
       ...OPENAPI_COMMON_PATHS,
@@ -202,8 +213,6 @@ function roleOfRequests(origin: string): (url: string) => Exclude<RequestRole, "
       ...JSON_API_PATHS,
       ...LLMS_TXT_PATHS,
       // The checklist's documents that name one more document to fetch.
-      CHECKLIST_PATHS.robots,
-      CHECKLIST_PATHS.aiCatalog,
       CHECKLIST_PATHS.skills,
       CHECKLIST_PATHS.protectedResource,
     ].map((path) => siteUrl(origin, path)),
@@ -340,10 +349,20 @@ function startChecklist(
     ...(dns ? { dns: await dns } : {}),
   }));
   return gatherAnswers(
-    { shared: fetch, budgeted: fetch.budgeted, reserve: fetch.reserve, requestsMade: fetch.requestsMade },
+    {
+      shared: fetch,
+      budgeted: fetch.budgeted,
+      early: fetch.budgetedLeaves,
+      reserve: fetch.reserve,
+      requestsMade: fetch.requestsMade,
+    },
     context.origin,
     findings,
-    { probes: probePaths(CHECKLIST_REQUESTS), followUps: (answers) => followUpUrls(CHECKLIST_REQUESTS, answers) },
+    {
+      probes: probePaths(CHECKLIST_REQUESTS),
+      early: (answers) => earlyFollowUpUrls(CHECKLIST_REQUESTS, answers),
+      followUps: (answers) => followUpUrls(CHECKLIST_REQUESTS, answers),
+    },
     {
       judge: (answer) => checkCatchAll({ ...context, controls: state.controls }, answer),
       prepare: (shape) => state.controls.answer(shape),

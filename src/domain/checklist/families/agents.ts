@@ -24,7 +24,13 @@ import {
   unanswered,
   verdict,
 } from "../check-helpers.ts";
-import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, FOLLOW_UP_CAP } from "../checklist-answers.ts";
+import {
+  answerAt,
+  CHECKLIST_PATHS,
+  type ChecklistAnswers,
+  FOLLOW_UP_CAP,
+  type ProbedAnswers,
+} from "../checklist-answers.ts";
 import { cardKeySetUrls } from "../checklist-proofs.ts";
 
 const FIX = {
@@ -137,7 +143,7 @@ function judgeCardSignatures(
 export type DigestsByUrl = Map<string, string>;
 
 export function skillsIndexAt(
-  answers: ChecklistAnswers,
+  answers: ProbedAnswers,
 ): { path: string; legacy: boolean; response: ProbeResponse | undefined }[] {
   return [
     { path: CHECKLIST_PATHS.skills, legacy: false, response: answerAt(answers, CHECKLIST_PATHS.skills) },
@@ -146,7 +152,7 @@ export function skillsIndexAt(
 }
 
 /** The artifact URLs of the first usable index (for the follow-ups and the digests). */
-export function skillArtifactUrls(answers: ChecklistAnswers): string[] {
+export function skillArtifactUrls(answers: ProbedAnswers): string[] {
   for (const index of skillsIndexAt(answers)) {
     const response = index.response;
     if (!response?.ok || response.status !== 200 || isHtmlAnswer(response)) continue;

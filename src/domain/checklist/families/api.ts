@@ -20,7 +20,7 @@ import {
   unanswered,
   verdict,
 } from "../check-helpers.ts";
-import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers, FOLLOW_UP_CAP } from "../checklist-answers.ts";
+import { answerAt, CHECKLIST_PATHS, FOLLOW_UP_CAP, type ProbedAnswers } from "../checklist-answers.ts";
 
 const FIX = {
   apiCatalog: fixWith(
@@ -37,7 +37,7 @@ const FIX = {
 } as const;
 
 /** The service-desc and service-doc links of the API catalog, in order. */
-export function apiCatalogLinks(answers: ChecklistAnswers): { desc: string[]; doc: string[] } | null {
+export function apiCatalogLinks(answers: ProbedAnswers): { desc: string[]; doc: string[] } | null {
   const response = answerAt(answers, CHECKLIST_PATHS.apiCatalog);
   if (!response?.ok || response.status !== 200) return null;
   const catalog = readApiCatalog(response);

@@ -21,7 +21,7 @@ import {
   type Verdict,
   verdict,
 } from "../check-helpers.ts";
-import { answerAt, CHECKLIST_PATHS, type ChecklistAnswers } from "../checklist-answers.ts";
+import { answerAt, CHECKLIST_PATHS, type ProbedAnswers } from "../checklist-answers.ts";
 
 const FIX = {
   robots: fixWith(
@@ -89,7 +89,7 @@ export const checkRobotsTxt: Judge = (answers) => {
   );
 };
 
-export function sitemapCandidates(answers: ChecklistAnswers): string[] {
+export function sitemapCandidates(answers: ProbedAnswers): string[] {
   const robots = robotsReading(answers);
   const base = `${answers.origin}/robots.txt`;
   const named = (robots?.sitemaps ?? []).flatMap((url) => resolveHttpUrl(url, base) ?? []);
