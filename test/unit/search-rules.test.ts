@@ -15,7 +15,7 @@ import {
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
 import { canonicalSpellings, SPELLINGS, spellingsIn } from "../../src/domain/search/spellings.ts";
-import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
+import { MAX_WORDS, queryWords, REQUEST_WORDS, tsQueryText } from "../../src/domain/search/text-query.ts";
 import {
   chooseWideBeginnings,
   MAX_SITE_SHARE,
@@ -47,9 +47,10 @@ describe("normalizeDomain", () => {
 });
 
 describe("text query", () => {
-  it("keeps letters and digits only, lower-cased, without repeats, at most 8 words", () => {
+  it("keeps letters and digits only, lower-cased, without repeats, at most 16 meaningful words", () => {
     expect(queryWords("Weather & FORECAST: weather!")).toEqual(["weather", "forecast"]);
-    expect(queryWords("a b c d e f g h i j")).toHaveLength(8);
+    expect(queryWords("a b c d e f g h i j k l m n o p q r")).toHaveLength(MAX_WORDS);
+    expect(MAX_WORDS).toBeGreaterThanOrEqual(12);
     expect(queryWords("'); drop table sites; --")).toEqual(["drop", "table", "sites"]);
   });
 
@@ -83,9 +84,19 @@ describe("text query", () => {
     expect(spellingsIn("geocoding and geocode")).toEqual([]);
   });
 
-  it("ANDs the words and makes words of 3+ letters prefixes", () => {
-    expect(tsQueryText("weath ai forecasts")).toBe("weath:* & ai & forecasts:*");
+  it("ANDs the words for the exact-domain check and makes the last word of 3+ letters a prefix", () => {
+    expect(tsQueryText("weath ai forecasts")).toBe("weath & ai & forecasts:*");
+    expect(tsQueryText("forecasts ai")).toBe("forecasts & ai");
     expect(tsQueryText("!!!")).toBeNull();
+  });
+
+  it("leaves out the words of a request that carry no need, unless nothing else is left", () => {
+    // Postgres drops its own stop words ("i", "an", "that") when stemming; these are the rest.
+    expect(
+      queryWords("please I need an API that could help me convert money between currencies when it ships"),
+    ).toEqual(["i", "an", "api", "that", "convert", "money", "between", "currencies", "when", "it", "ships"]);
+    expect(queryWords("tools")).toEqual(["tools"]);
+    expect(REQUEST_WORDS.has("please")).toBe(true);
   });
 });
 
@@ -117,6 +128,7 @@ const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
   range: { low: `w:${stem}`, high: `w:${stem}\u{10FFFF}` },
   signature: signature(bit),
   beginning: null,
+  correction: null,
 });
 /** Statistics from fixed list lengths (a term not named is long) and one length for any range. */
 const lengths = (known: Record<string, number>, range = 1_000_000) => ({

@@ -25,6 +25,7 @@ import { isDatabaseUnavailable, type RunSqlBatch, type SqlRow } from "../../adap
 import { readBesideGuard } from "../read-beside-guard.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { type SiteRecord, siteRecordFromSql, siteRecordSql } from "../sites/site-record.ts";
+import { RANKING, type RankingWeights, rankedCtes, rankedLists } from "./ranked-search.ts";
 import { isAuditCategory, planSearch, type SearchPlan } from "./search-plan.ts";
 import {
   cachedStatistics,
@@ -92,6 +93,11 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
           where ${sites.domain} = ${pinnedDomain} and ${filterCondition(filters)}
             and ${sites.searchVector} @@ to_tsquery('english', ${terms})`)
       : -1;
+  // How many sites the inventory holds, for the words' idf (the counts the top list keeps).
+  const sitesAt = words.length
+    ? take(sql`select coalesce(sum(c.site_count), 0)::float8 as sites from site_counts c
+        where search_is_audit(c.category) = ${isAuditCategory(filters.category)}`)
+    : -1;
   const known = given ?? cachedStatistics();
   const statisticsAt = known ? -1 : take(statisticsStatement());
   return {
@@ -105,6 +111,7 @@ function firstStep(input: SearchInput, words: string[], pinnedDomain: string | n
         tagSignature: tagAt >= 0 ? parseSignature(results[tagAt]?.[0]?.signature) : undefined,
         pinned: pinned ? { site: siteRecordFromSql(pinned), siteKey: Number(pinned.site_key) } : undefined,
         statistics,
+        sites: sitesAt >= 0 ? Number(results[sitesAt]?.[0]?.sites ?? 0) : 0,
       };
     },
   };
@@ -125,7 +132,8 @@ const organicOrderBy = (alias: string) =>
 
 /** The checks an index entry answers by itself, beside which lists it belongs to. */
 function entryChecks(plan: SearchPlan, minScore: number, excluded: number | undefined): SQL[] {
-  const checks: SQL[] = [sql`p.audit = ${plan.audit}`];
+  // Lists that are not words' hold impact 0: read in organic order (migration 0040).
+  const checks: SQL[] = [sql`p.audit = ${plan.audit}`, sql`p.impact = 0`];
   if (minScore > 0) checks.push(sql`p.agentic_score >= ${minScore}::smallint`);
   if (excluded !== undefined) checks.push(sql`p.site_key <> ${excluded}`);
   if (plan.signals) checks.push(sql`(p.signal_bits & ${plan.signals.mask}::smallint) = ${plan.signals.bits}::smallint`);
@@ -282,7 +290,7 @@ function matchesStatement(
   ];
   // The site's posting in a list: one row at most (the list index's key is the whole posting's).
   const posting = (term: string) => sql`select l.tier_fields from search_postings l
-      where l.audit = ${plan.audit} and l.term = ${term}
+      where l.audit = ${plan.audit} and l.term = ${term} and l.impact = 0
       and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key`;
   // With the tier from a probe, the word's beginning list is joined for its posting's fields.
   const tierProbe = source === "probe" ? listed[0] : undefined;
@@ -351,6 +359,8 @@ export interface SearchOptions {
   admit?: () => Promise<unknown>;
   /** What to write from the page in the second step's transaction (run-search.ts: the receipt). */
   record?: PageRecord;
+  /** Ranking weights other than RANKING (the relevance benchmark's tuning runs). */
+  weights?: RankingWeights;
 }
 
 /** A page, and when the second step wrote `record`: its row and the rows of each `after` statement. */
@@ -362,16 +372,17 @@ export interface RecordedSearchPage extends SearchPage {
 export async function runSearchQuery(
   run: RunSqlBatch,
   input: SearchInput,
-  { statistics: given, observePlan, admit, record }: SearchOptions = {},
+  { statistics: given, observePlan, admit, record, weights = RANKING }: SearchOptions = {},
 ): Promise<RecordedSearchPage> {
   const pageStart = (input.page - 1) * SEARCH_PAGE_SIZE;
-  const pageOf = (results: SiteRecord[], counted: number): SearchPage => {
+  // `cut`: more sites match than were counted (a ranked search's list read to its depth).
+  const pageOf = (results: SiteRecord[], counted: number, cut = false): SearchPage => {
     const total = Math.min(counted, SEARCH_RESULT_WINDOW);
     return {
       results,
       firstPosition: pageStart + 1,
       total,
-      totalExact: counted <= SEARCH_RESULT_WINDOW,
+      totalExact: !cut && counted <= SEARCH_RESULT_WINDOW,
       page: input.page,
       perPage: SEARCH_PAGE_SIZE,
       hasNext: input.page * SEARCH_PAGE_SIZE < total,
@@ -391,45 +402,95 @@ export async function runSearchQuery(
   const firstResults = await readBesideGuard(admission, async () =>
     first.statements.length ? run(first.statements) : [],
   );
-  const { stems, tagSignature, pinned, statistics } = first.read(firstResults);
+  const { stems, tagSignature, pinned, statistics, sites: inventory } = first.read(firstResults);
   // Words that are all stop words leave nothing to match.
   if (words.length && stems.length === 0) return pageOf([], 0);
+  const pinnedCount = pinned ? 1 : 0;
+  const pinnedOnPage = pinned !== undefined && input.page === 1;
+  const offset = Math.max(0, pageStart - pinnedCount);
+  const limit = pinnedOnPage ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE;
+  const pinnedRecord = (withRecord: boolean) =>
+    withRecord && record ? { record, ...(pinnedOnPage ? { pinnedDomain: pinned.site.domain } : {}) } : {};
+  const answer = async (statement: (withRecord: boolean) => SQL) => {
+    let results: SqlRow[][];
+    let recordedWith = record !== undefined;
+    try {
+      results = await run([
+        STREAMING_PLAN_SETTINGS,
+        statement(recordedWith),
+        ...(recordedWith ? (record?.after ?? []) : []),
+      ]);
+    } catch (error) {
+      // A write refused by Postgres never costs the search: it is read again alone, and the caller
+      // writes apart (the receipt's own fallback). An unreachable database fails both alike.
+      if (!recordedWith || isDatabaseUnavailable(error)) throw error;
+      console.error("search's page record refused; searching without it", String(error));
+      recordedWith = false;
+      results = await run([STREAMING_PLAN_SETTINGS, statement(false)]);
+    }
+    const rows = results[1] ?? [];
+    const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
+    const rest = rows.filter((row) => row.domain !== null).map(siteRecordFromSql);
+    const page = pageOf(pinnedOnPage ? [pinned.site, ...rest] : rest, counted, rows[0]?.cut === true);
+    const recordedRow = rows[0]?.recorded as SqlRow | undefined;
+    return recordedWith && recordedRow ? { ...page, recorded: { row: recordedRow, after: results.slice(2) } } : page;
+  };
+
+  if (stems.length > 0) {
+    const lists = rankedLists(words, stems, statistics);
+    if (lists.length === 0) return pageOf(pinnedOnPage ? [pinned.site] : [], pinnedCount);
+    const ranking = rankedCtes({
+      lists,
+      filters: input.filters,
+      audit: isAuditCategory(input.filters.category),
+      inventory,
+      ...(tagSignature ? { tagSignature } : {}),
+      ...(pinned ? { excluded: pinned.siteKey } : {}),
+      window: SEARCH_RESULT_WINDOW + 1,
+      weights,
+    });
+    return answer((withRecord) => rankedStatement(ranking, { offset, limit, ...pinnedRecord(withRecord) }));
+  }
   const plan = planSearch({ stems, filters: input.filters, tagSignature, statistics });
   if (!plan) return pageOf([], 0);
   observePlan?.(plan);
 
   // The pinned site is listed first and left out of the ordered rest, which shifts by one.
-  const pinnedCount = pinned ? 1 : 0;
-  const pinnedOnPage = pinned !== undefined && input.page === 1;
-  const statement = (withRecord: boolean) =>
+  return answer((withRecord) =>
     matchesStatement(plan, {
       stems,
       minScore: input.filters.minScore ?? 0,
       excluded: pinned?.siteKey,
-      offset: Math.max(0, pageStart - pinnedCount),
-      limit: pinnedOnPage ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE,
-      ...(withRecord && record ? { record, ...(pinnedOnPage ? { pinnedDomain: pinned.site.domain } : {}) } : {}),
-    });
-  let results: SqlRow[][];
-  let recordedWith = record !== undefined;
-  try {
-    results = await run([
-      STREAMING_PLAN_SETTINGS,
-      statement(recordedWith),
-      ...(recordedWith ? (record?.after ?? []) : []),
-    ]);
-  } catch (error) {
-    // A write refused by Postgres never costs the search: it is read again alone, and the caller
-    // writes apart (the receipt's own fallback). An unreachable database fails both alike.
-    if (!recordedWith || isDatabaseUnavailable(error)) throw error;
-    console.error("search's page record refused; searching without it", String(error));
-    recordedWith = false;
-    results = await run([STREAMING_PLAN_SETTINGS, statement(false)]);
-  }
-  const rows = results[1] ?? [];
-  const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
-  const rest = rows.filter((row) => row.domain !== null).map(siteRecordFromSql);
-  const page = pageOf(pinnedOnPage ? [pinned.site, ...rest] : rest, counted);
-  const recordedRow = rows[0]?.recorded as SqlRow | undefined;
-  return recordedWith && recordedRow ? { ...page, recorded: { row: recordedRow, after: results.slice(2) } } : page;
+      offset,
+      limit,
+      ...pinnedRecord(withRecord),
+    }),
+  );
+}
+
+/**
+ * The second step of a search with words: the ranking's page at `offset` (ranked-search.ts), its
+ * sites, how many sites were ranked and whether more match; with `record`, what it writes from
+ * the page.
+ */
+function rankedStatement(
+  ranking: SQL,
+  input: { offset: number; limit: number; record?: PageRecord; pinnedDomain?: string },
+): SQL {
+  const { record } = input;
+  const domains = sql`(select coalesce(array_agg(p.domain order by p.place), '{}'::text[]) from page p)`;
+  const recorded = record
+    ? sql`, recorded as (${record.write(input.pinnedDomain ? sql`array[${input.pinnedDomain}]::text[] || ${domains}` : domains)})`
+    : sql``;
+  return sql`
+    with ${ranking},
+    page as materialized (
+      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key, r.place
+      from ranked r join sites s on s.site_key = r.site_key
+      where r.place > ${input.offset} and r.place <= ${input.offset + input.limit}
+    )${recorded}
+    select counted.total, counted.cut, page.*${record ? sql`, (select row_to_json(r) from recorded r) as recorded` : sql``}
+    from (select coalesce(max(total), 0)::int as total, coalesce(bool_or(cut), false) as cut from ranked) counted
+    left join page on true
+    order by page.place`;
 }

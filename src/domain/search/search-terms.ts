@@ -13,7 +13,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
-import { MIN_PREFIX_LENGTH } from "./text-query.ts";
+import { isPrefixWord } from "./text-query.ts";
 
 /** A word whose prefix expands to more lexemes than this is not read as merged lists. */
 export const MAX_WORD_TERMS = 32;
@@ -75,21 +75,26 @@ export interface StemTerms {
    * begins with `terra`). Null when there is none.
    */
   beginning: string | null;
+  /** For a word whose stem is in no list, the closest lexeme that is (SQL search_correction). */
+  correction: string | null;
 }
 
 export const isWide = (stem: StemTerms) => stem.terms.length > MAX_WORD_TERMS;
+
+/** Words shorter than this are never corrected (too many words lie one edit from them). */
+export const MIN_CORRECTED_LENGTH = 4;
 
 /**
  * The statement of the first step: every stem of the query's words, with its terms among the
  * lists of one inventory (discovery or audit) and its signature. A stop word yields no stem.
  */
 export function stemTermsStatement(words: string[], audit: boolean): SQL {
-  const prefixes = words.map((word) => word.length >= MIN_PREFIX_LENGTH);
+  const prefixes = words.map((_, index) => isPrefixWord(words, index));
   // Lexemes beginning with the stem lie in [w:stem, w:stem + U+10FFFF) in byte order; the exact
   // lexeme alone in [w:stem, w:stem + U+0001).
   return sql`
     with recursive stems as (
-      select w.position::int, w.prefix, v.lexeme as stem, 'w:' || v.lexeme as low,
+      select w.position::int, w.word, w.prefix, v.lexeme as stem, 'w:' || v.lexeme as low,
         'w:' || v.lexeme || case when w.prefix then U&'\\+10FFFF' else chr(1) end as high
       from unnest(${sql.param(words)}::text[], ${sql.param(prefixes)}::boolean[]) with ordinality as w(word, prefix, position),
         unnest(to_tsvector('english', w.word)) as v(lexeme)
@@ -107,7 +112,8 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
     )
     select s.position, s.stem, s.prefix, s.low, s.high, t.terms,
-      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature, same.beginning
+      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature, same.beginning,
+      fix.lexeme as correction
     from stems s
     left join lateral (
       -- Of two nested ranges, the outer one [outer, outer + U+10FFFF) holds the same lexemes as
@@ -129,6 +135,11 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       select coalesce(array_agg(f.term order by f.term), '{}') as terms from found f
       where f.position = s.position and f.stem = s.stem and f.term is not null
     ) t
+    -- A word the index does not hold: the closest one it does (docs/discovery.md, "Query understanding").
+    left join lateral (
+      select search_correction(s.word, ${audit}) as lexeme
+      where cardinality(t.terms) = 0 and char_length(s.word) >= ${MIN_CORRECTED_LENGTH}
+    ) fix on true
     order by s.position, s.stem`;
 }
 
@@ -139,6 +150,7 @@ export const parseSignature = (parts: unknown): Signature => {
 
 export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
   return rows.map((row) => ({
+    correction: typeof row.correction === "string" ? row.correction : null,
     position: Number(row.position),
     stem: String(row.stem),
     prefix: Boolean(row.prefix),
