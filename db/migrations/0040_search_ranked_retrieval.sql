@@ -75,12 +75,12 @@ BEGIN
 	RETURN QUERY
 		WITH impacts AS MATERIALIZED (SELECT * FROM search_impacts(site))
 		SELECT t.term, (CASE left(t.term, 2)
-				WHEN 'w:' THEN coalesce((SELECT i.impact FROM impacts AS i WHERE i.lexeme = substr(t.term, 3)), 1)
-				WHEN 'b:' THEN coalesce((SELECT max(i.impact) FROM impacts AS i
-					WHERE left(i.lexeme, char_length(t.term) - 2) = substr(t.term, 3)), 1)
+				WHEN 'w:' THEN coalesce(i.impact, 1)
+				WHEN 'b:' THEN coalesce((SELECT max(x.impact) FROM impacts AS x WHERE starts_with(x.lexeme, substr(t.term, 3))), 1)
 				ELSE 0
 			END)::smallint
-		FROM unnest(search_terms(search_word_vector(site), site.tags, site.category, bits)) AS t(term);
+		FROM unnest(search_terms(search_word_vector(site), site.tags, site.category, bits)) AS t(term)
+		LEFT JOIN impacts AS i ON left(t.term, 2) = 'w:' AND i.lexeme = substr(t.term, 3);
 END
 $$;--> statement-breakpoint
 

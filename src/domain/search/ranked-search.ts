@@ -20,7 +20,14 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { TermStatistics } from "./search-statistics.ts";
-import { allowedSignalBits, EMPTY_SIGNATURE, isWide, type Signature, type StemTerms } from "./search-terms.ts";
+import {
+  allowedSignalBits,
+  EMPTY_SIGNATURE,
+  isWide,
+  MAX_WORD_TERMS,
+  type Signature,
+  type StemTerms,
+} from "./search-terms.ts";
 import type { SiteFilters } from "./site-filters.ts";
 import { isRequestWord } from "./text-query.ts";
 
@@ -39,7 +46,7 @@ export interface RankingWeights {
 export const RANKING: RankingWeights = { matchBonus: 0.25, readiness: 0.05, prefixShare: 0.5, requestShare: 0.25 };
 
 /** Postings a ranked search reads at most, shared by its lists (each read to the same depth). */
-export const DEPTH_BUDGET = 4000;
+export const DEPTH_BUDGET = 2000;
 /** The depth of every list, however many lists a query has. */
 export const MIN_DEPTH = 100;
 
@@ -56,13 +63,16 @@ export interface RankedList {
   estimate: number;
 }
 
+/** A ranked score's decimal places. */
+export const SCORE_DIGITS = 9;
+
 /** The depth every list of a query is read to (ranked-search.ts, "The depth"). */
 export function rankedDepth(lists: number, window: number): number {
   return Math.min(window + 1, Math.max(MIN_DEPTH, Math.floor(DEPTH_BUDGET / Math.max(lists, 1))));
 }
 
 /**
- * The lists of the query's words. A word's own lexeme, its registered beginning's list (a wide
+ * The lists of the query's words. A word's own lexeme, its registered beginning's list (of a
  * prefix) and its correction (a word in no list) count fully; the other lexemes of a prefix as
  * RANKING.prefixShare of it.
  */
@@ -71,13 +81,16 @@ export function rankedLists(words: readonly string[], stems: StemTerms[], statis
   for (const stem of stems) {
     const own = `w:${stem.stem}`;
     const owned = (term: string) => term === own || term.startsWith("b:") || stem.correction !== null;
+    // A prefix with a registered beginning of the same lexemes reads that one list instead of
+    // theirs (and its own lexeme's, for its full weight); a wide prefix without one, its own
+    // lexeme and the first MAX_WORD_TERMS of its others in byte order.
     const terms = stem.correction
       ? [`w:${stem.correction}`]
-      : isWide(stem)
-        ? stem.beginning
-          ? [`b:${stem.beginning}`, own]
-          : [own]
-        : stem.terms;
+      : stem.beginning
+        ? [`b:${stem.beginning}`, own]
+        : isWide(stem)
+          ? [own, ...stem.terms.slice(0, MAX_WORD_TERMS)]
+          : stem.terms;
     for (const term of terms) {
       // A term of two of the query's words (two spellings of one stem) is read once, for the first.
       if (lists.has(term)) continue;
@@ -139,6 +152,15 @@ export function rankedCtes(input: RankedInput): SQL {
         and t.agentic_score = p.agentic_score and t.organic_tiebreak = p.organic_tiebreak and t.site_key = p.site_key)`);
   const where = checks.length ? sql` and ${sql.join(checks, sql` and `)}` : sql``;
   const population = Math.max(input.inventory, 1);
+  // A site's part of a word is its best list's; with one list a word, each posting is that part.
+  const onePerWord = new Set(lists.map((list) => list.word)).size === lists.length;
+  const part = sql`w.weight * l.impact + w.bonus`;
+  const parts = onePerWord
+    ? sql`select l.site_key, l.agentic_score, l.organic_tiebreak, not w.request as needed, ${part} as part
+        from lists l join list_weights w on w.i = l.i`
+    : sql`select l.site_key, l.agentic_score, l.organic_tiebreak, bool_or(not w.request) as needed, max(${part}) as part
+        from lists l join list_weights w on w.i = l.i
+        group by l.site_key, l.agentic_score, l.organic_tiebreak, w.word`;
   return sql`
     lists as materialized (
       select l.i, e.site_key, e.agentic_score, e.organic_tiebreak, e.impact
@@ -152,7 +174,7 @@ export function rankedCtes(input: RankedInput): SQL {
     ),
     -- Each list's length: counted when it was read whole, else at least the depth (the
     -- statistics' estimate when longer); its idf, BM25's, over the inventory's sites.
-    lengths as (
+    lengths as materialized (
       select x.i, x.word, x.own, x.request, case when coalesce(n.read, 0) < ${depth} then coalesce(n.read, 0)
         else greatest(${depth}, x.estimate) end::float8 as length
       from unnest(${sql.param(lists.map((list) => list.word))}::int[], ${sql.param(lists.map((list) => list.own))}::boolean[],
@@ -160,33 +182,34 @@ export function rankedCtes(input: RankedInput): SQL {
         ${sql.param(lists.map((list) => Math.round(list.estimate)))}::float8[]) with ordinality as x(word, own, request, estimate, i)
       left join (select i, count(*) as read from lists group by i) n on n.i = x.i
     ),
-    idfs as (
+    idfs as materialized (
       select g.i, g.word, g.own, g.request, ln(1 + (${floatParam(population)} - g.length + 0.5) / (g.length + 0.5)) as idf
       from lengths g
     ),
-    list_weights as (
-      select d.i, d.word, d.request,
-        case when d.own then d.idf else ${floatParam(weights.prefixShare)} * least(d.idf, coalesce(o.idf, d.idf)) end
-          * case when d.request then ${floatParam(weights.requestShare)} else 1 end as weight
-      from idfs d left join lateral (select max(x.idf) as idf from idfs x where x.word = d.word and x.own) o on true
+    -- What a posting of the list is worth: weight × impact / 1000, plus the bonus of matching.
+    list_weights as materialized (
+      select v.i, v.word, v.request, v.weight / 1000.0 as weight,
+        case when v.request then 0 else v.weight * ${floatParam(weights.matchBonus)} end as bonus
+      from (
+        select d.i, d.word, d.request,
+          case when d.own then d.idf else ${floatParam(weights.prefixShare)} * least(d.idf, coalesce(o.idf, d.idf)) end
+            * case when d.request then ${floatParam(weights.requestShare)} else 1 end as weight
+        from idfs d left join lateral (select max(x.idf) as idf from idfs x where x.word = d.word and x.own) o on true
+      ) v
     ),
-    parts as (
-      select l.site_key, l.agentic_score, l.organic_tiebreak, w.word, w.request,
-        max(w.weight * (l.impact / 1000.0 + case when w.request then 0 else ${floatParam(weights.matchBonus)} end)) as part
-      from lists l join list_weights w on w.i = l.i
-      group by l.site_key, l.agentic_score, l.organic_tiebreak, w.word, w.request
-    ),
-    scored as (
+    parts as (${parts}),
+    -- Rounded, so that equal relevance is equal whatever order its sum was taken in; a site that
+    -- matches request words alone is no match.
+    scored as materialized (
       select p.site_key, p.agentic_score, p.organic_tiebreak,
-        sum(p.part) * (1 + ${floatParam(weights.readiness)} * p.agentic_score / 100.0) as score
+        round(sum(p.part) * (1 + ${floatParam(weights.readiness)} * p.agentic_score / 100.0) * ${sql.raw(`1e${SCORE_DIGITS}`)}) as score
       from parts p group by p.site_key, p.agentic_score, p.organic_tiebreak
-      -- A site that matches request words alone is no match.
-      having bool_or(not p.request)
+      having bool_or(p.needed)
     ),
     ranked as materialized (
       select s.site_key, s.score,
         row_number() over (order by s.score desc, s.agentic_score desc, s.organic_tiebreak, s.site_key) as place,
-        count(*) over () as total,
+        (select count(*) from scored) as total,
         exists (select 1 from lengths g where g.length >= ${depth}) as cut
       from scored s
       order by place limit ${input.window}

@@ -25,7 +25,7 @@ import { isDatabaseUnavailable, type RunSqlBatch, type SqlRow } from "../../adap
 import { readBesideGuard } from "../read-beside-guard.ts";
 import { normalizeDomain } from "../sites/domain-name.ts";
 import { type SiteRecord, siteRecordFromSql, siteRecordSql } from "../sites/site-record.ts";
-import { RANKING, type RankingWeights, rankedCtes, rankedLists } from "./ranked-search.ts";
+import { RANKING, type RankedList, type RankingWeights, rankedCtes, rankedLists } from "./ranked-search.ts";
 import { isAuditCategory, planSearch, type SearchPlan } from "./search-plan.ts";
 import {
   cachedStatistics,
@@ -361,6 +361,8 @@ export interface SearchOptions {
   record?: PageRecord;
   /** Ranking weights other than RANKING (the relevance benchmark's tuning runs). */
   weights?: RankingWeights;
+  /** Told the lists a search with words ranks (tests, benchmarks). */
+  observeLists?: (lists: RankedList[]) => void;
 }
 
 /** A page, and when the second step wrote `record`: its row and the rows of each `after` statement. */
@@ -372,7 +374,7 @@ export interface RecordedSearchPage extends SearchPage {
 export async function runSearchQuery(
   run: RunSqlBatch,
   input: SearchInput,
-  { statistics: given, observePlan, admit, record, weights = RANKING }: SearchOptions = {},
+  { statistics: given, observePlan, observeLists, admit, record, weights = RANKING }: SearchOptions = {},
 ): Promise<RecordedSearchPage> {
   const pageStart = (input.page - 1) * SEARCH_PAGE_SIZE;
   // `cut`: more sites match than were counted (a ranked search's list read to its depth).
@@ -438,6 +440,7 @@ export async function runSearchQuery(
 
   if (stems.length > 0) {
     const lists = rankedLists(words, stems, statistics);
+    observeLists?.(lists);
     if (lists.length === 0) return pageOf(pinnedOnPage ? [pinned.site] : [], pinnedCount);
     const ranking = rankedCtes({
       lists,

@@ -13,7 +13,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
-import { isPrefixWord } from "./text-query.ts";
+import { isPrefixWord, isRequestWord } from "./text-query.ts";
 
 /** A word whose prefix expands to more lexemes than this is not read as merged lists. */
 export const MAX_WORD_TERMS = 32;
@@ -90,13 +90,16 @@ export const MIN_CORRECTED_LENGTH = 4;
  */
 export function stemTermsStatement(words: string[], audit: boolean): SQL {
   const prefixes = words.map((_, index) => isPrefixWord(words, index));
+  // A request word never decides a match, so it is never corrected either.
+  const correctable = words.map((word, index) => word.length >= MIN_CORRECTED_LENGTH && !isRequestWord(words, index));
   // Lexemes beginning with the stem lie in [w:stem, w:stem + U+10FFFF) in byte order; the exact
   // lexeme alone in [w:stem, w:stem + U+0001).
   return sql`
     with recursive stems as (
-      select w.position::int, w.word, w.prefix, v.lexeme as stem, 'w:' || v.lexeme as low,
+      select w.position::int, w.word, w.prefix, w.correctable, v.lexeme as stem, 'w:' || v.lexeme as low,
         'w:' || v.lexeme || case when w.prefix then U&'\\+10FFFF' else chr(1) end as high
-      from unnest(${sql.param(words)}::text[], ${sql.param(prefixes)}::boolean[]) with ordinality as w(word, prefix, position),
+      from unnest(${sql.param(words)}::text[], ${sql.param(prefixes)}::boolean[], ${sql.param(correctable)}::boolean[])
+        with ordinality as w(word, prefix, correctable, position),
         unnest(to_tsvector('english', w.word)) as v(lexeme)
     ),
     found as (
@@ -138,7 +141,7 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
     -- A word the index does not hold: the closest one it does (docs/discovery.md, "Query understanding").
     left join lateral (
       select search_correction(s.word, ${audit}) as lexeme
-      where cardinality(t.terms) = 0 and char_length(s.word) >= ${MIN_CORRECTED_LENGTH}
+      where cardinality(t.terms) = 0 and s.correctable
     ) fix on true
     order by s.position, s.stem`;
 }
