@@ -139,7 +139,7 @@ describe("GET /api/v1/search: internationalised domains", () => {
     expect(domainsOf(await searchOk(get, { q: ascii.split(".")[0] as string }))[0]).toBe(ascii);
     // Either spelling of the whole domain names it exactly: it heads the list despite its score.
     for (const q of [unicode, unicode.toUpperCase()]) {
-      expect(domainsOf(await searchOk(get, { q })), q).toEqual([ascii, other.domain]);
+      expect(domainsOf(await searchOk(get, { q })).slice(0, 2), q).toEqual([ascii, other.domain]);
     }
     expect(domainsOf(await searchOk(get, { q: ascii }))[0]).toBe(ascii);
   });
@@ -211,7 +211,8 @@ describe("GET /api/v1/search: filters", () => {
     ];
     for (const [filters, expected] of cases) {
       const body = await searchOk(get, { q: t, ...filters });
-      expect(domainsOf(body), JSON.stringify(filters)).toEqual(await organic(expected));
+      // The filters decide which sites; their order is relevance's (tags weigh in it), tested apart.
+      expect(domainsOf(body).sort(), JSON.stringify(filters)).toEqual((await organic(expected)).sort());
       expect(body.total, JSON.stringify(filters)).toBe(expected.length);
     }
 
