@@ -115,8 +115,8 @@ describe("a search whose receipt cannot be written", () => {
     const get = asClient();
     const failing = `receipt-fail-${t}.test`;
     await insertSites([
-      { domain: failing, name: `${t} Refused`, agenticScore: 60 },
-      { domain: `fine-${t}.test`, name: `${t} Fine`, agenticScore: 50 },
+      { domain: failing, name: `${t} Refused`, agenticScore: 60, tags: [t] },
+      { domain: `fine-${t}.test`, name: `${t} Fine`, agenticScore: 50, tags: [t] },
     ]);
     const fn = `test_refuse_receipt_${t}`;
     await sqlRows(
@@ -142,7 +142,8 @@ describe("a search whose receipt cannot be written", () => {
       expect(stored).toEqual([]);
 
       // A search not returning the refused domain is unaffected.
-      const other = await searchOk(get, { q: `${t} fine` });
+      const other = await searchOk(get, { q: "fine", tag: t });
+      expect(domainsOf(other)).toEqual([`fine-${t}.test`]);
       expect(other.receipt_recorded).toBe(true);
     } finally {
       await sqlRows(`drop trigger if exists ${fn} on search_receipts`);
