@@ -12,14 +12,10 @@ import { generateDemoSites, seededRandom } from "../../db/seed/demo-index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
 import { createDatabase, type Database, type RunSqlBatch, sqlBatchRunner } from "../../src/adapters/db.ts";
-import type { DriverKind } from "../../src/domain/search/search-plan.ts";
-import {
-  runSearchQuery,
-  SEARCH_PAGE_SIZE,
-  SEARCH_RESULT_WINDOW,
-} from "../../src/domain/search/search-sites.ts";
 import { RANKING, rankedDepth, rankedLists, SCORE_DIGITS } from "../../src/domain/search/ranked-search.ts";
+import type { DriverKind } from "../../src/domain/search/search-plan.ts";
 import { isAuditCategory } from "../../src/domain/search/search-plan.ts";
+import { runSearchQuery, SEARCH_PAGE_SIZE, SEARCH_RESULT_WINDOW } from "../../src/domain/search/search-sites.ts";
 import { type TermStatistics, UNKNOWN_STATISTICS } from "../../src/domain/search/search-statistics.ts";
 import { parseStemTerms, stemTermsStatement } from "../../src/domain/search/search-terms.ts";
 import { filterCondition, type SiteFilters } from "../../src/domain/search/site-filters.ts";
@@ -107,12 +103,14 @@ async function referenceRankedSearch(db: Database, q: string, filters: SiteFilte
     (byTerm.get(list.term) ?? []).sort((a, b) => b.impact - a.impact || organic(a, b)).slice(0, depth),
   );
   const idfs = read.map((postings) => {
-    const length = postings.length < depth ? postings.length : depth;
+    const length = Math.min(postings.length, depth);
     return Math.log(1 + (population - length + 0.5) / (length + 0.5));
   });
   const weights = lists.map((list, index) => {
     const idf = idfs[index] ?? 0;
-    const own = Math.max(...lists.flatMap((other, at) => (other.word === list.word && other.own ? [idfs[at] ?? 0] : [])));
+    const own = Math.max(
+      ...lists.flatMap((other, at) => (other.word === list.word && other.own ? [idfs[at] ?? 0] : [])),
+    );
     const weight = list.own ? idf : RANKING.prefixShare * Math.min(idf, Number.isFinite(own) ? own : idf);
     return weight * (list.request ? RANKING.requestShare : 1);
   });
@@ -146,20 +144,12 @@ async function referenceRankedSearch(db: Database, q: string, filters: SiteFilte
   };
 }
 
-/**
- * The kinds of list a test forces to drive: the plan's kinds, and a registered beginning's own
- * list (a word driver of one `b:` term).
- */
-type ForcedKind = DriverKind | "beginning";
-
 /** Statistics under which the lists of one kind are the shortest, so that kind drives. */
-const forcing = (kind: ForcedKind): TermStatistics => {
-  const prefix = { word: "w:", beginning: "b:", tag: "t:", category: "c:", signals: "p:" }[kind];
-  // A wide word's range competes as a word: short when words are forced, long otherwise.
-  const length = (forced: boolean) => (forced ? 1 : 1_000_000);
+const forcing = (kind: DriverKind): TermStatistics => {
+  const prefix = { tag: "t:", category: "c:", signals: "p:" }[kind];
   return {
-    listLength: (term) => length(term.startsWith(prefix)),
-    rangeLength: () => length(kind === "word"),
+    listLength: (term) => (term.startsWith(prefix) ? 1 : 1_000_000),
+    rangeLength: () => 1_000_000,
   };
 };
 
@@ -366,7 +356,7 @@ describe.each(variants)("search index on $name", ({ server }) => {
   }, 150_000);
 
   it("runs filters alone, whichever list drives, to the reference's page and total", async () => {
-    const kinds: ForcedKind[] = ["tag", "category", "signals"];
+    const kinds: DriverKind[] = ["tag", "category", "signals"];
     let compared = 0;
     for (const testCase of cases()) {
       if (testCase.q !== undefined) continue;
@@ -458,11 +448,7 @@ describe.each(variants)("search index on $name", ({ server }) => {
     expect((await beginningListLengths(db)).nova).toBeUndefined();
     expect(await postingsDrift(db)).toBe(0);
     // A search for the word is planned without the list, to the same results.
-    const unlisted = await runSearchQuery(
-      run,
-      { q: "nova", filters: {}, page: 1 },
-      { statistics: UNKNOWN_STATISTICS },
-    );
+    const unlisted = await runSearchQuery(run, { q: "nova", filters: {}, page: 1 }, { statistics: UNKNOWN_STATISTICS });
     const unlistedExpected = await referenceRankedSearch(db, "nova", {}, 1);
     expect({ domains: unlisted.results.map((site) => site.domain), total: unlisted.total }).toEqual({
       domains: unlistedExpected.domains,

@@ -13,7 +13,7 @@
  *
  * The depth (champion lists): every list is read in impact order to the same depth, which depends
  * on the query alone (DEPTH_BUDGET shared by its lists, at least MIN_DEPTH, at most the result
- * window and one), never on the page, so every page of a query is a slice of one ranking. A list
+ * window), never on the page, so every page of a query is a slice of one ranking. A list
  * no longer than the depth is read whole, so on an index whose lists are all that short the
  * ranking is exact; beyond it, a site that is in none of its words' first `depth` sites is not
  * ranked, and a word whose list is cut counts only for the sites of its first `depth`.
@@ -22,6 +22,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { TermStatistics } from "./search-statistics.ts";
 import {
   allowedSignalBits,
+  beginningTerm,
   EMPTY_SIGNATURE,
   isWide,
   MAX_WORD_TERMS,
@@ -68,7 +69,7 @@ export const SCORE_DIGITS = 9;
 
 /** The depth every list of a query is read to (ranked-search.ts, "The depth"). */
 export function rankedDepth(lists: number, window: number): number {
-  return Math.min(window + 1, Math.max(MIN_DEPTH, Math.floor(DEPTH_BUDGET / Math.max(lists, 1))));
+  return Math.min(window, Math.max(MIN_DEPTH, Math.floor(DEPTH_BUDGET / Math.max(lists, 1))));
 }
 
 /**
@@ -80,14 +81,15 @@ export function rankedLists(words: readonly string[], stems: StemTerms[], statis
   const lists = new Map<string, RankedList>();
   for (const stem of stems) {
     const own = `w:${stem.stem}`;
-    const owned = (term: string) => term === own || term.startsWith("b:") || stem.correction !== null;
+    const beginning = stem.beginning === null ? null : beginningTerm(stem.beginning);
+    const owned = (term: string) => term === own || term === beginning || stem.correction !== null;
     // A prefix with a registered beginning of the same lexemes reads that one list instead of
     // theirs (and its own lexeme's, for its full weight); a wide prefix without one, its own
     // lexeme and the first MAX_WORD_TERMS of its others in byte order.
     const terms = stem.correction
       ? [`w:${stem.correction}`]
-      : stem.beginning
-        ? [`b:${stem.beginning}`, own]
+      : beginning
+        ? [beginning, own]
         : isWide(stem)
           ? [own, ...stem.terms.slice(0, MAX_WORD_TERMS)]
           : stem.terms;
@@ -135,8 +137,7 @@ export function rankedCtes(input: RankedInput): SQL {
   const signature = filters.tag !== undefined ? (input.tagSignature ?? EMPTY_SIGNATURE) : EMPTY_SIGNATURE;
   const checks: SQL[] = [];
   if ((filters.minScore ?? 0) > 0) checks.push(sql`p.agentic_score >= ${filters.minScore}::smallint`);
-  if (signals.mask !== 0)
-    checks.push(sql`(p.signal_bits & ${signals.mask}::smallint) = ${signals.bits}::smallint`);
+  if (signals.mask !== 0) checks.push(sql`(p.signal_bits & ${signals.mask}::smallint) = ${signals.bits}::smallint`);
   if (filters.category !== undefined) checks.push(sql`p.category = ${filters.category}`);
   if (input.excluded !== undefined) checks.push(sql`p.site_key <> ${input.excluded}`);
   signature.forEach((part, index) => {

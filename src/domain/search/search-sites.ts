@@ -1,23 +1,23 @@
 /**
- * Organic search. Results are ordered by relevance tier (where the query's words are: the name,
- * tags or domain, the name itself, the description's opening sentence; docs/discovery.md,
- * "Relevance tiers"), then agentic_score descending, ties broken by a hash of the domain
- * (organic_tiebreak) and then the site's key (sites.site_key: only two domains of equal 64-bit
- * hash ever reach it), except that a `q` naming an indexed domain exactly puts that site first.
- * Nothing paid or provider-funded, and nothing about the caller, enters the query.
+ * Organic search. With words, results are ranked by relevance (ranked-search.ts; docs/discovery.md,
+ * "Ranking"), in which agentic_score is a bounded factor; with filters alone, by agentic_score
+ * descending. Ties are broken by agentic_score, a hash of the domain (organic_tiebreak) and then
+ * the site's key (sites.site_key: only two domains of equal 64-bit hash ever reach it), except
+ * that a `q` naming an indexed domain exactly puts that site first. Nothing paid or
+ * provider-funded, and nothing about the caller, enters the query.
  *
  * Matches are counted up to the result window (1,000, i.e. 50 pages): beyond it `total` is
- * 1,000 and `total_exact` false, so total, page and has_next always agree.
+ * 1,000 and `total_exact` false, as it is when a ranked search's list was cut at its depth, so
+ * total, page and has_next always agree.
  *
  * A search is at most two round trips, each one transaction:
- * 1. the query's words become index terms (search-terms.ts), with the exact-domain candidate and,
- *    when the isolate's copy is stale, the index statistics (nothing to ask, no round trip: filters
- *    alone without a tag, with fresh statistics);
- * 2. the plan's driver lists are merged in organic order and checked (search-plan.ts) until
- *    window + 1 sites match; with words, those are given their tiers, and the page is read from
- *    them in tier order.
- * Its cost is bounded by the length of the shortest list the query names, never by how many
- * sites match (docs/benchmarks.md).
+ * 1. the query's words become index terms (search-terms.ts), with the exact-domain candidate,
+ *    the inventory's size and, when the isolate's copy is stale, the index statistics (nothing to
+ *    ask, no round trip: filters alone without a tag, with fresh statistics);
+ * 2. with words, the ranking's statement (ranked-search.ts); with filters alone, the plan's
+ *    driver lists merged in organic order and checked (search-plan.ts) until window + 1 sites
+ *    match. Either way its cost is bounded by a depth or by the shortest list the query names,
+ *    never by how many sites match (docs/benchmarks.md).
  */
 import { type SQL, sql } from "drizzle-orm";
 import { sites } from "../../../db/schema/sites.ts";
@@ -34,18 +34,9 @@ import {
   statisticsStatement,
   type TermStatistics,
 } from "./search-statistics.ts";
-import {
-  beginningTerm,
-  parseSignature,
-  parseStemTerms,
-  type StemTerms,
-  stemQueryText,
-  stemTermsStatement,
-  tagSignatureStatement,
-  tagTerm,
-} from "./search-terms.ts";
+import { parseSignature, parseStemTerms, stemTermsStatement, tagSignatureStatement, tagTerm } from "./search-terms.ts";
 import { filterCondition, type SiteFilters } from "./site-filters.ts";
-import { JIT_OFF, STREAMING_PLAN_SETTINGS } from "./streaming-plan.ts";
+import { JIT_OFF, RANKED_PLAN_SETTINGS, STREAMING_PLAN_SETTINGS } from "./streaming-plan.ts";
 import { queryWords, tsQueryText } from "./text-query.ts";
 
 export const SEARCH_PAGE_SIZE = 20;
@@ -131,11 +122,10 @@ const organicOrderBy = (alias: string) =>
   sql.raw(`${alias}.agentic_score desc, ${alias}.organic_tiebreak, ${alias}.site_key`);
 
 /** The checks an index entry answers by itself, beside which lists it belongs to. */
-function entryChecks(plan: SearchPlan, minScore: number, excluded: number | undefined): SQL[] {
+function entryChecks(plan: SearchPlan, minScore: number): SQL[] {
   // Lists that are not words' hold impact 0: read in organic order (migration 0040).
   const checks: SQL[] = [sql`p.audit = ${plan.audit}`, sql`p.impact = 0`];
   if (minScore > 0) checks.push(sql`p.agentic_score >= ${minScore}::smallint`);
-  if (excluded !== undefined) checks.push(sql`p.site_key <> ${excluded}`);
   if (plan.signals) checks.push(sql`(p.signal_bits & ${plan.signals.mask}::smallint) = ${plan.signals.bits}::smallint`);
   if (plan.category) checks.push(sql`p.category = ${plan.category}`);
   plan.signature.forEach((part, index) => {
@@ -146,76 +136,14 @@ function entryChecks(plan: SearchPlan, minScore: number, excluded: number | unde
   return checks;
 }
 
-/**
- * The driver's sites in organic order, each once. Its lists are merged, each read from the index
- * in organic order; a wide word's range is read whole and sorted. With `withFields`, each site
- * also carries `tier_fields`, or-ed over the lists it is in (a word's lexemes).
- */
-function driverStream(plan: SearchPlan, checks: SQL[], withFields: boolean): SQL {
-  const where = (termCondition: SQL) => sql.join([termCondition, ...checks], sql` and `);
-  const fields = (alias: string) => (withFields ? sql`, ${sql.raw(alias)}.tier_fields` : sql``);
-  // Sites in more than one of the lists read: once each, their fields or-ed.
-  const once = (alias: string, from: SQL) =>
-    withFields
-      ? sql`select ${organicKey(alias)}, bit_or(${sql.raw(alias)}.tier_fields) as tier_fields from ${from}
-          group by ${organicKey(alias)} order by ${organicOrderBy(alias)}`
-      : sql`select distinct ${organicKey(alias)} from ${from} order by ${organicOrderBy(alias)}`;
-  const { range, terms } = plan.driver;
-  if (range) {
-    return once("p", sql`search_postings p where ${where(sql`p.term >= ${range.low} and p.term < ${range.high}`)}`);
-  }
-  const branches = terms.map(
-    (term) => sql`(select ${organicKey("p")}${fields("p")} from search_postings p where ${where(sql`p.term = ${term}`)}
+/** The driver's sites in organic order: its lists (which share no site) merged, each read in organic order. */
+function driverStream(plan: SearchPlan, checks: SQL[]): SQL {
+  const branches = plan.driver.terms.map(
+    (term) => sql`(select ${organicKey("p")} from search_postings p
+      where ${sql.join([sql`p.term = ${term}`, ...checks], sql` and `)}
       order by ${organicOrderBy("p")})`,
   );
-  const union = sql`(${sql.join(branches, sql` union all `)}) u`;
-  // A word's lexemes may share a site (`team` and `teams`); other drivers' lists never do.
-  if (plan.driver.kind === "word" && branches.length > 1) return once("u", union);
-  return sql`select ${organicKey("u")}${fields("u")} from ${union} order by ${organicOrderBy("u")}`;
-}
-
-/**
- * The fields the relevance tiers read, as weights of `sites.tier_vector` (migration 0030): the
- * name A, the tags and the domain B, the description's opening sentence C. Each tier key counts
- * the query's words that its fields lack; keys compare in this order.
- */
-export const TIER_KEYS = [
-  { fields: "AB", reads: "name, tags or domain" },
-  { fields: "A", reads: "name" },
-  { fields: "ABC", reads: "name, tags, domain or the description's opening sentence" },
-] as const;
-
-/** The bits of `search_postings.tier_fields` for the weights of `sites.tier_vector` (migration 0035). */
-const TIER_FIELD_BITS = { A: 1, B: 2, C: 4 } as const;
-
-/** Words per query at most (text-query.ts): a key's count is below this base. */
-const TIER_BASE = 9;
-
-/** A tsquery of one word's stems, each restricted to the weights `fields`. */
-export function weightedStemQueryText(stems: StemTerms[], fields: string): string {
-  return stems.map(({ stem, prefix }) => `'${stem.replaceAll("'", "''")}':${prefix ? "*" : ""}${fields}`).join(" & ");
-}
-
-/**
- * A site's relevance tier for the query, lower first (docs/discovery.md, "Relevance tiers"): the
- * keys of TIER_KEYS, each the number of the query's words (all of a word's stems) that those
- * fields of `vector` lack, as one number that orders as the keys do.
- */
-export function relevanceTierSql(stems: StemTerms[], vector: SQL): SQL {
-  const positions = [...new Set(stems.map((stem) => stem.position))];
-  if (positions.length === 0) return sql`0`;
-  const keys = TIER_KEYS.map(({ fields }) => {
-    const missing = positions.map((position) => {
-      const text = weightedStemQueryText(
-        stems.filter((stem) => stem.position === position),
-        fields,
-      );
-      return sql`case when ${vector} @@ ${text}::tsquery then 0 else 1 end`;
-    });
-    return sql`(${sql.join(missing, sql` + `)})`;
-  });
-  const weighted = keys.map((key, index) => sql`${key} * ${sql.raw(String(TIER_BASE ** (keys.length - 1 - index)))}`);
-  return sql`(${sql.join(weighted, sql` + `)})`;
+  return sql`select ${organicKey("u")} from (${sql.join(branches, sql` union all `)}) u order by ${organicOrderBy("u")}`;
 }
 
 /** What the second step writes beside the page, in its own transaction (run-search.ts: the receipt). */
@@ -229,122 +157,42 @@ export interface PageRecord {
   after: SQL[];
 }
 
-/** The tier (as relevanceTierSql numbers it) of a one-word query from where the site carries it. */
-function tierFromFieldsSql(fields: SQL): SQL {
-  const keys = TIER_KEYS.map(({ fields: weights }) => {
-    const mask = [...weights].reduce(
-      (bits, weight) => bits | TIER_FIELD_BITS[weight as keyof typeof TIER_FIELD_BITS],
-      0,
-    );
-    return sql`case when ${fields} & ${sql.raw(String(mask))} = 0 then 1 else 0 end`;
-  });
-  return sql`(${sql.join(
-    keys.map((key, index) => sql`${key} * ${sql.raw(String(TIER_BASE ** (keys.length - 1 - index)))}`),
-    sql` + `,
-  )})`;
-}
-
 /**
- * Where a search's tiers are read (docs/discovery.md, "Relevance tiers"). For a query of one word
- * of one stem, from the `tier_fields` of a posting the search reads anyway: the driver's own when
- * the word drives the lists, or the one its registered beginning's list is probed for (no row of
- * `sites` read). Otherwise from the site's tier vector where the site is read anyway to check a
- * word, else from each match's site, after the window.
- */
-type TierSource = "none" | "postings" | "probe" | "checked" | "sites";
-
-function tierSource(plan: SearchPlan, stems: StemTerms[], vectorChecked: boolean): TierSource {
-  const [only] = stems;
-  if (only === undefined) return "none";
-  if (stems.length === 1 && plan.driver.kind === "word" && plan.exactStems.length === 0) return "postings";
-  if (stems.length === 1 && plan.exactStems.includes(only) && only.beginning !== null) return "probe";
-  return vectorChecked ? "checked" : "sites";
-}
-
-/**
- * The second step: the first window + 1 matches in organic order (`excluded`, the pinned site,
- * left out), their count, and the page of them at `offset`, the window ordered by relevance tier
- * and organic order within each tier when the query has words; with `record`, what it writes from
- * the page (`pinnedDomain` first).
+ * The second step of a search of filters alone: the first window + 1 matches in organic order,
+ * their count, and the page of them at `offset`; with `record`, what it writes from the page.
  */
 function matchesStatement(
   plan: SearchPlan,
-  input: {
-    stems: StemTerms[];
-    minScore: number;
-    excluded?: number;
-    offset: number;
-    limit: number;
-    record?: PageRecord;
-    pinnedDomain?: string;
-  },
+  input: { minScore: number; offset: number; limit: number; record?: PageRecord },
 ) {
-  const vectorStems = plan.exactStems.filter((stem) => stem.beginning === null);
-  const source = tierSource(plan, input.stems, vectorStems.length > 0);
-  const stream = driverStream(plan, entryChecks(plan, input.minScore, input.excluded), source === "postings");
-  // A word with a registered beginning's list, or the tag, is checked by looking the site up in
-  // that one list (an index probe by the full key); the other words against the site's vector.
-  const listed = [
-    ...plan.exactStems.flatMap((stem) => (stem.beginning === null ? [] : [beginningTerm(stem.beginning)])),
-    ...(plan.exactTag !== undefined ? [tagTerm(plan.exactTag)] : []),
-  ];
-  // The site's posting in a list: one row at most (the list index's key is the whole posting's).
-  const posting = (term: string) => sql`select l.tier_fields from search_postings l
-      where l.audit = ${plan.audit} and l.term = ${term} and l.impact = 0
-      and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key`;
-  // With the tier from a probe, the word's beginning list is joined for its posting's fields.
-  const tierProbe = source === "probe" ? listed[0] : undefined;
-  const probes = (tierProbe !== undefined ? listed.slice(1) : listed).map((term) => sql`exists (${posting(term)})`);
-  const tierOf: Partial<Record<TierSource, SQL>> = {
-    postings: sql`, ${tierFromFieldsSql(sql`m.tier_fields`)} as tier`,
-    probe: sql`, ${tierFromFieldsSql(sql`w.tier_fields`)} as tier`,
-    checked: sql`, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier`,
-  };
-  const tier = tierOf[source] ?? sql``;
-  const conditions = [
-    ...(vectorStems.length > 0 ? [sql`s.search_vector @@ ${stemQueryText(vectorStems)}::tsquery`] : []),
-    ...probes,
-  ];
-  const checked = sql`select ${organicKey("m")}${tier} from (${stream}) m
-    ${tierProbe !== undefined ? sql`join lateral (${posting(tierProbe)}) w on true` : sql``}
-    ${vectorStems.length > 0 ? sql`join sites s on s.site_key = m.site_key` : sql``}
-    ${conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``}
-    order by ${organicOrderBy("m")}`;
-  const tiered = source !== "none";
-  const window = sql`matches as materialized (
-      select ${organicKey("c")}${tiered && source !== "sites" ? sql`, c.tier` : sql``} from (${checked}) c
-      order by ${organicOrderBy("c")} limit ${SEARCH_RESULT_WINDOW + 1}
-    )`;
-  // Otherwise each match's tier is read from its site's tier vector: at most window + 1 rows,
-  // found by the site's key, however many sites the query's words have.
-  const ranked =
-    source === "sites"
-      ? sql`, tiered as materialized (
-      select ${organicKey("m")}, ${relevanceTierSql(input.stems, sql`s.tier_vector`)} as tier
-      from matches m join sites s on s.site_key = m.site_key
-    )`
+  const stream = driverStream(plan, entryChecks(plan, input.minScore));
+  // The tag, when another list drives, is checked by looking the site up in the tag's list (an
+  // index probe by the whole key: one row at most).
+  const tagged =
+    plan.exactTag !== undefined
+      ? sql`where exists (select 1 from search_postings l
+          where l.audit = ${plan.audit} and l.term = ${tagTerm(plan.exactTag)} and l.impact = 0
+            and l.agentic_score = m.agentic_score and l.organic_tiebreak = m.organic_tiebreak and l.site_key = m.site_key)`
       : sql``;
-  const pageOrder = (alias: string) =>
-    tiered ? sql`${sql.raw(alias)}.tier, ${organicOrderBy(alias)}` : organicOrderBy(alias);
   const { record } = input;
-  const domains = sql`(select coalesce(array_agg(p.domain order by ${pageOrder("p")}), '{}'::text[]) from page p)`;
-  const recorded = record
-    ? sql`, recorded as (${record.write(input.pinnedDomain ? sql`array[${input.pinnedDomain}]::text[] || ${domains}` : domains)})`
-    : sql``;
+  const domains = sql`(select coalesce(array_agg(p.domain order by ${organicOrderBy("p")}), '{}'::text[]) from page p)`;
+  const recorded = record ? sql`, recorded as (${record.write(domains)})` : sql``;
   return sql`
-    with ${window}${ranked},
+    with matches as materialized (
+      select ${organicKey("m")} from (${stream}) m ${tagged}
+      order by ${organicOrderBy("m")} limit ${SEARCH_RESULT_WINDOW + 1}
+    ),
     wanted as materialized (
-      select k.site_key${tiered ? sql`, k.tier` : sql``} from ${sql.raw(source === "sites" ? "tiered" : "matches")} k
-      order by ${pageOrder("k")} offset ${input.offset} limit ${input.limit}
+      select k.site_key from matches k order by ${organicOrderBy("k")} offset ${input.offset} limit ${input.limit}
     ),
     page as materialized (
-      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key${tiered ? sql`, wanted.tier` : sql``}
+      select ${siteRecordSql("s")}, s.organic_tiebreak, s.site_key
       from wanted join sites s on s.site_key = wanted.site_key
     )${recorded}
     select counted.total, page.*${record ? sql`, (select row_to_json(r) from recorded r) as recorded` : sql``}
     from (select count(*)::int as total from matches) counted
     left join page on true
-    order by ${pageOrder("page")}`;
+    order by ${organicOrderBy("page")}`;
 }
 
 export interface SearchOptions {
@@ -413,22 +261,18 @@ export async function runSearchQuery(
   const limit = pinnedOnPage ? SEARCH_PAGE_SIZE - 1 : SEARCH_PAGE_SIZE;
   const pinnedRecord = (withRecord: boolean) =>
     withRecord && record ? { record, ...(pinnedOnPage ? { pinnedDomain: pinned.site.domain } : {}) } : {};
-  const answer = async (statement: (withRecord: boolean) => SQL) => {
+  const answer = async (settings: SQL, statement: (withRecord: boolean) => SQL) => {
     let results: SqlRow[][];
     let recordedWith = record !== undefined;
     try {
-      results = await run([
-        STREAMING_PLAN_SETTINGS,
-        statement(recordedWith),
-        ...(recordedWith ? (record?.after ?? []) : []),
-      ]);
+      results = await run([settings, statement(recordedWith), ...(recordedWith ? (record?.after ?? []) : [])]);
     } catch (error) {
       // A write refused by Postgres never costs the search: it is read again alone, and the caller
       // writes apart (the receipt's own fallback). An unreachable database fails both alike.
       if (!recordedWith || isDatabaseUnavailable(error)) throw error;
       console.error("search's page record refused; searching without it", String(error));
       recordedWith = false;
-      results = await run([STREAMING_PLAN_SETTINGS, statement(false)]);
+      results = await run([settings, statement(false)]);
     }
     const rows = results[1] ?? [];
     const counted = Number(rows[0]?.total ?? 0) + pinnedCount;
@@ -452,21 +296,18 @@ export async function runSearchQuery(
       window: SEARCH_RESULT_WINDOW + 1,
       weights,
     });
-    return answer((withRecord) => rankedStatement(ranking, { offset, limit, ...pinnedRecord(withRecord) }));
+    return answer(RANKED_PLAN_SETTINGS, (withRecord) =>
+      rankedStatement(ranking, { offset, limit, ...pinnedRecord(withRecord) }),
+    );
   }
-  const plan = planSearch({ stems, filters: input.filters, tagSignature, statistics });
-  if (!plan) return pageOf([], 0);
+  const plan = planSearch({ filters: input.filters, tagSignature, statistics });
   observePlan?.(plan);
-
-  // The pinned site is listed first and left out of the ordered rest, which shifts by one.
-  return answer((withRecord) =>
+  return answer(STREAMING_PLAN_SETTINGS, (withRecord) =>
     matchesStatement(plan, {
-      stems,
       minScore: input.filters.minScore ?? 0,
-      excluded: pinned?.siteKey,
       offset,
       limit,
-      ...pinnedRecord(withRecord),
+      ...(withRecord && record ? { record } : {}),
     }),
   );
 }
