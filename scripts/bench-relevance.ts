@@ -15,13 +15,15 @@
  * Reported per set and side: mean nDCG@10 (gain 2^grade − 1, the ideal from every judged site of
  * the query), P@5 (share of the first 5 judged 1 or 2) and the share of queries with no result.
  * `BENCH_RELEVANCE_QUERIES=1` adds each query's figures (tuning side only, unless
- * `BENCH_RELEVANCE_HELD_OUT=1`); `BENCH_RELEVANCE_POOL=1` prints instead each query's pool (the
+ * `BENCH_RELEVANCE_HELD_OUT=1`); `BENCH_RANKING` (JSON) ranks with other weights than RANKING, for
+ * tuning; `BENCH_RELEVANCE_POOL=1` prints instead each query's pool (the
  * first 10 of each ranking, in an order that hides which found them) for judging.
  */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { sites } from "../db/schema/sites.ts";
 import { createDatabase, sqlBatchRunner } from "../src/adapters/db.ts";
+import { RANKING, type RankingWeights } from "../src/domain/search/ranked-search.ts";
 import { runSearchQuery } from "../src/domain/search/search-sites.ts";
 import { canonicalSpellings } from "../src/domain/search/spellings.ts";
 import { startLocalStack } from "./local-stack.ts";
@@ -33,6 +35,8 @@ const DEPTH = 10;
 const SHOW_QUERIES = process.env.BENCH_RELEVANCE_QUERIES === "1";
 const SHOW_HELD_OUT = process.env.BENCH_RELEVANCE_HELD_OUT === "1";
 const POOL = process.env.BENCH_RELEVANCE_POOL === "1";
+/** Ranking weights to try on the tuning side (JSON, merged over RANKING), e.g. `{"matchBonus":0}`. */
+const weights: RankingWeights = { ...RANKING, ...JSON.parse(process.env.BENCH_RANKING ?? "{}") };
 
 type Ranking = (q: string) => Promise<string[]>;
 
@@ -49,7 +53,9 @@ async function main() {
     await db.execute(sql`analyze`);
 
     const ours: Ranking = async (q) =>
-      (await runSearchQuery(run, { q, filters: {}, page: 1 })).results.slice(0, DEPTH).map((site) => site.domain);
+      (await runSearchQuery(run, { q, filters: {}, page: 1 }, { weights })).results
+        .slice(0, DEPTH)
+        .map((site) => site.domain);
     const bm25 = await bm25Ranking(db);
     const rankings: [string, Ranking][] = [
       ["this search", ours],

@@ -63,9 +63,33 @@ export function randomFilters(random: () => number, tags: string[]): SiteFilters
 /**
  * The search classes, by name: the 100 most frequent searchable words, 100 others, filters alone,
  * q plus filters, exact-domain q (20 domains of the index), 100 beginnings of 3 and 4 letters
- * (PREFIX_CLASS) and deep pages.
+ * (PREFIX_CLASS), deep pages, topics of 2 to 4 words, and requests of 12 words as agents send them
+ * (REQUEST_FRAMES around 6 words of the vocabulary, half of them among its 100 most frequent),
+ * alone and with filters.
  */
 export const PREFIX_CLASS = "prefix, 3 and 4 letters";
+
+/**
+ * The phrasing of a request, 6 words each, around which a request's 6 words of need are set: stop
+ * words and request words (text-query.ts) as agents write them.
+ */
+const REQUEST_FRAMES = [
+  ["i", "need", "an", "api", "that", "can"],
+  ["please", "find", "me", "a", "service", "to"],
+  ["which", "tool", "lets", "my", "app", "quickly"],
+  ["looking", "for", "something", "that", "will", "help"],
+  ["is", "there", "a", "way", "to", "automatically"],
+] as const;
+
+/** A request of 12 words: a frame, then three frequent words and three others, interleaved. */
+function requestOf(random: () => number, frequent: string[], others: string[]): string {
+  const frame = REQUEST_FRAMES[Math.floor(random() * REQUEST_FRAMES.length)] ?? REQUEST_FRAMES[0];
+  const need = Array.from({ length: 6 }, (_, index) => {
+    const pool = index % 2 ? others : frequent;
+    return pool[Math.floor(random() * pool.length)] as string;
+  });
+  return [...frame, ...need].join(" ");
+}
 
 export async function buildSearchCases(client: pg.Client, vocabulary: Vocabulary): Promise<Map<string, SearchCase[]>> {
   const byFrequency = [...vocabulary.words.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -148,6 +172,34 @@ export async function buildSearchCases(client: pg.Client, vocabulary: Vocabulary
     }),
     { label: "everything p50", filters: {}, page: 50 },
   ]);
+  // Their own seed, so that the classes above keep their draws.
+  const requestRandom = seededRandom(12);
+  cases.set(
+    "topic, 2 to 4 words",
+    Array.from({ length: 100 }, () => {
+      const words = Array.from({ length: 2 + Math.floor(requestRandom() * 3) }, (_, index) => {
+        const pool = index % 2 ? sampled : frequent;
+        return pool[Math.floor(requestRandom() * pool.length)] as string;
+      });
+      const q = words.join(" ");
+      return { label: q, q, filters: {}, page: 1 };
+    }),
+  );
+  cases.set(
+    "request, 12 words",
+    Array.from({ length: 100 }, () => {
+      const q = requestOf(requestRandom, frequent, sampled);
+      return { label: q, q, filters: {}, page: 1 };
+    }),
+  );
+  cases.set(
+    "request, 12 words, plus filters",
+    Array.from({ length: 100 }, () => {
+      const q = requestOf(requestRandom, frequent, sampled);
+      const filters = randomFilters(requestRandom, tags);
+      return { label: `${q} ${JSON.stringify(filters)}`, q, filters, page: 1 };
+    }),
+  );
   return cases;
 }
 

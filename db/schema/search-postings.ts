@@ -3,15 +3,15 @@ import { bigint, boolean, check, integer, pgTable, smallint, text, timestamp } f
 
 /**
  * The search index: one row per searchable term of each site, so that every term's sites can be
- * read in organic order (agentic_score descending, organic_tiebreak, site_key) straight from one
- * btree. Terms are
+ * read in impact order, then organic order (impact descending, agentic_score descending,
+ * organic_tiebreak, site_key), straight from one btree (migration 0040). Terms are
  * namespaced: `w:<lexeme>` (a word of name, description or domain), `t:<tag>`,
  * `c:<category>:<signal bits>` (migration 0024), `p:<signal bits>` (which of the four filterable
  * signals the site has, 0-15) and `b:<beginning>` (a wide beginning's sites, migration 0026).
  *
  * Written only by the trigger `sites_search_postings` on `sites` (migration 0005), in the same
  * statement as the site, so it is never out of step. The list index
- * `search_postings_list (audit, term, agentic_score desc, organic_tiebreak, site_key) include (...)`,
+ * `search_postings_list (audit, term, impact desc, agentic_score desc, organic_tiebreak, site_key) include (...)`,
  * the "C" collation of `term`, and the helper functions are in that migration: drizzle-kit has no
  * syntax for them.
  */
@@ -44,6 +44,12 @@ export const searchPostings = pgTable("search_postings", {
    * for the other lists and for a word of the rest of the description.
    */
   tierFields: smallint("tier_fields").notNull().default(0),
+  /**
+   * The site's query-independent BM25F weight for a word's term, 0-1000 (migration 0040,
+   * docs/discovery.md "Ranking"); for a beginning's list the highest of its lexemes'; 0 for the
+   * other lists. The list index reads each list in impact order, then organic order.
+   */
+  impact: smallint("impact").notNull().default(0),
 });
 
 /** The shortest and longest beginning that can have a list of its own. */

@@ -28,7 +28,11 @@ import { asClient, awayFromWindowEdge, expectProblem } from "../support/worker.t
 
 const VERIFICATION = "agentReadiness:verification";
 
-/** Five sites named alike (one tier), scores apart, with every kind of resource between them. */
+/**
+ * Five sites alike in what the search weighs (one name, two tags each), scores apart, with every
+ * kind of resource between them: equally relevant to their token, so that the site search orders
+ * them by score.
+ */
 async function seedIndex() {
   const token = uniqueToken();
   const domain = (label: string) => `${label}-${token}.example`;
@@ -46,7 +50,7 @@ async function seedIndex() {
     {
       domain: domain("bravo"),
       agenticScore: 80,
-      tags: ["finance"],
+      tags: ["finance", "quotes"],
       resources: [
         mcpResource(domain("bravo"), { verification: "auth_gated", capabilities: ["quote"] }),
         openapiResource(domain("bravo")),
@@ -55,13 +59,13 @@ async function seedIndex() {
     {
       domain: domain("charlie"),
       agenticScore: 70,
-      tags: ["weather"],
+      tags: ["weather", "rain"],
       resources: [a2aResource(domain("charlie")), openapiResource(domain("charlie"), { verification: "warn" })],
     },
     {
       domain: domain("delta"),
       agenticScore: 60,
-      tags: [],
+      tags: ["registry", "lists"],
       resources: [
         mcpResource(domain("delta"), { verification: "unreachable" }),
         {
@@ -76,10 +80,10 @@ async function seedIndex() {
       ],
     },
     // Indexed without resources: matched by the site search, never an entry.
-    { domain: domain("echo"), agenticScore: 95, tags: [], resources: null },
+    { domain: domain("echo"), agenticScore: 95, tags: ["plain", "site"], resources: null },
   ];
   await insertArdSites(sites.map((site) => ({ ...site, name: `Registry ${token}` })));
-  // In the site search's order: one tier, agentic_score descending.
+  // In the site search's order: equal relevance, agentic_score descending.
   const ordered = sites.filter((site) => site.resources).sort((a, b) => b.agenticScore - a.agenticScore);
   const entries = ordered.flatMap((site) => site.resources!.map((resource) => ({ site, resource })));
   return { token, sites, entries };

@@ -247,7 +247,7 @@ describe("real answers conform to the document", () => {
       "/search",
       200,
     );
-    expect(search.results.map((site) => site.domain)).toEqual([domain, `conform-other-${t}.test`]);
+    expect(search.results.map((site) => site.domain).sort()).toEqual([domain, `conform-other-${t}.test`].sort());
 
     const top = await expectDeclared<{ results: unknown[] }>(await get("/api/v1/top?limit=5"), "get", "/top", 200);
     expect(top.results.length).toBeGreaterThan(0);

@@ -1,21 +1,25 @@
-import { type SQL, sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
+import { DEPTH_BUDGET, MIN_DEPTH, rankedDepth, rankedLists } from "../../src/domain/search/ranked-search.ts";
 import { planSearch } from "../../src/domain/search/search-plan.ts";
-import { relevanceTierSql, TIER_KEYS, weightedStemQueryText } from "../../src/domain/search/search-sites.ts";
+import { SEARCH_RESULT_WINDOW } from "../../src/domain/search/search-sites.ts";
 import { parseStatistics, UNKNOWN_STATISTICS } from "../../src/domain/search/search-statistics.ts";
 import {
   allowedSignalBits,
   EMPTY_SIGNATURE,
-  MAX_WORD_TERMS,
   type Signature,
   type StemTerms,
-  stemQueryText,
   WIDE_RANGE_LIMIT,
 } from "../../src/domain/search/search-terms.ts";
 import { filterKey } from "../../src/domain/search/site-filters.ts";
 import { canonicalSpellings, SPELLINGS, spellingsIn } from "../../src/domain/search/spellings.ts";
-import { queryWords, tsQueryText } from "../../src/domain/search/text-query.ts";
+import {
+  isPrefixWord,
+  isRequestWord,
+  MAX_WORDS,
+  queryWords,
+  REQUEST_WORDS,
+  tsQueryText,
+} from "../../src/domain/search/text-query.ts";
 import {
   chooseWideBeginnings,
   MAX_SITE_SHARE,
@@ -47,9 +51,10 @@ describe("normalizeDomain", () => {
 });
 
 describe("text query", () => {
-  it("keeps letters and digits only, lower-cased, without repeats, at most 8 words", () => {
+  it("keeps letters and digits only, lower-cased, without repeats, at most 16 meaningful words", () => {
     expect(queryWords("Weather & FORECAST: weather!")).toEqual(["weather", "forecast"]);
-    expect(queryWords("a b c d e f g h i j")).toHaveLength(8);
+    expect(queryWords("a b c d e f g h i j k l m n o p q r")).toHaveLength(MAX_WORDS);
+    expect(MAX_WORDS).toBeGreaterThanOrEqual(12);
     expect(queryWords("'); drop table sites; --")).toEqual(["drop", "table", "sites"]);
   });
 
@@ -83,9 +88,43 @@ describe("text query", () => {
     expect(spellingsIn("geocoding and geocode")).toEqual([]);
   });
 
-  it("ANDs the words and makes words of 3+ letters prefixes", () => {
-    expect(tsQueryText("weath ai forecasts")).toBe("weath:* & ai & forecasts:*");
+  it("ANDs the words for the exact-domain check and makes the last word of 3+ letters a prefix", () => {
+    expect(tsQueryText("weath ai forecasts")).toBe("weath & ai & forecasts:*");
+    expect(tsQueryText("forecasts ai")).toBe("forecasts & ai");
     expect(tsQueryText("!!!")).toBeNull();
+  });
+
+  it("marks the words of a request that carry no need, and drops them first from a long one", () => {
+    // Postgres drops its own stop words ("i", "an", "that") when stemming; these are the rest.
+    const words = queryWords("please I need an API that could help me convert money between currencies");
+    expect(words.filter((_, index) => isRequestWord(words, index))).toEqual(["please", "need", "could", "help", "me"]);
+    // Request words alone are the query's words.
+    expect(isRequestWord(["tools"], 0)).toBe(false);
+    const long = queryWords(
+      "please I need an API that could help me convert money between currencies when it ships fast",
+    );
+    expect(long).toEqual([
+      "i",
+      "an",
+      "api",
+      "that",
+      "convert",
+      "money",
+      "between",
+      "currencies",
+      "when",
+      "it",
+      "ships",
+      "fast",
+    ]);
+    expect(long.some((word) => REQUEST_WORDS.has(word))).toBe(false);
+  });
+
+  it("takes the last word as a prefix only in a query of at most four words", () => {
+    expect(isPrefixWord(["weather", "forec"], 1)).toBe(true);
+    expect(isPrefixWord(["weather", "forec"], 0)).toBe(false);
+    expect(isPrefixWord(["a", "b", "c", "d", "forec"], 4)).toBe(false);
+    expect(isPrefixWord(["ab"], 0)).toBe(false);
   });
 });
 
@@ -109,191 +148,106 @@ describe("filters", () => {
 });
 
 const signature = (bit: number): Signature => [1n << BigInt(bit), 0n, 0n, 0n];
-const stem = (stem: string, terms: string[], bit = 0): StemTerms => ({
-  position: 1,
+const stem = (stem: string, terms: string[], position = 1): StemTerms => ({
+  position,
   stem,
   prefix: stem.length >= 3,
   terms,
-  range: { low: `w:${stem}`, high: `w:${stem}\u{10FFFF}` },
-  signature: signature(bit),
   beginning: null,
+  correction: null,
 });
-/** Statistics from fixed list lengths (a term not named is long) and one length for any range. */
-const lengths = (known: Record<string, number>, range = 1_000_000) => ({
+/** Statistics from fixed list lengths (a term not named is long). */
+const lengths = (known: Record<string, number>) => ({
   listLength: (term: string) => known[term] ?? 1_000_000,
-  rangeLength: () => range,
+  rangeLength: () => 1_000_000,
 });
 
-describe("search plan", () => {
-  it("reads the shortest list and checks the rest", () => {
+describe("search plan (filters alone)", () => {
+  it("lets the shortest filter drive and checks the others on each entry", () => {
     const plan = planSearch({
-      stems: [stem("team", ["w:team", "w:teams"], 1), stem("clinic", ["w:clinic"], 2)],
-      filters: { category: "health", hasMcp: true, tag: "booking" },
-      tagSignature: signature(3),
-      statistics: lengths({
-        "w:team": 270_000,
-        "w:teams": 5_000,
-        "w:clinic": 23_000,
-        "c:health:4": 5_000,
-        "t:booking": 30_000,
-      }),
-    });
-    expect(plan?.driver).toEqual({ kind: "word", terms: ["w:clinic"] });
-    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["team"]);
-    expect(plan?.exactTag).toBe("booking");
-    expect(plan?.category).toBe("health");
-    expect(plan?.signals).toEqual({ mask: 4, bits: 4 });
-    expect(plan?.signature).toEqual([(1n << 1n) | (1n << 3n), 0n, 0n, 0n]);
-    expect(plan?.audit).toBe(false);
-  });
-
-  it("lets a filter drive when its list is shorter, and then does not check it again", () => {
-    const plan = planSearch({
-      stems: [stem("team", ["w:team"], 1)],
       filters: { tag: "telehealth", category: "news", hasMcp: false },
       tagSignature: signature(3),
-      statistics: lengths({ "w:team": 270_000, "t:telehealth": 9_000, "c:news:0": 40_000 }),
+      statistics: lengths({ "t:telehealth": 9_000, "c:news:0": 40_000 }),
     });
-    expect(plan?.driver).toEqual({ kind: "tag", terms: ["t:telehealth"] });
-    expect(plan?.exactTag).toBeUndefined();
-    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["team"]);
-    expect(plan?.signature).toEqual(signature(1));
-    expect(plan?.category).toBe("news");
+    expect(plan.driver).toEqual({ kind: "tag", terms: ["t:telehealth"] });
+    expect(plan.exactTag).toBeUndefined();
+    expect(plan.signature).toEqual(EMPTY_SIGNATURE);
+    expect(plan.category).toBe("news");
+    expect(plan.signals).toEqual({ mask: 4, bits: 0 });
   });
 
-  it("reads the signal lists for filters alone, every one of them without flags", () => {
-    const all = planSearch({ stems: [], filters: {}, statistics: UNKNOWN_STATISTICS });
-    expect(all?.driver.kind).toBe("signals");
-    expect(all?.driver.terms).toHaveLength(16);
-    expect(all?.signature).toEqual(EMPTY_SIGNATURE);
-    const flagged = planSearch({
-      stems: [],
-      filters: { hasOpenapi: true, hasLlmsTxt: false },
-      statistics: lengths({}),
-    });
-    expect(flagged?.driver.terms).toEqual(["p:2", "p:6", "p:10", "p:14"]);
-    expect(flagged?.signals).toBeUndefined();
-  });
-
-  it("reads a category's lists of the patterns its flags allow, and checks neither again", () => {
+  it("checks the tag by its signature when another list drives", () => {
     const plan = planSearch({
-      stems: [stem("team", ["w:team"], 1)],
-      filters: { category: "data", hasMcp: true, hasLlmsTxt: false },
-      statistics: lengths({ "w:team": 270_000, "c:data:4": 900, "c:data:6": 300, "c:data:12": 200, "c:data:14": 100 }),
-    });
-    expect(plan?.driver).toEqual({ kind: "category", terms: ["c:data:4", "c:data:6", "c:data:12", "c:data:14"] });
-    expect(plan?.signals).toBeUndefined();
-    expect(plan?.category).toBeUndefined();
-    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["team"]);
-    const alone = planSearch({ stems: [], filters: { category: "news" }, statistics: UNKNOWN_STATISTICS });
-    expect(alone?.driver.terms).toEqual(Array.from({ length: 16 }, (_, bits) => `c:news:${bits}`));
-  });
-
-  it("reads a wide word with few postings as one range, and checks a common one on each site", () => {
-    const wide = stem(
-      "pro",
-      Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:pro${i}`),
-      5,
-    );
-    const few = lengths({ "c:data:0": 80_000 }, 900);
-    const ranged = planSearch({ stems: [wide], filters: { category: "data" }, statistics: few });
-    expect(ranged?.driver).toEqual({ kind: "word", terms: [], range: wide.range });
-    expect(ranged?.exactStems).toEqual([]);
-    const many = lengths({}, WIDE_RANGE_LIMIT + 1);
-    const checked = planSearch({ stems: [wide], filters: {}, statistics: many });
-    expect(checked?.driver.kind).toBe("signals");
-    expect(checked?.exactStems).toEqual([wide]);
-    expect(checked?.signature).toEqual(signature(5));
-    // Unknown statistics: the range is read, since nothing says it is long.
-    const unknown = planSearch({ stems: [wide], filters: {}, statistics: UNKNOWN_STATISTICS });
-    expect(unknown?.driver.range).toEqual(wide.range);
-  });
-
-  it("reads the list of a registered wide beginning with the same sites, which ensures its word", () => {
-    // The first step found that every lexeme beginning with "acm" begins with "acme".
-    const wide = {
-      ...stem(
-        "acm",
-        Array.from({ length: MAX_WORD_TERMS + 1 }, (_, i) => `w:acme${i}`),
-        5,
-      ),
-      beginning: "acme",
-    };
-    const plan = planSearch({
-      stems: [wide, stem("cloud", ["w:cloud"], 2)],
-      filters: { category: "data", hasMcp: true },
-      statistics: lengths({ "b:acme": 50_000, "w:cloud": 90_000 }, WIDE_RANGE_LIMIT + 1),
-    });
-    expect(plan?.driver).toEqual({ kind: "word", terms: ["b:acme"] });
-    expect(plan?.exactStems.map((s) => s.stem)).toEqual(["cloud"]);
-    expect(plan?.signature).toEqual(signature(2));
-    expect(plan?.category).toBe("data");
-    expect(plan?.signals).toEqual({ mask: 4, bits: 4 });
-    // A shorter list still drives, and the beginning is then checked like any word.
-    const rare = planSearch({
-      stems: [wide],
-      filters: { tag: "ledger" },
+      filters: { tag: "booking", category: "health", hasApi: true, hasMcp: true, hasOpenapi: true, hasLlmsTxt: true },
       tagSignature: signature(3),
-      statistics: lengths({ "b:acme": 50_000, "t:ledger": 400 }),
+      statistics: lengths({ "c:health:15": 5_000, "t:booking": 30_000 }),
     });
-    expect(rare?.driver).toEqual({ kind: "tag", terms: ["t:ledger"] });
-    expect(rare?.exactStems).toEqual([wide]);
-    // Nothing known: the one list is preferred to the range.
-    const unknown = planSearch({ stems: [wide], filters: {}, statistics: UNKNOWN_STATISTICS });
-    expect(unknown?.driver).toEqual({ kind: "word", terms: ["b:acme"] });
+    expect(plan.driver.kind).toBe("category");
+    expect(plan.exactTag).toBe("booking");
+    expect(plan.signature).toEqual(signature(3));
+    expect(plan.signals).toBeUndefined();
+    expect(plan.category).toBeUndefined();
   });
 
-  it("prefers words when nothing is known of the lists", () => {
+  it("reads the signal lists, every one of them without flags", () => {
+    const all = planSearch({ filters: {}, statistics: UNKNOWN_STATISTICS });
+    expect(all.driver.kind).toBe("signals");
+    expect(all.driver.terms).toHaveLength(16);
+    expect(all.signature).toEqual(EMPTY_SIGNATURE);
+    const flagged = planSearch({ filters: { hasOpenapi: true, hasLlmsTxt: false }, statistics: lengths({}) });
+    expect(flagged.driver.terms).toEqual(["p:2", "p:6", "p:10", "p:14"]);
+    expect(flagged.signals).toBeUndefined();
+  });
+
+  it("reads a category's lists of the patterns its flags allow, and the audit lists for an audit category", () => {
     const plan = planSearch({
-      stems: [stem("weather", ["w:weather"])],
-      filters: { category: "data" },
-      statistics: UNKNOWN_STATISTICS,
+      filters: { category: "data", hasMcp: true, hasLlmsTxt: false },
+      statistics: lengths({ "c:data:4": 900, "c:data:6": 300, "c:data:12": 200, "c:data:14": 100 }),
     });
-    expect(plan?.driver.kind).toBe("word");
-  });
-
-  it("finds nothing when a word is in no list, and reads audit lists for an audit category", () => {
-    expect(planSearch({ stems: [stem("zzzz", [])], filters: {}, statistics: UNKNOWN_STATISTICS })).toBeNull();
-    expect(planSearch({ stems: [], filters: { category: "spam" }, statistics: UNKNOWN_STATISTICS })?.audit).toBe(true);
-  });
-
-  it("writes a tsquery of stems as they are, prefixes marked", () => {
-    expect(stemQueryText([stem("team", []), stem("ai", [])])).toBe("'team':* & 'ai'");
-    expect(stemQueryText([stem("o'neil", [])])).toBe("'o''neil':*");
+    expect(plan.driver).toEqual({ kind: "category", terms: ["c:data:4", "c:data:6", "c:data:12", "c:data:14"] });
+    const alone = planSearch({ filters: { category: "news" }, statistics: UNKNOWN_STATISTICS });
+    expect(alone.driver.terms).toEqual(Array.from({ length: 16 }, (_, bits) => `c:news:${bits}`));
+    expect(planSearch({ filters: { category: "spam" }, statistics: UNKNOWN_STATISTICS }).audit).toBe(true);
   });
 });
 
-describe("relevance tiers", () => {
-  const render = (query: SQL) => new PgDialect().sqlToQuery(query);
-
-  it("restricts each stem of a word to the key's fields, prefixes marked", () => {
-    expect(weightedStemQueryText([stem("sms", [])], "AB")).toBe("'sms':*AB");
-    expect(weightedStemQueryText([stem("ai", [])], "A")).toBe("'ai':A");
-    expect(weightedStemQueryText([stem("o'neil", []), stem("team", [])], "ABC")).toBe("'o''neil':*ABC & 'team':*ABC");
-  });
-
-  it("counts, per key, the words whose stems the fields lack, keys weighted so they compare in order", () => {
-    const words = [stem("weather", []), { ...stem("forecast", []), position: 2 }];
-    const { sql: text, params } = render(relevanceTierSql(words, sql.raw("s.tier_vector")));
-    // Two words under each of the three keys: six checks, as 81 × name/tags/domain + 9 × name + 1 × opening.
-    expect(text.match(/case when s\.tier_vector @@/g)).toHaveLength(6);
-    expect(text).toMatch(/\* 81 \+ .*\* 9 \+ .*\* 1\)$/s);
-    expect(params).toEqual([
-      "'weather':*AB",
-      "'forecast':*AB",
-      "'weather':*A",
-      "'forecast':*A",
-      "'weather':*ABC",
-      "'forecast':*ABC",
+describe("ranked lists", () => {
+  it("reads each word's lexemes, the word's own lexeme in full and its other lexemes as a prefix's", () => {
+    const lists = rankedLists(
+      ["weather", "forec"],
+      [stem("weather", ["w:weather"], 1), stem("forec", ["w:forecast", "w:forecastl"], 2)],
+      lengths({ "w:weather": 4_000 }),
+    );
+    expect(lists).toEqual([
+      { term: "w:weather", word: 1, own: true, request: false, estimate: 4_000 },
+      { term: "w:forecast", word: 2, own: false, request: false, estimate: 1_000_000 },
+      { term: "w:forecastl", word: 2, own: false, request: false, estimate: 1_000_000 },
     ]);
-    expect(TIER_KEYS.map((key) => key.fields)).toEqual(["AB", "A", "ABC"]);
   });
 
-  it("checks every stem of one word together, and has no tier without words", () => {
-    const oneWord = [stem("wi", []), stem("fi", [])];
-    const { params } = render(relevanceTierSql(oneWord, sql.raw("v")));
-    expect(params).toEqual(["'wi':AB & 'fi':AB", "'wi':A & 'fi':A", "'wi':ABC & 'fi':ABC"]);
-    expect(render(relevanceTierSql([], sql.raw("v"))).sql).toBe("0");
+  it("marks request words, reads a correction for a word in no list, and a registered beginning's one list", () => {
+    const corrected = { ...stem("weathr", [], 2), correction: "weather" };
+    const wide = { ...stem("terr", ["w:terra1", "w:terra2"], 3), beginning: "terra" };
+    const lists = rankedLists(
+      ["need", "weathr", "terr"],
+      [stem("need", ["w:need"], 1), corrected, wide],
+      UNKNOWN_STATISTICS,
+    );
+    expect(lists.map((list) => [list.term, list.own, list.request])).toEqual([
+      ["w:need", true, true],
+      ["w:weather", true, false],
+      ["b:terra", true, false],
+      ["w:terr", true, false],
+    ]);
+    // Request words alone are the query's words.
+    expect(rankedLists(["tools"], [stem("tool", ["w:tool"], 1)], UNKNOWN_STATISTICS)[0]?.request).toBe(false);
+  });
+
+  it("shares the depth budget between the lists, within the floor and the window", () => {
+    expect(rankedDepth(1, SEARCH_RESULT_WINDOW + 1)).toBe(SEARCH_RESULT_WINDOW + 1);
+    expect(rankedDepth(4, SEARCH_RESULT_WINDOW + 1)).toBe(DEPTH_BUDGET / 4);
+    expect(rankedDepth(12, SEARCH_RESULT_WINDOW + 1)).toBe(Math.floor(DEPTH_BUDGET / 12));
+    expect(rankedDepth(200, SEARCH_RESULT_WINDOW + 1)).toBe(MIN_DEPTH);
   });
 });
 

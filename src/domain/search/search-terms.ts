@@ -2,23 +2,22 @@
  * The terms of the search index (`search_postings`, migration 0005) and the first step of every
  * search: turning the query's words into the terms whose lists hold their matches.
  *
- * A word is stemmed as English by Postgres; a word of 3 or more letters matches as a prefix, so it
- * stands for every indexed lexeme that begins with its stem. Those lexemes are found by a skip
- * scan of the list index (one descent per distinct lexeme), up to MAX_WORD_TERMS + 1. A word with
- * more is "wide": merging that many lists would cost more to plan than to run. When the index
- * statistics put its postings at WIDE_RANGE_LIMIT or fewer, they are read as one range of the
- * index and sorted; beyond that the word is common enough to be checked on the sites another list
- * yields (search-plan.ts), unless a registered wide beginning has the same lexemes as its stem:
- * then that beginning's own list (`b:<beginning>`, wide-beginnings.ts) holds exactly its sites.
+ * A word is stemmed as English by Postgres; a word that is a prefix (text-query.ts) stands for
+ * every indexed lexeme that begins with its stem. Those lexemes are found by a skip scan of the
+ * list index (one descent per distinct lexeme), up to MAX_WORD_TERMS + 1. A word with more is
+ * "wide": the ranking reads its registered wide beginning's one list (`b:<beginning>`,
+ * wide-beginnings.ts) when one has the same lexemes as its stem, and otherwise its own lexeme and
+ * the first MAX_WORD_TERMS of the others (ranked-search.ts). A word whose stem is in no list is
+ * given the nearest lexeme that is (its correction).
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { SiteFilters } from "./site-filters.ts";
-import { MIN_PREFIX_LENGTH } from "./text-query.ts";
+import { isPrefixWord, isRequestWord } from "./text-query.ts";
 
 /** A word whose prefix expands to more lexemes than this is not read as merged lists. */
 export const MAX_WORD_TERMS = 32;
 
-/** A wide word with at most this many postings is read as one sorted range of the index. */
+/** A wide beginning is worth a list of its own (wide-beginnings.ts) past this many postings. */
 export const WIDE_RANGE_LIMIT = 20_000;
 
 /** Bits of `signal_bits` (SQL function search_signal_bits). */
@@ -53,9 +52,6 @@ export type Signature = readonly [bigint, bigint, bigint, bigint];
 
 export const EMPTY_SIGNATURE: Signature = [0n, 0n, 0n, 0n];
 
-export const mergeSignatures = (a: Signature, b: Signature): Signature =>
-  [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]] as const;
-
 /** One stem of a query word, with the lexeme terms it stands for. */
 export interface StemTerms {
   /** Position of its word in the query (1-based). */
@@ -64,10 +60,6 @@ export interface StemTerms {
   prefix: boolean;
   /** `w:` terms in byte order; MAX_WORD_TERMS + 1 of them when the word is wide. */
   terms: string[];
-  /** The range of the index's terms the word covers, [low, high) in byte order. */
-  range: { low: string; high: string };
-  /** What a site containing the word must hold in its signature. */
-  signature: Signature;
   /**
    * A registered wide beginning whose list `b:<beginning>` holds exactly the word's sites: the
    * stem itself, or a beginning it begins, or one that begins it, when the index has no lexeme
@@ -75,23 +67,31 @@ export interface StemTerms {
    * begins with `terra`). Null when there is none.
    */
   beginning: string | null;
+  /** For a word whose stem is in no list, the closest lexeme that is (SQL search_correction). */
+  correction: string | null;
 }
 
 export const isWide = (stem: StemTerms) => stem.terms.length > MAX_WORD_TERMS;
+
+/** Words shorter than this are never corrected (too many words lie one edit from them). */
+export const MIN_CORRECTED_LENGTH = 4;
 
 /**
  * The statement of the first step: every stem of the query's words, with its terms among the
  * lists of one inventory (discovery or audit) and its signature. A stop word yields no stem.
  */
 export function stemTermsStatement(words: string[], audit: boolean): SQL {
-  const prefixes = words.map((word) => word.length >= MIN_PREFIX_LENGTH);
+  const prefixes = words.map((_, index) => isPrefixWord(words, index));
+  // A request word never decides a match, so it is never corrected either.
+  const correctable = words.map((word, index) => word.length >= MIN_CORRECTED_LENGTH && !isRequestWord(words, index));
   // Lexemes beginning with the stem lie in [w:stem, w:stem + U+10FFFF) in byte order; the exact
   // lexeme alone in [w:stem, w:stem + U+0001).
   return sql`
     with recursive stems as (
-      select w.position::int, w.prefix, v.lexeme as stem, 'w:' || v.lexeme as low,
+      select w.position::int, w.word, w.prefix, w.correctable, v.lexeme as stem, 'w:' || v.lexeme as low,
         'w:' || v.lexeme || case when w.prefix then U&'\\+10FFFF' else chr(1) end as high
-      from unnest(${sql.param(words)}::text[], ${sql.param(prefixes)}::boolean[]) with ordinality as w(word, prefix, position),
+      from unnest(${sql.param(words)}::text[], ${sql.param(prefixes)}::boolean[], ${sql.param(correctable)}::boolean[])
+        with ordinality as w(word, prefix, correctable, position),
         unnest(to_tsvector('english', w.word)) as v(lexeme)
     ),
     found as (
@@ -106,8 +106,7 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       from found f
       where f.term is not null and f.found_count <= ${MAX_WORD_TERMS}
     )
-    select s.position, s.stem, s.prefix, s.low, s.high, t.terms,
-      search_signature(search_query_items(s.stem, s.prefix))::text[] as signature, same.beginning
+    select s.position, s.stem, s.prefix, t.terms, same.beginning, fix.lexeme as correction
     from stems s
     left join lateral (
       -- Of two nested ranges, the outer one [outer, outer + U+10FFFF) holds the same lexemes as
@@ -129,6 +128,11 @@ export function stemTermsStatement(words: string[], audit: boolean): SQL {
       select coalesce(array_agg(f.term order by f.term), '{}') as terms from found f
       where f.position = s.position and f.stem = s.stem and f.term is not null
     ) t
+    -- A word the index does not hold: the closest one it does (docs/discovery.md, "Query understanding").
+    left join lateral (
+      select search_correction(s.word, ${audit}) as lexeme
+      where cardinality(t.terms) = 0 and s.correctable
+    ) fix on true
     order by s.position, s.stem`;
 }
 
@@ -139,12 +143,11 @@ export const parseSignature = (parts: unknown): Signature => {
 
 export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
   return rows.map((row) => ({
+    correction: typeof row.correction === "string" ? row.correction : null,
     position: Number(row.position),
     stem: String(row.stem),
     prefix: Boolean(row.prefix),
     terms: (row.terms as string[]) ?? [],
-    range: { low: String(row.low), high: String(row.high) },
-    signature: parseSignature(row.signature),
     beginning: typeof row.beginning === "string" ? row.beginning : null,
   }));
 }
@@ -152,8 +155,3 @@ export function parseStemTerms(rows: Record<string, unknown>[]): StemTerms[] {
 /** The statement giving the signature a site with tag `tag` holds. */
 export const tagSignatureStatement = (tag: string): SQL =>
   sql`select search_signature(array['#' || ${tag}])::text[] as signature`;
-
-/** A tsquery of stems as they are (no second stemming), each a prefix where its word is one. */
-export function stemQueryText(stems: StemTerms[]): string {
-  return stems.map(({ stem, prefix }) => `'${stem.replaceAll("'", "''")}'${prefix ? ":*" : ""}`).join(" & ");
-}

@@ -28,5 +28,13 @@ export const STREAMING_PLAN_SETTINGS: SQL = sql.raw(
     .join(", ")}`,
 );
 
+/**
+ * For a ranked search's statement (ranked-search.ts), which reads each list to a fixed depth and
+ * then hashes and sorts what it read, as the planner would: only JIT and parallel workers off.
+ */
+export const RANKED_PLAN_SETTINGS: SQL = sql.raw(
+  "select set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
+);
+
 /** JIT off for the rest of the batch's transaction, for statements whose estimates overstate them. */
 export const JIT_OFF: SQL = sql.raw("select set_config('jit', 'off', true)");

@@ -113,8 +113,8 @@ export async function explainNoMatch(
   if (unknown.length === 0) {
     const detail = words.length
       ? filtered
-        ? "Every word is in the index, but no site with these filters matches them: try fewer filters or fewer words."
-        : "Every word is in the index, but no one site matches them together: try fewer words."
+        ? "Every word is in the index, but no site with these filters has any of them: try fewer filters."
+        : "Every word is in the index, but they only phrase a request (need, find, service…): add the words of what is needed."
       : "No site matches these filters: try fewer of them.";
     return { no_match: { reason: "filters", detail, unknown_words: [] }, suggestions: [] };
   }

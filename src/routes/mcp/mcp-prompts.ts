@@ -71,7 +71,7 @@ export const MCP_PROMPTS: McpPrompt[] = [
             [
               `Find a service that can ${task}.`,
               needs ? `It must offer ${needs}.` : "",
-              "Use search_sites with a few of the task's key words as q (set has_mcp, has_openapi or has_api when a kind of interface is needed, and min_score to drop poorly ready sites); try other words if nothing fits.",
+              "Use search_sites with the task as q, in its own words (set has_mcp, has_openapi or has_api when a kind of interface is needed, and min_score to drop poorly ready sites); try other words if nothing fits.",
               "For the two or three best results call get_site with the domain and the search's search_id, and read their signals and checklist.",
               "Answer with each candidate's domain, what it does, its agentic_score, and how an agent would connect to it (its MCP endpoint, OpenAPI document or API), citing the evidence. Results are organic: do not describe any as sponsored.",
               "Do not call record_action_interest unless I explicitly ask to act on one of them.",

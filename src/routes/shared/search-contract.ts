@@ -60,7 +60,10 @@ export const SearchQuerySchema = z.strictObject({
   q: storableText()
     .max(MAX_QUERY_LENGTH, { error: `must be at most ${MAX_QUERY_LENGTH} characters` })
     .optional()
-    .openapi({ description: "Words matched in name, description and domain (stemmed; 3+ letters also as prefixes)" }),
+    .openapi({
+      description:
+        "Words or a whole request; any word may match name, description, tags, category, domain or capabilities, ranked by relevance (stemmed; misspellings corrected; a short query's last word of 3+ letters also as a prefix)",
+    }),
   ...filterShape,
   page: integerParam(1, SEARCH_MAX_PAGE, `Page, 1-based; ${SEARCH_PAGE_SIZE} results per page`),
 });
@@ -106,9 +109,11 @@ export const SearchResponseSchema = z
       .min(0)
       .max(SEARCH_RESULT_WINDOW)
       .openapi({
-        description: `Matches, counted up to ${SEARCH_RESULT_WINDOW}`,
+        description: `Sites ranked, counted up to ${SEARCH_RESULT_WINDOW}`,
       }),
-    total_exact: z.boolean().openapi({ description: `False when more than ${SEARCH_RESULT_WINDOW} sites match` }),
+    total_exact: z
+      .boolean()
+      .openapi({ description: `False when more sites match than were ranked, or more than ${SEARCH_RESULT_WINDOW}` }),
     page: z.number().int().min(1),
     per_page: z.number().int().openapi({ example: SEARCH_PAGE_SIZE }),
     has_next: z.boolean(),
@@ -116,7 +121,7 @@ export const SearchResponseSchema = z
       .object({
         reason: z.enum(["unknown_words", "filters"]).openapi({
           description:
-            "unknown_words: a word of q is in no indexed site; filters: every word is indexed, but not on a site these filters (or the other words) allow",
+            "unknown_words: a word of q is in no indexed site; filters: every word is indexed, but on no site these filters allow (or only as words that phrase a request)",
         }),
         detail: z.string().openapi({ description: "Why, in one or two plain sentences" }),
         unknown_words: z.array(z.string()).openapi({ description: "The words of q no indexed site is listed under" }),
