@@ -42,6 +42,6 @@ describe("the words an empty answer suggests", () => {
     expect(page).toContain('href="https://svc.example/search?q=payment&amp;category=finance"');
     const plain = await renderSearchPage({ origin: "https://svc.example", values: { q: "zzz" }, result: empty() });
     expect(plain).not.toContain("Nearest words");
-    expect(plain).toContain("Try fewer or shorter words");
+    expect(plain).toContain("Try other or shorter words");
   });
 });

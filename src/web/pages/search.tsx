@@ -66,9 +66,9 @@ export function suggestedWords(result: SearchResponse): string[] {
     .slice(0, 10);
 }
 
-/** How a search with words is ordered, in one line (docs/discovery.md, "Relevance tiers"). */
+/** How a search with words is ordered, in one line (docs/discovery.md, "Ranking"). */
 const RELEVANCE_ORDER =
-  "sites whose name, tags or domain carry more of your words first, then those whose description alone does; best score first within each.";
+  "by relevance: sites that match more of your words, and match them in their name, tags or domain, first; the score counts a little within that.";
 
 /** What an empty answer offers: the search's own nearest words when it gives them, else general advice. */
 function NoMatch({ origin, values, result }: { origin: string; values: SearchFormValues; result: SearchResponse }) {
@@ -82,7 +82,10 @@ function NoMatch({ origin, values, result }: { origin: string; values: SearchFor
     return (
       <>
         {why}
-        <p>Try fewer or shorter words, or fewer filters; words match names, descriptions, tags and domains.</p>
+        <p>
+          Try other or shorter words, or fewer filters; words match names, descriptions, tags, domains and what sites'
+          agent documents say they do.
+        </p>
       </>
     );
   }
