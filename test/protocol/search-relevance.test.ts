@@ -6,7 +6,7 @@
  * are found by their stemmed words, and variant spellings meet.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
@@ -80,6 +80,7 @@ describe.each(variants)("search relevance on $name", ({ server }) => {
     stack = await startLocalStack({
       databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "search_relevance") : undefined,
       pgliteDataDir: "memory",
+      pgliteStartFrom: inject("migratedPglite"),
       sqlPort: 0,
       redisPort: 0,
     });

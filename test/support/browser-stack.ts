@@ -4,6 +4,7 @@
  * the fixture sites the tests check, submit and verify. The tests read both through `inject`.
  */
 import type { TestProject } from "vitest/node";
+import { migratedPgliteDump } from "../../scripts/local-stack/migrated-pglite.ts";
 import { serveFixtureSites } from "./fixture-sites.ts";
 import { type RunningService, startService } from "./npm-start.ts";
 
@@ -40,10 +41,13 @@ async function printedStack(service: RunningService): Promise<{ outbox: string; 
 }
 
 export default async function setup(project: TestProject) {
+  const startFrom = await migratedPgliteDump();
   const fixtures = await serveFixtureSites(BROWSER_FIXTURE_SITES);
   const service = await startService(
     {
       PGLITE_DATA_DIR: "memory",
+      // Migrated already (scripts/local-stack/migrated-pglite.ts): the start applies none.
+      PGLITE_START_FROM: startFrom,
       DEMO_SITES: "300",
       FETCH_ALLOW_PRIVATE: "true",
       PUBLIC_ORIGIN: "",
