@@ -40,24 +40,13 @@ function dumpName(): string {
 /**
  * The path of a dump of an embedded database with every committed migration applied, made now
  * (written aside and renamed, so a reader beside never sees half of one) unless one for these
- * migrations is already in `cacheDir`.
+ * migrations is already in `cacheDir`. Tests ask for it through test/support/migrated-pglite-setup.ts,
+ * which runs this file as its own process.
  */
-export function migratedPgliteDump(cacheDir = DEFAULT_CACHE): Promise<string> {
-  // One making per process: vitest loads each project's global setup apart, in this one process.
-  const shared = globalThis as { [MAKING]?: Map<string, Promise<string>> };
-  shared[MAKING] ??= new Map();
-  const making = shared[MAKING];
+export async function migratedPgliteDump(cacheDir = DEFAULT_CACHE): Promise<string> {
   const file = join(cacheDir, dumpName());
-  let made = making.get(file);
-  if (!made) {
-    made = existsSync(file) ? Promise.resolve(file) : makeDump(file, cacheDir);
-    making.set(file, made);
-    made.catch(() => making.delete(file));
-  }
-  return made;
+  return existsSync(file) ? file : makeDump(file, cacheDir);
 }
-
-const MAKING = Symbol.for("agent-readiness.migrated-pglite");
 
 async function makeDump(file: string, cacheDir: string): Promise<string> {
   const stack = await startLocalStack({ pgliteDataDir: "memory", sqlPort: 0, redisPort: 0 });
@@ -74,3 +63,5 @@ async function makeDump(file: string, cacheDir: string): Promise<string> {
   }
   return file;
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await migratedPgliteDump());

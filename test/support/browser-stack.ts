@@ -4,8 +4,8 @@
  * the fixture sites the tests check, submit and verify. The tests read both through `inject`.
  */
 import type { TestProject } from "vitest/node";
-import { migratedPgliteDump } from "../../scripts/local-stack/migrated-pglite.ts";
 import { serveFixtureSites } from "./fixture-sites.ts";
+import { migratedPgliteDump } from "./migrated-pglite-setup.ts";
 import { type RunningService, startService } from "./npm-start.ts";
 
 /** The fixture sites the browser tests use: every signal but MCP, and a plain-JSON MCP server. */
