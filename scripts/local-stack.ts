@@ -7,6 +7,9 @@
  *   DATABASE_URL   unset: embedded PGlite with data under PGLITE_DATA_DIR (default .data/pglite,
  *                  or "memory" for a throw-away database), locked for this stack alone
  *                  (scripts/local-stack/data-dir-lock.ts); set: that Postgres server
+ *   PGLITE_START_FROM  with PGLITE_DATA_DIR=memory: a dump of a data directory (PGlite's
+ *                  dumpDataDir tar) the throw-away database starts as a copy of; the tests start
+ *                  from one already migrated (scripts/local-stack/migrated-pglite.ts)
  *   --fresh-database (or PGLITE_FRESH_DATABASE=true)   moves the data folder aside, kept, and
  *                  starts with a new one (a damaged database)
  *   REDIS_URL      unset: an in-memory store; set: that Redis server
@@ -27,6 +30,7 @@
  *
  * Run alone with `npm run stack`; it prints one JSON line with its endpoints once ready.
  */
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import {
@@ -52,6 +56,8 @@ export interface LocalStackOptions {
   redisUrl?: string;
   /** Folder of the embedded database, or "memory". */
   pgliteDataDir?: string;
+  /** With "memory": the dump file (PGlite's `dumpDataDir` tar) the database starts as a copy of. */
+  pgliteStartFrom?: string;
   /** The PORT of the `npm start` this stack serves, named in its data folder's lock. */
   servesPort?: number;
   /** Move the data folder aside (kept) and start a new database in its place. */
@@ -107,6 +113,8 @@ export interface LocalStack {
   storeRequests(): StoreRequestCounts;
   /** Changes the simulated round trip for the requests that arrive from now on (`npm run load`). */
   setStoreRtt(ms: number): void;
+  /** The embedded database's data directory as one tar file; undefined in front of a server. */
+  dumpDatabase?(): Promise<Blob>;
   stop(): Promise<void>;
 }
 
@@ -122,7 +130,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let lock: DataDirLock | undefined;
   let sql: SqlBackend;
   if (options.databaseUrl) sql = await openPostgresBackend(options.databaseUrl);
-  else if (dataDir === "memory") sql = await openPgliteBackend("memory://");
+  else if (dataDir === "memory") {
+    const startFrom = options.pgliteStartFrom ? new Blob([readFileSync(options.pgliteStartFrom)]) : undefined;
+    sql = await openPgliteBackend("memory://", startFrom);
+  } else if (options.pgliteStartFrom) throw new Error("a database starts from a dump only in memory");
   else {
     // Locked before anything opens it, and set aside only once locked: never a running one's.
     lock = lockDataDir(dataDir, options.servesPort);
@@ -198,6 +209,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     setStoreRtt(ms) {
       distance.rttMs = createStoreDistance(ms).rttMs;
     },
+    dumpDatabase: sql.dumpDataDir?.bind(sql),
     async stop() {
       await Promise.all(servers.map(close));
       await Promise.all([sql.close(), redis.close()]);
@@ -212,6 +224,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
     pgliteDataDir: process.env.PGLITE_DATA_DIR || undefined,
+    pgliteStartFrom: process.env.PGLITE_START_FROM || undefined,
     servesPort: process.env.PORT ? Number(process.env.PORT) : undefined,
     freshDatabase: process.env.PGLITE_FRESH_DATABASE === "true" || process.argv.includes("--fresh-database"),
     sqlPort: port(process.env.LOCAL_SQL_PORT, 5480),
@@ -235,7 +248,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
     throw error;
   });
-  const { stop, storeRequests: _counts, setStoreRtt: _setRtt, notices, ...endpoints } = stack;
+  const { stop, storeRequests: _counts, setStoreRtt: _setRtt, dumpDatabase: _dump, notices, ...endpoints } = stack;
   for (const notice of notices) console.log(notice);
   console.log(JSON.stringify({ ready: true, ...endpoints }));
   const shutdown = () => void stop().then(() => process.exit(0));

@@ -67,6 +67,8 @@ export interface SqlBackend {
   run(statement: SqlStatement, timing?: StoreTiming): Promise<RawResult>;
   /** Runs every statement in one transaction: all commit, or none does. */
   runBatch(statements: SqlStatement[], options: BatchOptions, timing?: StoreTiming): Promise<RawResult[]>;
+  /** The embedded database's data directory as one tar file (PGlite only). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -116,9 +118,16 @@ function toRawField(field: { name: string; dataTypeID: number; tableID?: number;
 /** Every type is handed over as the text Postgres produced; parameters arrive already as text. */
 const keepText = new Proxy({}, { get: () => (value: unknown) => value });
 
-export async function openPgliteBackend(dataDir: string): Promise<SqlBackend> {
-  mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+/**
+ * Embedded PGlite in `dataDir` ("memory://": a throw-away one). With `startFrom` (a data directory
+ * as PGlite's `dumpDataDir` writes it, memory only), the database starts as a copy of that one
+ * rather than empty: the tests start many databases already migrated, each from one dump, instead of
+ * applying every migration to each (scripts/local-stack/migrated-pglite.ts).
+ */
+export async function openPgliteBackend(dataDir: string, startFrom?: Blob): Promise<SqlBackend> {
+  if (startFrom && dataDir !== "memory://") throw new Error("only an in-memory database starts from a dump");
+  if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
+  const db = startFrom ? await PGlite.create({ loadDataDir: startFrom }) : await PGlite.create(dataDir);
   // Replaced on the instance: PGlite copies per-query parser options with a spread, which a
   // Proxy does not survive, but consults the instance's own tables directly.
   Object.assign(db, { parsers: keepText, serializers: keepText });
@@ -155,6 +164,7 @@ export async function openPgliteBackend(dataDir: string): Promise<SqlBackend> {
         }),
       );
     },
+    dumpDataDir: () => db.dumpDataDir("none"),
     close: () => db.close(),
   };
 }

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { Miniflare, type WorkerOptions } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
 import { CHECK_LIMIT } from "../../src/routes/shared/live-check-limits.ts";
@@ -57,7 +57,12 @@ beforeAll(async () => {
   const [mcpScript, checksScript] = await Promise.all([bundlePath("mcp"), bundlePath("checks")]);
   // The fixture web's ports are fixed: taken first, before the free ports the rest asks for.
   web = await startFixtureWeb(FIXTURE_BASE_PORT);
-  stack = await startLocalStack({ pgliteDataDir: "memory", sqlPort: 0, redisPort: 0 });
+  stack = await startLocalStack({
+    pgliteDataDir: "memory",
+    pgliteStartFrom: inject("migratedPglite"),
+    sqlPort: 0,
+    redisPort: 0,
+  });
   await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
   const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(
     await readFile(join(root, "wrangler.toml"), "utf8"),

@@ -4,7 +4,7 @@
  * Worker's connection limit) must score 100 with every one of the seven signals present, be read
  * as an API site (not a store), and pass every check of the checklist that applies to an API site.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { crawlerUserAgent } from "../../src/adapters/outbound/create-outbound.ts";
 import { createGuardedFetch } from "../../src/adapters/outbound/guarded-fetch.ts";
 import { createConcurrencyLimiter, WORKER_CONNECTION_LIMIT } from "../../src/domain/crawling/crawl-fetcher.ts";
@@ -18,6 +18,7 @@ let origin = "";
 beforeAll(async () => {
   service = await startService({
     PGLITE_DATA_DIR: "memory",
+    PGLITE_START_FROM: inject("migratedPglite"),
     // The crawl reads no search results: a small demo index starts faster.
     DEMO_SITES: "50",
     // Every document must name the origin the crawler reached.

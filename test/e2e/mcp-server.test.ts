@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parse } from "yaml";
 import { probeMcpEndpoint } from "../../src/domain/signals/mcp-probe.ts";
 import { type RunningService, startService } from "../support/npm-start.ts";
@@ -26,7 +26,12 @@ let mcpUrl = "";
 beforeAll(async () => {
   // 300 demo sites hold 26 MCP servers scoring 50 or more: enough for every search below, and
   // 2,700 fewer to load than the default 3,000 (npm-start.test.ts checks the default itself).
-  service = await startService({ PGLITE_DATA_DIR: "memory", DEMO_SITES: "300", PUBLIC_ORIGIN: "" });
+  service = await startService({
+    PGLITE_DATA_DIR: "memory",
+    PGLITE_START_FROM: inject("migratedPglite"),
+    DEMO_SITES: "300",
+    PUBLIC_ORIGIN: "",
+  });
   mcpUrl = `${service.origin}/mcp`;
   expect(service.output()).toMatch(/demo index: \d+ synthetic sites loaded/);
 });

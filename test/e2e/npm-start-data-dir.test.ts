@@ -1,11 +1,11 @@
 /**
  * The embedded database's folder is one run's at a time: a second `npm start` on it refuses,
  * naming the running one (pid, port), and the first goes on unharmed; a lock left by a killed run
- * is taken over; a damaged folder gets a message saying what to do, and
- * `npm start -- --fresh-database` moves it aside, kept, and starts anew.
+ * is taken over. (A damaged folder: npm-start-damaged-data-dir.test.ts, a file of its own so the
+ * two run side by side.)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -66,34 +66,5 @@ describe("npm start and its embedded database folder", () => {
     third.stop();
     services.splice(0);
     expect(await gone(lockFileOf(dataDir))).toBe(true);
-  });
-
-  it("says what to do with a damaged folder, and --fresh-database moves it aside, kept", {
-    timeout: 240_000,
-  }, async () => {
-    const parent = mkdtempSync(join(tmpdir(), "npm-start-damaged-"));
-    const dataDir = join(parent, "pglite");
-    // What a folder written by two runs at once can look like to PGlite: Postgres' files, garbled.
-    mkdirSync(join(dataDir, "global"), { recursive: true });
-    writeFileSync(join(dataDir, "PG_VERSION"), "17\n");
-    writeFileSync(join(dataDir, "global", "pg_control"), Buffer.alloc(8192, 0x5a));
-    writeFileSync(join(dataDir, "postgresql.conf"), "this is not a configuration\n");
-
-    const refused = await startServiceExpectingRefusal({ PGLITE_DATA_DIR: dataDir, DEMO_SITES });
-    expect(refused.code, refused.output).not.toBe(0);
-    expect(refused.output).toContain(`The embedded database ${dataDir} could not be opened`);
-    expect(refused.output).toContain("npm start -- --fresh-database");
-    expect(existsSync(lockFileOf(dataDir)), "the refused run left its lock").toBe(false);
-
-    const fresh = await startService({ PGLITE_DATA_DIR: dataDir, DEMO_SITES }, 90_000, ["--fresh-database"]);
-    services.push(fresh);
-    const moved = /the old \S+ was moved aside to (\S+) \(kept\)/.exec(fresh.output())?.[1] ?? "";
-    expect(moved.startsWith(`${dataDir}.set-aside-`), fresh.output()).toBe(true);
-    // The old files are all there, as they were.
-    expect(readFileSync(join(moved, "postgresql.conf"), "utf8")).toBe("this is not a configuration\n");
-    expect(readFileSync(join(moved, "global", "pg_control"))).toEqual(Buffer.alloc(8192, 0x5a));
-    expect(readdirSync(parent).sort()).toEqual(["pglite", "pglite.lock", moved.slice(parent.length + 1)].sort());
-    expect(fresh.output()).toContain(`demo index: ${DEMO_SITES} synthetic sites loaded`);
-    expect((await fetch(`${fresh.origin}/healthz`)).status).toBe(200);
   });
 });

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEV_VARS_DIR } from "../../scripts/wrangler-dev.ts";
 import { MAX_BODY_BYTES } from "../../src/http/middleware/request-size.ts";
 import { type RunningService, startService } from "../support/npm-start.ts";
@@ -31,7 +31,13 @@ const runsDir = mkdtempSync(join(tmpdir(), "npm-start-runs-"));
 beforeAll(async () => {
   // A small demo index (this file needs a few sites, not the default 3000): quicker on a busy machine.
   service = await startService(
-    { PGLITE_DATA_DIR: "memory", LOCAL_RUNS_DIR: runsDir, DEMO_SITES: "200", ...secrets },
+    {
+      PGLITE_DATA_DIR: "memory",
+      PGLITE_START_FROM: inject("migratedPglite"),
+      LOCAL_RUNS_DIR: runsDir,
+      DEMO_SITES: "200",
+      ...secrets,
+    },
     170_000,
   );
 }, 180_000);

@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runReadiness } from "../../scripts/readiness.ts";
 import { CHECK_IDS } from "../../src/domain/checklist/checklist-definition.ts";
 import { SIGNAL_FIELDS } from "../../src/domain/sites/site-fields.ts";
@@ -51,7 +51,12 @@ async function buyPriorityKey(origin: string, email = "readiness-cli@example.com
 
 beforeAll(async () => {
   sites = await serveFixtureSites(FIXTURE_SITE_NAMES);
-  service = await startService({ PGLITE_DATA_DIR: "memory", DEMO_SITES: "50", FETCH_ALLOW_PRIVATE: "true" });
+  service = await startService({
+    PGLITE_DATA_DIR: "memory",
+    PGLITE_START_FROM: inject("migratedPglite"),
+    DEMO_SITES: "50",
+    FETCH_ALLOW_PRIVATE: "true",
+  });
   api = `${service.origin}/api/v1`;
   priorityKey = await buyPriorityKey(service.origin);
   const needed = Math.ceil(FIXTURE_SITE_NAMES.length / SITES_PER_KEY);

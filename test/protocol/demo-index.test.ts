@@ -4,7 +4,7 @@
  * some rising and some dropping, on each backend of the local stack.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { generateDemoSites } from "../../db/seed/demo-index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
@@ -34,6 +34,7 @@ describe.each(variants)("the demo index loaded into $name", ({ server }) => {
     stack = await startLocalStack({
       databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "demo_index") : undefined,
       pgliteDataDir: "memory",
+      pgliteStartFrom: inject("migratedPglite"),
       sqlPort: 0,
       redisPort: 0,
     });

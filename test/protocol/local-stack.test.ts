@@ -7,7 +7,7 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { sql as drizzleSql, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
@@ -33,6 +33,7 @@ function stackFor(server: boolean): Promise<LocalStack> {
         databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "protocol") : undefined,
         redisUrl: server ? serverRedis : undefined,
         pgliteDataDir: "memory",
+        pgliteStartFrom: inject("migratedPglite"),
         sqlPort: 0,
         redisPort: 0,
       });

@@ -6,7 +6,7 @@
  */
 import { domainToASCII, domainToUnicode } from "node:url";
 import { getTableColumns, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { searchBeginnings, sites } from "../../db/schema/index.ts";
 import { generateDemoSites, seededRandom } from "../../db/seed/demo-index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
@@ -310,6 +310,7 @@ describe.each(variants)("search index on $name", ({ server }) => {
     stack = await startLocalStack({
       databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "search_index") : undefined,
       pgliteDataDir: "memory",
+      pgliteStartFrom: inject("migratedPglite"),
       sqlPort: 0,
       redisPort: 0,
     });

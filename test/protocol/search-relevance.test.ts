@@ -7,7 +7,7 @@
  * misspelt word is corrected and the last word is a prefix.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
@@ -81,6 +81,7 @@ describe.each(variants)("search relevance on $name", ({ server }) => {
     stack = await startLocalStack({
       databaseUrl: server && serverDatabase ? await freshServerDatabase(serverDatabase, "search_relevance") : undefined,
       pgliteDataDir: "memory",
+      pgliteStartFrom: inject("migratedPglite"),
       sqlPort: 0,
       redisPort: 0,
     });

@@ -8,7 +8,7 @@
  * rows; when Postgres refuses it, the receipt is still recorded, without it.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { generateDemoSites } from "../../db/seed/demo-index.ts";
 import type { ServedCall } from "../../scripts/local-stack/served-calls.ts";
@@ -46,6 +46,7 @@ describe("round trips of a search to the SQL endpoint", () => {
   beforeAll(async () => {
     stack = await startLocalStack({
       pgliteDataDir: "memory",
+      pgliteStartFrom: inject("migratedPglite"),
       sqlPort: 0,
       redisPort: 0,
       observeCalls: (call) => calls.push(call),

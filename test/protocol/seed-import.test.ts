@@ -5,7 +5,7 @@
  * each due lead to the crawl queue once (and again after a failed send).
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
 import { migrate } from "../../scripts/migrate.ts";
@@ -18,7 +18,12 @@ let stack: LocalStack;
 let db: Database;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ pgliteDataDir: "memory", sqlPort: 0, redisPort: 0 });
+  stack = await startLocalStack({
+    pgliteDataDir: "memory",
+    pgliteStartFrom: inject("migratedPglite"),
+    sqlPort: 0,
+    redisPort: 0,
+  });
   await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
   db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
 }, 120_000);

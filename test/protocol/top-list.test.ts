@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sites } from "../../db/schema/index.ts";
 import { generateDemoSites, seededRandom } from "../../db/seed/demo-index.ts";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack.ts";
@@ -118,7 +118,13 @@ describe.each(variants)("top list on $name", ({ server }) => {
 
   beforeAll(async () => {
     databaseUrl = server && serverDatabase ? await freshServerDatabase(serverDatabase, "top_list") : undefined;
-    stack = await startLocalStack({ databaseUrl, pgliteDataDir: "memory", sqlPort: 0, redisPort: 0 });
+    stack = await startLocalStack({
+      databaseUrl,
+      pgliteDataDir: "memory",
+      pgliteStartFrom: inject("migratedPglite"),
+      sqlPort: 0,
+      redisPort: 0,
+    });
     await migrate({ databaseUrl: stack.databaseUrl, localHttp: true });
     db = createDatabase({ DATABASE_URL: stack.databaseUrl, DATABASE_LOCAL_HTTP: true });
     run = sqlBatchRunner(db);

@@ -5,6 +5,7 @@
  */
 import type { TestProject } from "vitest/node";
 import { serveFixtureSites } from "./fixture-sites.ts";
+import { migratedPgliteDump } from "./migrated-pglite-setup.ts";
 import { type RunningService, startService } from "./npm-start.ts";
 
 /** The fixture sites the browser tests use: every signal but MCP, and a plain-JSON MCP server. */
@@ -40,10 +41,13 @@ async function printedStack(service: RunningService): Promise<{ outbox: string; 
 }
 
 export default async function setup(project: TestProject) {
+  const startFrom = await migratedPgliteDump();
   const fixtures = await serveFixtureSites(BROWSER_FIXTURE_SITES);
   const service = await startService(
     {
       PGLITE_DATA_DIR: "memory",
+      // Migrated already (scripts/local-stack/migrated-pglite.ts): the start applies none.
+      PGLITE_START_FROM: startFrom,
       DEMO_SITES: "300",
       FETCH_ALLOW_PRIVATE: "true",
       PUBLIC_ORIGIN: "",
