@@ -19,7 +19,8 @@ describe("the whole path: search → offer disclosed → ticket → handoff → 
   it("runs end to end, charges the bounty once on the charge event, and credits it on invalid", async () => {
     const { claim, offer } = await activeOfferOfNewClaim();
     const search = await searchDisclosing(claim.domain);
-    expect(search.paid_offers.map((disclosed) => disclosed.offer_id)).toEqual([offer.id]);
+    // The domain's words also find other sites (any word matches), whose offers may be disclosed beside.
+    expect(search.paid_offers.map((disclosed) => disclosed.offer_id)).toContain(offer.id);
 
     // The ticket: 201, then the exact replay 200 with the same bearer rebuilt from the snapshot.
     const request = ticketRequest(search.search_id, offer.id);
