@@ -11,15 +11,27 @@ const runId = randomBytes(4).toString("hex");
  * Test files run side by side: most of an integration or protocol file's time is spent waiting
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores three files at a
  * time finish sooner than one (docs/testing.md has the figures). The unit files, pure computation,
- * fill those waits. The projects that start `npm start` (e2e, each file its own; browser, one for
- * the project) run after them, three files at a time: their files mostly wait for a start or a
- * page (under load the 3,000-site start has missed its 60 s, so not beside the first group). With them go the
- * integration files that count the whole index (integration-alone, on the integration project's
- * stack), which e2e and browser never write. Within each group the long files start first
- * (test/support/run-order.ts).
+ * fill those waits, and so does the checker's comparison (e2e-checker). The other projects that
+ * start `npm start` (e2e, each file its own; browser, one for the project) run after them, three
+ * files at a time: their files mostly wait for a start or a page, and beside the first group the
+ * 3,000-site start has missed its 60 s. With them go the integration files that count the whole
+ * index (integration-alone, on the integration project's stack), which e2e and browser never
+ * write. Within each group the long files start first (test/support/run-order.ts).
  */
 const SIDE_BY_SIDE = { maxWorkers: 3, sequence: { groupOrder: 1 } };
 const AFTER_THE_FIRST = { maxWorkers: 3, sequence: { groupOrder: 2 } };
+
+/** What the projects that start `npm start` share. */
+const E2E = {
+  environment: "node",
+  // The services of the files that are not about the start itself begin from it too.
+  globalSetup: ["test/support/migrated-pglite-setup.ts"],
+  // Every answer of the running service's API is held to its OpenAPI document.
+  setupFiles: ["test/support/e2e-contract.ts"],
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+};
+const CHECKER_FILE = "test/e2e/readiness-cli.test.ts";
 
 /** The projects named on the command line (`--project x` or `--project=x`); none means all. */
 function namedProjects(argv: string[]): string[] {
@@ -46,6 +58,7 @@ export default defineConfig({
         test: {
           name: "unit",
           ...UNIT_GROUP,
+          isolate: false,
           environment: "node",
           include: ["test/unit/**/*.test.{ts,tsx}"],
         },
@@ -75,6 +88,7 @@ export default defineConfig({
         test: {
           name: "protocol",
           ...SIDE_BY_SIDE,
+          isolate: false,
           environment: "node",
           include: ["test/protocol/**/*.test.{ts,tsx}"],
           // One migrated embedded database that the files' stacks start from, rather than each
@@ -90,15 +104,15 @@ export default defineConfig({
         test: {
           name: "e2e",
           ...AFTER_THE_FIRST,
-          environment: "node",
+          ...E2E,
           include: ["test/e2e/**/*.test.{ts,tsx}"],
-          // The services of the files that are not about the start itself begin from it too.
-          globalSetup: ["test/support/migrated-pglite-setup.ts"],
-          // Every answer of the running service's API is held to its OpenAPI document.
-          setupFiles: ["test/support/e2e-contract.ts"],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          exclude: [CHECKER_FILE],
         },
+      },
+      {
+        // The checker against `npm start` on the whole fixture web: its 100 s are mostly waiting
+        // (on the fixture sites' delays), so it runs beside the first group rather than after it.
+        test: { name: "e2e-checker", ...SIDE_BY_SIDE, ...E2E, include: [CHECKER_FILE] },
       },
       {
         // The pages in Debian's Chromium, against one `npm start` for the whole project.
@@ -108,6 +122,8 @@ export default defineConfig({
           environment: "node",
           include: ["test/browser/**/*.test.{ts,tsx}"],
           globalSetup: ["test/support/browser-stack.ts"],
+          // Each file waits for that service, which starts while the first group runs.
+          setupFiles: ["test/support/browser-service-ready.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

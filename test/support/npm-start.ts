@@ -42,6 +42,15 @@ export interface RunningService {
   stop(): void;
 }
 
+/** A `npm start` that has been spawned but may not answer yet. */
+export interface LaunchedService extends RunningService {
+  /**
+   * Resolves once /healthz answers 200; otherwise stops the service and rejects with why and
+   * everything it printed (at once if its process exits, else after `withinMs`).
+   */
+  ready(withinMs: number): Promise<void>;
+}
+
 /**
  * Starts `npm start` with `env` over the caller's environment (and `args` after `--`), on free
  * ports, never in front of the test servers unless `env` names them, and waits until /healthz
@@ -52,6 +61,17 @@ export async function startService(
   readyWithinMs = 90_000,
   args: string[] = [],
 ): Promise<RunningService> {
+  const service = await launchService(env, args);
+  await service.ready(readyWithinMs);
+  return service;
+}
+
+/**
+ * Spawns `npm start` as startService does, without waiting for it to answer. The ports of its
+ * outbox and DNS zone are free ones it picks unless `env` names them (`LOCAL_MAIL_PORT`,
+ * `LOCAL_DNS_PORT`).
+ */
+export async function launchService(env: Record<string, string>, args: string[] = []): Promise<LaunchedService> {
   const port = await freePort();
   const printed: string[] = [];
   const child = spawn("npm", ["start", ...(args.length ? ["--", ...args] : [])], {
@@ -63,19 +83,19 @@ export async function startService(
       REDIS_URL: "",
       TEST_DATABASE_URL: "",
       TEST_REDIS_URL: "",
+      LOCAL_MAIL_PORT: "0",
+      LOCAL_DNS_PORT: "0",
       ...env,
       PORT: String(port),
       LOCAL_SQL_PORT: "0",
       LOCAL_REDIS_PORT: "0",
-      LOCAL_MAIL_PORT: "0",
-      LOCAL_DNS_PORT: "0",
       LOCAL_STRIPE_PORT: "0",
     },
   });
   child.stdout?.on("data", (chunk) => printed.push(String(chunk)));
   child.stderr?.on("data", (chunk) => printed.push(String(chunk)));
   serviceOrigins.add(`http://127.0.0.1:${port}`);
-  const service: RunningService = {
+  const service: LaunchedService = {
     origin: `http://127.0.0.1:${port}`,
     group: child.pid ?? 0,
     output: () => printed.join(""),
@@ -97,11 +117,15 @@ export async function startService(
       // A workerd left spinning by a start that failed half-way has been seen to ignore SIGTERM.
       setTimeout(() => signal("SIGKILL"), 10_000).unref();
     },
+    ready: (withinMs) =>
+      pollStatus(`${service.origin}/healthz`, (status) => status === 200, withinMs, child).then(
+        () => undefined,
+        (error) => {
+          service.stop();
+          throw new Error(`${error.message}\n${service.output()}`);
+        },
+      ),
   };
-  await pollStatus(`${service.origin}/healthz`, (status) => status === 200, readyWithinMs, child).catch((error) => {
-    service.stop();
-    throw new Error(`${error.message}\n${service.output()}`);
-  });
   return service;
 }
 

@@ -2,19 +2,20 @@
  * The order vitest hands test files to its workers. Vitest's own order (`BaseSequencer`) keeps
  * each group's projects in alphabetical order, and within a project puts the files that failed
  * or took longest last time first (on a fresh clone, with no times, the largest files). This
- * keeps that order within each project but ranks the projects of a group by `PROJECT_RANK`: the
- * projects whose files are long come first, so that their longest file does not start when the
- * group is nearly done (the protocol project's `search-index`, about 100 s, used to start after
- * every integration file, at 190 s of a 310 s group) and the short unit files fill the end.
+ * keeps that order within each project but ranks the projects of a group by `PROJECT_RANK`, so
+ * that a long file does not start when its group is nearly done: the checker's comparison of the
+ * whole fixture web (about 100 s, mostly waiting) starts with the first group, the short unit
+ * files fill its end, and in the later group the e2e starts come before the browser pages.
  */
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** Projects earlier in this list start first within their group; unlisted ones come last. */
 export const PROJECT_RANK = [
-  "protocol",
-  "integration",
+  "e2e-checker",
   "bundles",
+  "integration",
   "integration-guarded",
+  "protocol",
   "unit",
   "e2e",
   "browser",
