@@ -1,17 +1,25 @@
 /**
  * The order vitest hands test files to its workers. Vitest's own order (`BaseSequencer`) keeps
  * each group's projects in alphabetical order, and within a project puts the files that failed
- * or took longest last time first (on a fresh clone, with no times, the largest files). This
- * keeps that order within each project but ranks the projects of a group by `PROJECT_RANK`, so
- * that a long file does not start when its group is nearly done: the checker's comparison of the
- * whole fixture web (about 100 s, mostly waiting) starts with the first group, the short unit
- * files fill its end, and in the later group the e2e starts come before the browser pages.
+ * or took longest last time first (on a fresh clone, with no times, the largest files). Here the
+ * files of `LONG_FILES` start first in their group, then the projects go in `PROJECT_RANK`'s
+ * order, each in vitest's: a file of 100 s that starts when its group is nearly done makes the
+ * group 100 s longer (the protocol project's `search-index`, last of its project, used to), and
+ * the short unit files are best at the end, filling the last workers.
  */
+import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** Files of a minute or more in a whole run (2026-12-02: 87 s to 110 s each), longest first. */
+export const LONG_FILES = [
+  "test/e2e/npm-start.test.ts",
+  "test/protocol/search-index.test.ts",
+  "test/e2e/readiness-cli.test.ts",
+];
 
 /** Projects earlier in this list start first within their group; unlisted ones come last. */
 export const PROJECT_RANK = [
-  "e2e-checker",
+  "e2e-beside",
   "bundles",
   "integration",
   "integration-guarded",
@@ -22,9 +30,17 @@ export const PROJECT_RANK = [
   "integration-alone",
 ];
 
+/** Where a name goes in `list`: its index, or after every listed one. */
+function place(list: string[], name: string): number {
+  const index = list.indexOf(name);
+  return index === -1 ? list.length : index;
+}
+
 function rank(spec: TestSpecification): number {
-  const index = PROJECT_RANK.indexOf(spec.project.name);
-  return index === -1 ? PROJECT_RANK.length : index;
+  return (
+    place(LONG_FILES, relative(spec.project.config.root, spec.moduleId)) * PROJECT_RANK.length +
+    place(PROJECT_RANK, spec.project.name)
+  );
 }
 
 export class ProjectRankSequencer extends BaseSequencer {
