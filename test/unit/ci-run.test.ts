@@ -55,7 +55,7 @@ describe(".ci/run", () => {
     expect(run.status, run.stderr).toBe(0);
     const lines = log().trim().split("\n");
     expect(lines).toContain("apt saw npm ci running");
-    expect(lines).toContain("npm ci --no-audit --no-fund");
+    expect(lines).toContain("npm ci --prefer-offline --no-audit --no-fund");
     expect(lines.at(-1)).toBe("npm test after chromium");
     // npm's own output is shown, whole, before the tests.
     expect(run.stdout).toContain("installed");
