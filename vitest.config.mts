@@ -11,12 +11,12 @@ const runId = randomBytes(4).toString("hex");
  * Test files run side by side: most of an integration or protocol file's time is spent waiting
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores several files at
  * a time finish sooner than one (docs/testing.md has the figures). The first group runs four at a
- * time: the unit files, pure computation, fill the others' waits, and so do the two long e2e
- * files that mostly wait (e2e-beside: the checker's comparison of the fixture web, and the two
- * 3,000-site starts). The other files that start `npm start` (e2e, each file its own; browser, one
- * for the project) run after them, three at a time. With them go the integration files that count
- * the whole index (integration-alone, on the integration project's stack), which e2e and browser
- * never write. The longest files start first in their group (test/support/run-order.ts).
+ * time: the unit files, pure computation, fill the others' waits, and so do the long e2e files
+ * that mostly wait (e2e-beside: the checker's comparison of the fixture web, the two 3,000-site
+ * starts, the starts over a data folder). The other files that start `npm start` (e2e, each file
+ * its own; browser, one for the project) run after them, three at a time. With them go the
+ * integration files that count the whole index (integration-alone, on the integration project's
+ * stack), which e2e and browser never write. The longest files start first in their group (test/support/run-order.ts).
  */
 const SIDE_BY_SIDE = { maxWorkers: 4, sequence: { groupOrder: 1 } };
 const AFTER_THE_FIRST = { maxWorkers: 3, sequence: { groupOrder: 2 } };
@@ -31,7 +31,12 @@ const E2E = {
   testTimeout: 120_000,
   hookTimeout: 120_000,
 };
-const E2E_BESIDE = ["test/e2e/readiness-cli.test.ts", "test/e2e/npm-start.test.ts"];
+const E2E_BESIDE = [
+  "test/e2e/readiness-cli.test.ts",
+  "test/e2e/npm-start.test.ts",
+  "test/e2e/npm-start-data-dir.test.ts",
+  "test/e2e/npm-start-damaged-data-dir.test.ts",
+];
 
 /** The projects named on the command line (`--project x` or `--project=x`); none means all. */
 function namedProjects(argv: string[]): string[] {
@@ -110,8 +115,9 @@ export default defineConfig({
         },
       },
       {
-        // The two long e2e files, mostly waiting (on the fixture sites' delays, on two starts of
-        // 3,000 demo sites one after the other), run beside the first group rather than after it.
+        // The long e2e files, mostly waiting (on the fixture sites' delays, on two starts of 3,000
+        // demo sites one after the other, on starts over a data folder), run beside the first
+        // group rather than after it.
         test: { name: "e2e-beside", ...SIDE_BY_SIDE, ...E2E, include: E2E_BESIDE },
       },
       {

@@ -71,7 +71,7 @@ export default async function setup(project: TestProject) {
   const doh = await startFakeDoh(TEST_DNS_ZONES, TEST_DOH_PORT);
   const faultProxies = await startFaultProxyControl();
   project.provide("faultProxyControl", faultProxies.url);
-  provideOpenApiDocument(project);
+  await provideOpenApiDocument(project);
   return async () => {
     await faultProxies.stop();
     await doh.stop();

@@ -19,10 +19,10 @@ export const LONG_FILES = [
 
 /** Projects earlier in this list start first within their group; unlisted ones come last. */
 export const PROJECT_RANK = [
-  "e2e-beside",
   "bundles",
   "integration",
   "integration-guarded",
+  "e2e-beside",
   "protocol",
   "unit",
   "e2e",
