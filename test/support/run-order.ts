@@ -5,7 +5,8 @@
  * files of `LONG_FILES` start first in their group, then the projects go in `PROJECT_RANK`'s
  * order, each in vitest's: a file of 100 s that starts when its group is nearly done makes the
  * group 100 s longer (the protocol project's `search-index`, last of its project, used to), and
- * the short unit files are best at the end, filling the last workers.
+ * the short unit files are best at the end, filling the last workers. In the later group the
+ * browser files go first: their `pages` (about 50 s) is its longest file.
  */
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -25,8 +26,8 @@ export const PROJECT_RANK = [
   "e2e-beside",
   "protocol",
   "unit",
-  "e2e",
   "browser",
+  "e2e",
   "integration-alone",
 ];
 
