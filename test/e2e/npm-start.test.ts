@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { pollStatus, type RunningService, startService } from "../support/npm-start.ts";
-import { freshServerDatabase } from "../support/server-database.ts";
+import { freshServerDatabase, freshServerRedis } from "../support/server-database.ts";
 
 let service: RunningService | undefined;
 afterEach(() => {
@@ -34,7 +34,7 @@ if (process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL) {
     name: "real Postgres and Redis servers",
     env: async () => ({
       DATABASE_URL: await freshServerDatabase(process.env.TEST_DATABASE_URL as string, "e2e"),
-      REDIS_URL: process.env.TEST_REDIS_URL as string,
+      REDIS_URL: await freshServerRedis(process.env.TEST_REDIS_URL as string),
     }),
   });
 }
