@@ -18,7 +18,7 @@ const runId = randomBytes(4).toString("hex");
  * integration files that count the whole index (integration-alone, on the integration project's
  * stack), which e2e and browser never write. The longest files start first in their group (test/support/run-order.ts).
  */
-const SIDE_BY_SIDE = { maxWorkers: 4, sequence: { groupOrder: 1 } };
+const SIDE_BY_SIDE = { maxWorkers: 5, sequence: { groupOrder: 1 } };
 const AFTER_THE_FIRST = { maxWorkers: 3, sequence: { groupOrder: 2 } };
 
 /** What the projects that start `npm start` share. */
