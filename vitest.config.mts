@@ -10,7 +10,7 @@ const runId = randomBytes(4).toString("hex");
 /**
  * Test files run side by side: most of an integration or protocol file's time is spent waiting
  * (on workerd, the local stack, a fixture site's deliberate delay), so on 2 cores several files at
- * a time finish sooner than one (docs/testing.md has the figures). The first group runs four at a
+ * a time finish sooner than one (docs/testing.md has the figures). The first group runs five at a
  * time: the unit files, pure computation, fill the others' waits, and so do the long e2e files
  * that mostly wait (e2e-beside: the checker's comparison of the fixture web, the two 3,000-site
  * starts, the starts over a data folder). The other files that start `npm start` (e2e, each file
