@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, inject } from "vitest";
-import { SERVICE_START_WITHIN_MS } from "./browser-stack.ts";
+import { SERVICE_START_WITHIN_MS } from "./npm-start.ts";
 
 beforeAll(async () => {
   const health = `${inject("serviceOrigin")}/healthz`;

@@ -10,13 +10,10 @@ import type { TestProject } from "vitest/node";
 import { freePort } from "../../scripts/wrangler-dev.ts";
 import { serveFixtureSites } from "./fixture-sites.ts";
 import { migratedPgliteDump } from "./migrated-pglite-setup.ts";
-import { launchService } from "./npm-start.ts";
+import { launchService, SERVICE_START_WITHIN_MS } from "./npm-start.ts";
 
 /** The fixture sites the browser tests use: every signal but MCP, and a plain-JSON MCP server. */
 export const BROWSER_FIXTURE_SITES = ["all-six-signals", "mcp-json", "checklist-flawed"];
-
-/** How long the service may take to answer /healthz. */
-export const SERVICE_START_WITHIN_MS = 180_000;
 
 declare module "vitest" {
   export interface ProvidedContext {
