@@ -1,14 +1,13 @@
 /**
  * `npm start` as a user runs it: the local stack, migrations and `wrangler dev` come up and
- * /healthz answers 200 (how soon is measured quietly, in the README, not here); a client cannot choose the address it is counted as; a
- * priority key and a score fix are bought through the local pay page, whose signed webhooks the
- * Worker accepts, and the key works; bodies over the limit get the Worker's 413 without
- * disturbing others, and an unusable Host a 400; the crons are scheduled, `npm run cron` runs one
- * and `npm run operator` finds the run's database;
- * stopping the stack under the running Worker turns /healthz and a search into 503 problem+json,
- * while the reads the edge keeps are still answered from it, the same, without a store.
- * Runs on the embedded defaults and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front
- * of real servers.
+ * /healthz answers 200 (how soon is measured quietly, in the README, not here); a client cannot
+ * choose the address it is counted as; a priority key and a score fix are bought through the local
+ * pay page, whose signed webhooks the Worker accepts, and the key works; bodies over the limit get
+ * the Worker's 413 without disturbing others, and an unusable Host a 400; the crons are scheduled,
+ * `npm run cron` runs one and `npm run operator` finds the run's database; stopping the stack
+ * under the running Worker turns /healthz and a search into 503 problem+json, while the reads the
+ * edge keeps are still answered from it, the same, without a store. Runs on the embedded defaults
+ * and, when TEST_DATABASE_URL / TEST_REDIS_URL name them, in front of real servers.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
