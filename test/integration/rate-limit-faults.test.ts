@@ -18,7 +18,7 @@ import { createGroups } from "../../src/routes/groups.ts";
 import { startTestFaultProxy, type TestFaultProxy } from "../support/fault-proxy.ts";
 import { uniqueToken } from "../support/sites.ts";
 import { TEST_RATE_LIMIT_KEY_SECRET } from "../support/stack-settings.ts";
-import { awayFromWindowEdge, expectProblem, newClientIp } from "../support/worker.ts";
+import { awayFromWindowEdge, call, expectProblem, newClientIp } from "../support/worker.ts";
 
 const bindings = env as unknown as Record<string, string>;
 
@@ -113,18 +113,29 @@ describe("client identity in Redis", () => {
     expect(keys[0]).not.toMatch(/ip[46]:/);
   });
 
-  it("refuses limited endpoints with 503 without the key's secret, and serves the rest", async () => {
+  it("refuses limited endpoints with 503 without the key's secret, as their documents declare, and serves the rest", async () => {
     const app = createApp(createGroups());
     const { RATE_LIMIT_KEY_SECRET: _secret, ...withoutSecret } = bindings;
-    const get = (path: string) =>
-      app.fetch(
-        new Request(`http://svc.test${path}`, { headers: { "CF-Connecting-IP": newClientIp() } }),
-        withoutSecret,
-      );
-    const refused = await get(`/api/v1/search?q=${uniqueToken()}`);
+    // Through `call`: each refusal is held to the published OpenAPI document.
+    const send = (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set("CF-Connecting-IP", newClientIp());
+      return call(path, { ...init, headers }, async (request) => app.fetch(request, withoutSecret));
+    };
+    const post = (path: string, body: unknown) =>
+      send(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const refused = await send(`/api/v1/search?q=${uniqueToken()}`);
     const body = await expectProblem(refused, 503, "RATE_LIMIT_UNAVAILABLE");
     expect(JSON.stringify(body)).not.toContain("RATE_LIMIT_KEY_SECRET");
-    expect((await get("/api/v1/top")).status).toBe(200);
-    expect((await get("/healthz")).status).toBe(200);
+    const site = `https://${uniqueToken()}.example/`;
+    for (const limited of [
+      post("/api/v1/check", { url: site }),
+      send(`/api/v1/verify-mcp?url=${encodeURIComponent(`${site}mcp`)}`),
+      post("/api/v1/submit", { url: site }),
+    ]) {
+      await expectProblem(await limited, 503, "RATE_LIMIT_UNAVAILABLE");
+    }
+    expect((await send("/api/v1/top")).status).toBe(200);
+    expect((await send("/healthz")).status).toBe(200);
   });
 });

@@ -50,12 +50,6 @@ export default async function setup(project: TestProject) {
     PUBLIC_ORIGIN: "",
     LOCAL_MAIL_PORT: String(mailPort),
     LOCAL_DNS_PORT: String(dnsPort),
-    // As for the integration stack (test/support/stack-settings.ts): the embedded PGlite and its
-    // Redis stand-in share one thread, which on a loaded machine can hold an answer behind seconds
-    // of SQL work; the defaults (1.5 s, 0.8 s of silence) would take that for an outage and answer
-    // 503. A store that is really gone is still told apart, 5 s later.
-    DATABASE_TIMEOUT_MS: "5000",
-    REDIS_TIMEOUT_MS: "5000",
   });
   const failure = join(tmpdir(), `browser-stack-${process.pid}-${mailPort}.failed`);
   // A start that dies fails at once (its process is watched), so this only bounds a start that is

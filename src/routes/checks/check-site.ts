@@ -22,7 +22,7 @@ export const checkSiteRoute = createRoute({
   request: { body: { required: true, content: { "application/json": { schema: UrlBodySchema } } } },
   responses: {
     200: { description: "The live result", content: { "application/json": { schema: CheckResultSchema } } },
-    ...problemResponses(400, 401, 429),
+    ...problemResponses(400, 401, 429, 503),
   },
 });
 

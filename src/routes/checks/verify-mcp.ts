@@ -23,7 +23,7 @@ export const verifyMcpRoute = createRoute({
   request: { query: VerifyMcpQuerySchema },
   responses: {
     200: { description: "The verification", content: { "application/json": { schema: McpVerificationSchema } } },
-    ...problemResponses(400, 401, 429),
+    ...problemResponses(400, 401, 429, 503),
   },
 });
 

@@ -95,7 +95,7 @@ export const getAdoptionRoute = createRoute({
         "text/csv": { schema: z.string().openapi({ example: "day,category,item,sites,with_item,share\r\n" }) },
       },
     },
-    ...problemResponses(400),
+    ...problemResponses(400, 503),
   },
 });
 

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { CATEGORIES_CACHE_SECONDS, listCategories } from "../../domain/sites/list-categories.ts";
 import { CATEGORIES } from "../../domain/sites/site-fields.ts";
 import type { AppEnv } from "../../http/context.ts";
+import { problemResponses } from "../shared/schemas.ts";
 
 export const CategoriesResponseSchema = z
   .object({
@@ -21,6 +22,7 @@ export const getCategoriesRoute = createRoute({
   security: [],
   responses: {
     200: { description: "Categories", content: { "application/json": { schema: CategoriesResponseSchema } } },
+    ...problemResponses(503),
   },
 });
 

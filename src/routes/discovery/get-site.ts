@@ -89,7 +89,7 @@ export const getSiteRoute = createRoute({
   },
   responses: {
     200: { description: "The selected-site detail", content: { "application/json": { schema: SiteDetailSchema } } },
-    ...problemResponses(400, 404),
+    ...problemResponses(400, 404, 503),
   },
 });
 

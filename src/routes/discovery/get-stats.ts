@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { SIGNAL_FIELDS, type SignalField } from "../../domain/sites/site-fields.ts";
 import { indexStats, STATS_CACHE_SECONDS } from "../../domain/stats/index-stats.ts";
 import type { AppEnv } from "../../http/context.ts";
+import { problemResponses } from "../shared/schemas.ts";
 
 const CoverageSchema = z.object({
   sites: z.number().int().min(0),
@@ -54,6 +55,7 @@ export const getStatsRoute = createRoute({
   security: [],
   responses: {
     200: { description: "Index statistics", content: { "application/json": { schema: StatsResponseSchema } } },
+    ...problemResponses(503),
   },
 });
 

@@ -45,7 +45,7 @@ export const getTopRoute = createRoute({
   request: { query: TopQuerySchema },
   responses: {
     200: { description: "The top list", content: { "application/json": { schema: TopResponseSchema } } },
-    ...problemResponses(400),
+    ...problemResponses(400, 503),
   },
 });
 

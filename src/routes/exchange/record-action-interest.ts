@@ -74,7 +74,7 @@ export const recordActionInterestRoute = createRoute({
       description: "Exact idempotent replay of an earlier receipt",
       content: { "application/json": { schema: ActionInterestReceiptSchema } },
     },
-    ...problemResponses(400, 403, 404, 409, 429),
+    ...problemResponses(400, 403, 404, 409, 429, 503),
   },
 });
 

@@ -25,7 +25,7 @@ export const confirmMonitorsRoute = createRoute({
         },
       },
     },
-    ...problemResponses(400, 404),
+    ...problemResponses(400, 404, 503),
   },
 });
 

@@ -23,7 +23,7 @@ export const unsubscribeMonitorRoute = createRoute({
         },
       },
     },
-    ...problemResponses(400, 404),
+    ...problemResponses(400, 404, 503),
   },
 });
 
