@@ -25,6 +25,7 @@ import { migrate } from "../../scripts/migrate.ts";
 import { CHECK_LIMIT } from "../../src/routes/shared/live-check-limits.ts";
 import { FIXTURE_EXPECTATIONS, fixtureOrigin, fixtureWebBasePort } from "../fixtures/web/expectations.ts";
 import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
+import { LOADED_MACHINE_STORE_TIMEOUTS } from "../support/stack-settings.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const FIXTURE_BASE_PORT = fixtureWebBasePort(4);
@@ -79,6 +80,7 @@ beforeAll(async () => {
     FETCH_ALLOW_PRIVATE: "true",
     DOH_URL: stack.dohUrl,
     OWNERSHIP_DOH_URLS: stack.dohUrl,
+    ...LOADED_MACHINE_STORE_TIMEOUTS,
   };
   const worker = (name: string, scriptPath: string, options: Partial<WorkerOptions> = {}): WorkerOptions =>
     ({

@@ -1,6 +1,7 @@
 /** `npm start` as the end-to-end tests run it: on a free port, its output kept, its group stopped. */
 import { type ChildProcess, spawn } from "node:child_process";
 import { freePort } from "../../scripts/wrangler-dev.ts";
+import { LOADED_MACHINE_STORE_TIMEOUTS } from "./stack-settings.ts";
 
 /**
  * The origins of the services started here: their API answers are held to their OpenAPI document
@@ -60,16 +61,6 @@ export interface LaunchedService extends RunningService {
 }
 
 /**
- * The stores' silences a test start allows, as the integration stack does
- * (test/support/stack-settings.ts): the embedded PGlite and its Redis stand-in share one thread,
- * which on a loaded machine can hold an answer behind seconds of SQL work. The defaults (1.5 s,
- * 0.8 s) would take that for an outage and answer 503 (a CI run beside other work on 2026-12-03:
- * POST /check 503 in the fixture-web comparison). A store that is really gone is still told
- * apart, 5 s later. A test of the timeouts sets its own.
- */
-const LOADED_MACHINE_TIMEOUTS = { DATABASE_TIMEOUT_MS: "5000", REDIS_TIMEOUT_MS: "5000" };
-
-/**
  * Starts `npm start` with `env` over the caller's environment (and `args` after `--`), on free
  * ports, never in front of the test servers unless `env` names them, and waits until /healthz
  * answers 200.
@@ -103,7 +94,8 @@ export async function launchService(env: Record<string, string>, args: string[] 
       TEST_REDIS_URL: "",
       LOCAL_MAIL_PORT: "0",
       LOCAL_DNS_PORT: "0",
-      ...LOADED_MACHINE_TIMEOUTS,
+      // The stores' silences the integration stack allows (stack-settings.ts).
+      ...LOADED_MACHINE_STORE_TIMEOUTS,
       ...env,
       PORT: String(port),
       LOCAL_SQL_PORT: "0",

@@ -46,6 +46,18 @@ export const TEST_DNS_ZONES = {
 } satisfies Record<string, FakeZone>;
 
 /**
+ * How long a test Worker waits on a silent store before it takes it for an outage (503, or a
+ * limit failing open). The stores answer from a Node process beside the tests (the local stack's
+ * SQL-over-HTTP and Redis REST endpoints; for `npm start`, the embedded PGlite and its Redis
+ * stand-in on one thread), which on a loaded machine can hold an answer for seconds: at the
+ * defaults (1.5 s, 0.8 s) a CI run of 2026-12-03 beside other work failed a burst of searches
+ * open without RateLimit headers, and answered `POST /check` 503 through `npm start`. A slow
+ * machine is not an outage; a store that is really gone is still told apart, 5 s later. Tests
+ * of the timeouts set their own.
+ */
+export const LOADED_MACHINE_STORE_TIMEOUTS = { REDIS_TIMEOUT_MS: "5000", DATABASE_TIMEOUT_MS: "5000" };
+
+/**
  * The Worker's bindings in the integration tests. `allowPrivate` lets the crawler reach the fixture
  * web on 127.0.0.1; the guarded project runs without it, as production does.
  */
@@ -73,14 +85,7 @@ export function integrationBindings(runId: string, { allowPrivate = true } = {})
     // Small cron batches: the test database holds many stale sites of other tests.
     RECRAWL_BATCH_SIZE: "20",
     FIXTURE_BASE_PORT: String(TEST_FIXTURE_BASE_PORT),
-    // The stores' SQL-over-HTTP and Redis REST endpoints answer from a Node process beside the
-    // tests: on a loaded machine a burst of searches has held Redis answers past the default
-    // 800 ms of silence, in front of the real servers too (a CI run of 2026-12-03, load average
-    // about 10), which the Worker takes for an outage and fails open without RateLimit headers.
-    // A slow machine is not an outage: 5 s for both, as the browser stack has. Tests of the
-    // timeouts set their own.
-    REDIS_TIMEOUT_MS: "5000",
-    DATABASE_TIMEOUT_MS: "5000",
+    ...LOADED_MACHINE_STORE_TIMEOUTS,
     // test/integration/fuzz.test.ts: replay a seed, or run more requests, from the shell.
     ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
     ...(process.env.FUZZ_COUNT ? { FUZZ_COUNT: process.env.FUZZ_COUNT } : {}),
